@@ -1,0 +1,2 @@
+//! Criterion benchmark of MDX decode and encode over a few corpus files.
+fn main() {}

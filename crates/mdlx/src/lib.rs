@@ -1,0 +1,46 @@
+//! # mdlx: Warcraft III models, losslessly
+//!
+//! Reads and writes MDX (binary) models of every Warcraft III version: 800 (classic) and
+//! the Reforged versions (900, 1000, 1100, 1200 and later). The WoW alpha family
+//! (1300-1500 with alpha chunk layouts) is recognised by the shape of its chunks and
+//! refused with a clear error for now.
+//!
+//! ## Loss policy
+//! Reading then writing a file gives back the same bytes. Everything the typed model does
+//! not understand is kept: unknown chunks (in place), unknown flag bits and enum values
+//! (the raw numbers are the fields), non-zero padding after strings ([`model::FixedString`]),
+//! and the bytes after the known fields of any sized record (`tail` fields). The order of
+//! chunks and of tracks inside a record is kept too ([`model::Layout`], [`model::Tracks`]).
+//!
+//! ```
+//! let bytes = include_bytes!("../../../examples/cube.mdx");
+//! let model = mdlx::mdx::from_bytes(bytes).unwrap();
+//! assert_eq!(mdlx::mdx::to_bytes(&model).unwrap(), bytes);
+//! ```
+
+pub mod format;
+pub mod mdx;
+pub mod model;
+
+pub use model::Model;
+
+/// A model file format, as told by the content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Binary MDX (starts with `MDLX`).
+    Mdx,
+    /// Text MDL.
+    Mdl,
+}
+
+impl Format {
+    /// Tells the format from the first bytes of a file. Anything that is not MDX is taken
+    /// as text and left for the text readers to judge.
+    pub fn detect(data: &[u8]) -> Format {
+        if data.starts_with(b"MDLX") {
+            Format::Mdx
+        } else {
+            Format::Mdl
+        }
+    }
+}

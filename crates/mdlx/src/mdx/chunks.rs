@@ -1,0 +1,531 @@
+//! The top level of an MDX file: `MDLX`, then `[tag][size][payload]` chunks in any order.
+//! Known chunks are decoded into the model's lists; unknown chunks are kept in place.
+
+use super::error::{MdxError, MdxErrorKind, MdxResult};
+use super::reader::{scoped, Reader};
+use super::record::{read_all, write_all, MdxRecord};
+use super::tracks::{read_any, write_any};
+use super::writer::Writer;
+use crate::format::{chunk, track_kind};
+use crate::model::{Family, LayoutEntry, Model, ModelInfo, Tag, Tracks, UnknownChunk};
+
+/// How a chunk's payload is divided into records.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// Records of a fixed size back to back; a shorter remainder is kept as the chunk tail.
+    Fixed(usize),
+    /// A `u32` count, then fixed-size records.
+    Counted(usize),
+    /// Self-delimiting records (inclusive sizes or node-based) until the chunk ends.
+    Sized,
+}
+
+/// Calls `$mac!` with every list chunk, in the conventional write order:
+/// tag, model field, payload shape.
+macro_rules! list_chunks {
+    ($mac:ident ! ($($args:tt)*)) => {
+        $mac!(($($args)*)
+            SEQS sequences Fixed(132),
+            GLBS global_sequences Fixed(4),
+            MTLS materials Sized,
+            TEXS textures Fixed(268),
+            TXAN texture_animations Sized,
+            GEOS geosets Sized,
+            GEOA geoset_animations Sized,
+            BONE bones Sized,
+            LITE lights Sized,
+            HELP helpers Sized,
+            ATCH attachments Sized,
+            PIVT pivot_points Fixed(12),
+            PREM particle_emitters Sized,
+            PRE2 particle_emitters2 Sized,
+            CORN popcorn_emitters Sized,
+            RIBB ribbon_emitters Sized,
+            CAMS cameras Sized,
+            EVTS event_objects Sized,
+            CLID collision_shapes Sized,
+            FAFX face_effects Fixed(340),
+            BPOS bind_poses Counted(48),
+        )
+    };
+}
+
+/// Decodes the records of list chunk `tag` into `model`; returns (records, tail), or `None`
+/// for a tag that is not a list chunk.
+macro_rules! read_list_chunk {
+    (($tag:expr, $c:expr, $model:expr) $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
+        match $tag {
+            $(chunk::$t => Some(read_list($c, $model.version, Shape::$shape$(($n))?, &mut $model.$field)?),)*
+            _ => None,
+        }
+    };
+}
+
+/// Encodes `records` records of list chunk `tag` starting at the kind's cursor.
+macro_rules! write_list_chunk {
+    (($w:expr, $model:expr, $tag:expr, $cursor:expr, $records:expr, $tail:expr, $overflow:expr)
+     $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
+        match $tag {
+            $(chunk::$t => {
+                let items = &$model.$field[$cursor..$cursor + $records];
+                write_list($w, $model.version, $tag, Shape::$shape$(($n))?, items, $tail, $overflow)
+            })*
+            _ => unreachable!("not a list chunk"),
+        }
+    };
+}
+
+/// Number of records in the model's list for `tag` (None if not a list chunk).
+macro_rules! list_len {
+    (($model:expr, $tag:expr) $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
+        match $tag {
+            $(chunk::$t => Some($model.$field.len()),)*
+            _ => None,
+        }
+    };
+}
+
+/// Conventional chunk order.
+macro_rules! list_tags {
+    (() $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
+        [$(chunk::$t,)*]
+    };
+}
+
+const LIST_TAGS: [Tag; 21] = list_chunks!(list_tags!());
+
+/// Tracks stored after a chunk's declared end belong to its last record: the records that
+/// can take them say where their tracks are.
+pub trait Overflow {
+    /// The record's tracks, if it has tracks and no unparsed tail after them.
+    fn overflow_tracks(&mut self) -> Option<&mut Tracks> {
+        None
+    }
+}
+
+fn read_list<T: MdxRecord + Overflow>(
+    c: &mut Reader,
+    version: u32,
+    shape: Shape,
+    out: &mut Vec<T>,
+) -> MdxResult<(usize, Vec<u8>)> {
+    let before = out.len();
+    match shape {
+        Shape::Sized => read_all(c, version, out)?,
+        Shape::Fixed(size) => read_fixed(c, version, size, c.remaining() / size, out)?,
+        Shape::Counted(size) => {
+            let n = c.u32()?;
+            c.check_count(n, size)?;
+            read_fixed(c, version, size, n as usize, out)?;
+        }
+    }
+    Ok((out.len() - before, c.rest().to_vec()))
+}
+
+fn read_fixed<T: MdxRecord>(
+    c: &mut Reader,
+    version: u32,
+    size: usize,
+    n: usize,
+    out: &mut Vec<T>,
+) -> MdxResult<()> {
+    out.reserve(n);
+    for _ in 0..n {
+        let i = out.len();
+        let mut rec = c.region(size)?;
+        out.push(scoped(
+            || format!("{}[{i}]", T::NAME),
+            || T::read_mdx(&mut rec, version),
+        )?);
+    }
+    Ok(())
+}
+
+fn write_list<T: MdxRecord + Overflow + Clone>(
+    w: &mut Writer,
+    version: u32,
+    tag: Tag,
+    shape: Shape,
+    items: &[T],
+    tail: &[u8],
+    overflow: usize,
+) -> MdxResult<()> {
+    w.tag(tag);
+    let mark = w.begin_size(false);
+    if let Shape::Counted(_) = shape {
+        w.count(items.len())?;
+    }
+    let mut extra = Vec::new();
+    match items.split_last() {
+        Some((last, rest)) if overflow > 0 => {
+            write_all(w, version, rest)?;
+            let mut last = last.clone();
+            if let Some(t) = last.overflow_tracks() {
+                extra = t.0.split_off(t.0.len().saturating_sub(overflow));
+            }
+            last.write_mdx(w, version)?;
+        }
+        _ => write_all(w, version, items)?,
+    }
+    w.bytes(tail);
+    w.end_size(mark)?;
+    for a in &extra {
+        write_any(w, a)?;
+    }
+    Ok(())
+}
+
+/// Tells the classic/Reforged family from the WoW alpha family by the shape of the chunks
+/// (the version numbers 1300-1500 exist in both).
+pub fn detect_family(data: &[u8]) -> Family {
+    let mut version = 800;
+    let mut alpha_shape = false;
+    let mut r = Reader::new(data);
+    if r.tag().ok() != Some(chunk::MDLX) {
+        return Family::Classic;
+    }
+    while r.remaining() >= 8 {
+        let (Ok(tag), Ok(size)) = (r.tag(), r.u32()) else {
+            break;
+        };
+        let Ok(mut c) = r.region(size as usize) else {
+            break;
+        };
+        let first = c.clone().u32().unwrap_or(0) as usize;
+        match tag {
+            chunk::VERS => version = first as u32,
+            chunk::HTST => alpha_shape = true,
+            // Alpha MODL has one byte more than the 372 of Warcraft III.
+            chunk::MODL => alpha_shape |= size != 372,
+            // Alpha SEQS starts with a record count; Warcraft III's is 132-byte records.
+            chunk::SEQS => {
+                alpha_shape |= size % 132 != 0 && first > 0 && (size as usize - 4) % first == 0
+            }
+            // Alpha CLID holds geometry chunks, not nodes.
+            chunk::CLID => alpha_shape |= c.tag().ok() == Some(crate::format::sub::VRTX),
+            _ => {}
+        }
+    }
+    if (1300..=1500).contains(&version) && alpha_shape {
+        Family::WowAlpha
+    } else {
+        Family::of_version(version)
+    }
+}
+
+/// Decodes a whole file.
+pub fn read_model(data: &[u8]) -> MdxResult<Model> {
+    let mut r = Reader::new(data);
+    if r.peek_tag() != Some(chunk::MDLX) {
+        return Err(r.error(MdxErrorKind::BadMagic));
+    }
+    if detect_family(data) == Family::WowAlpha {
+        return Err(r.error(MdxErrorKind::AlphaFamily {
+            version: peek_version(data),
+        }));
+    }
+    r.tag()?;
+    let mut m = Model {
+        version: 800,
+        ..Model::default()
+    };
+    let (mut seen_vers, mut seen_modl) = (false, false);
+    while r.remaining() >= 8 {
+        let tag = r.tag()?;
+        let at = r.offset();
+        let size = r.u32()?;
+        let mut c = r.region(size as usize).map_err(|e| {
+            MdxError {
+                offset: at as u64,
+                ..e
+            }
+            .within(tag.text())
+        })?;
+        let entry = scoped(
+            || tag.text(),
+            || read_chunk(&mut m, tag, &mut c, &mut seen_vers, &mut seen_modl),
+        )?;
+        let entry = match entry {
+            Some(LayoutEntry::Known {
+                tag, records, tail, ..
+            }) => {
+                let overflow = scoped(|| tag.text(), || read_overflow(&mut m, tag, &mut r))?;
+                LayoutEntry::Known {
+                    tag,
+                    records,
+                    tail,
+                    overflow_tracks: overflow,
+                }
+            }
+            Some(e) => e,
+            None => {
+                m.unknown_chunks.push(UnknownChunk {
+                    tag,
+                    data: c.rest().to_vec(),
+                });
+                LayoutEntry::Unknown
+            }
+        };
+        m.layout.chunks.push(entry);
+    }
+    m.layout.trailing = r.rest().to_vec();
+    Ok(m)
+}
+
+fn peek_version(data: &[u8]) -> u32 {
+    let mut r = Reader::new(data);
+    let _ = r.tag();
+    while r.remaining() >= 8 {
+        let (Ok(tag), Ok(size)) = (r.tag(), r.u32()) else {
+            break;
+        };
+        let Ok(mut c) = r.region(size as usize) else {
+            break;
+        };
+        if tag == chunk::VERS {
+            return c.u32().unwrap_or(0);
+        }
+    }
+    0
+}
+
+fn read_chunk(
+    m: &mut Model,
+    tag: Tag,
+    c: &mut Reader,
+    seen_vers: &mut bool,
+    seen_modl: &mut bool,
+) -> MdxResult<Option<LayoutEntry>> {
+    let known = |records, tail| {
+        Some(LayoutEntry::Known {
+            tag,
+            records,
+            tail,
+            overflow_tracks: 0,
+        })
+    };
+    if tag == chunk::VERS && !*seen_vers {
+        *seen_vers = true;
+        m.version = c.u32()?;
+        return Ok(known(1, c.rest().to_vec()));
+    }
+    if tag == chunk::MODL && !*seen_modl {
+        *seen_modl = true;
+        m.info = ModelInfo::read_mdx(c, m.version)?;
+        return Ok(known(1, Vec::new()));
+    }
+    Ok(match list_chunks!(read_list_chunk!(tag, c, m)) {
+        Some((records, tail)) => known(records, tail),
+        None => None,
+    })
+}
+
+/// Reads tracks that follow a chunk's declared end (see `LayoutEntry::Known::overflow_tracks`).
+fn read_overflow(m: &mut Model, tag: Tag, r: &mut Reader) -> MdxResult<usize> {
+    let mut n = 0;
+    while let Some(kind) = r.peek_tag().and_then(track_kind) {
+        let Some(tracks) = last_tracks(m, tag) else {
+            break;
+        };
+        let t = r.tag()?;
+        let a = read_any(r, t, kind)?;
+        tracks.0.push(a);
+        n += 1;
+    }
+    Ok(n)
+}
+
+fn last_tracks(m: &mut Model, tag: Tag) -> Option<&mut Tracks> {
+    fn last<T: Overflow>(v: &mut [T]) -> Option<&mut Tracks> {
+        v.last_mut().and_then(|x| x.overflow_tracks())
+    }
+    match tag {
+        chunk::LITE => last(&mut m.lights),
+        chunk::ATCH => last(&mut m.attachments),
+        chunk::TXAN => last(&mut m.texture_animations),
+        chunk::GEOA => last(&mut m.geoset_animations),
+        chunk::PREM => last(&mut m.particle_emitters),
+        chunk::PRE2 => last(&mut m.particle_emitters2),
+        chunk::CORN => last(&mut m.popcorn_emitters),
+        chunk::RIBB => last(&mut m.ribbon_emitters),
+        chunk::CAMS => last(&mut m.cameras),
+        _ => None,
+    }
+}
+
+/// Encodes a whole file, following the source layout when it still fits the model.
+pub fn write_model(w: &mut Writer, m: &Model) -> MdxResult<()> {
+    w.tag(chunk::MDLX);
+    if layout_fits(m) {
+        write_layout(w, m)
+    } else {
+        write_conventional(w, m)
+    }
+}
+
+fn write_vers(w: &mut Writer, m: &Model, tail: &[u8]) -> MdxResult<()> {
+    w.tag(chunk::VERS);
+    let mark = w.begin_size(false);
+    w.u32(m.version);
+    w.bytes(tail);
+    w.end_size(mark)
+}
+
+fn write_modl(w: &mut Writer, m: &Model) -> MdxResult<()> {
+    w.tag(chunk::MODL);
+    let mark = w.begin_size(false);
+    m.info.write_mdx(w, m.version)?;
+    w.end_size(mark)
+}
+
+fn write_unknown(w: &mut Writer, u: &UnknownChunk) -> MdxResult<()> {
+    w.tag(u.tag);
+    w.count(u.data.len())?;
+    w.bytes(&u.data);
+    Ok(())
+}
+
+fn write_conventional(w: &mut Writer, m: &Model) -> MdxResult<()> {
+    write_vers(w, m, &[])?;
+    write_modl(w, m)?;
+    for tag in LIST_TAGS {
+        let n = list_chunks!(list_len!(m, tag)).unwrap_or(0);
+        if n > 0 {
+            list_chunks!(write_list_chunk!(w, m, tag, 0, n, &[], 0))?;
+        }
+    }
+    for u in &m.unknown_chunks {
+        write_unknown(w, u)?;
+    }
+    Ok(())
+}
+
+fn layout_fits(m: &Model) -> bool {
+    if m.layout.chunks.is_empty() {
+        return false;
+    }
+    let mut used = std::collections::HashMap::new();
+    let mut unknown = 0;
+    for e in &m.layout.chunks {
+        match e {
+            LayoutEntry::Known { tag, records, .. } => *used.entry(*tag).or_insert(0) += records,
+            LayoutEntry::Unknown => unknown += 1,
+        }
+    }
+    let singletons_ok = [chunk::VERS, chunk::MODL]
+        .iter()
+        .all(|t| used.get(t).copied().unwrap_or(1) == 1);
+    let lists_ok = LIST_TAGS
+        .iter()
+        .all(|&t| used.get(&t).copied().unwrap_or(0) == list_chunks!(list_len!(m, t)).unwrap_or(0));
+    singletons_ok && lists_ok && unknown == m.unknown_chunks.len()
+}
+
+fn write_layout(w: &mut Writer, m: &Model) -> MdxResult<()> {
+    let mut cursors = std::collections::HashMap::new();
+    let mut unknown = m.unknown_chunks.iter();
+    for e in &m.layout.chunks {
+        match e {
+            LayoutEntry::Unknown => write_unknown(w, unknown.next().expect("layout checked"))?,
+            LayoutEntry::Known { tag, tail, .. } if *tag == chunk::VERS => write_vers(w, m, tail)?,
+            LayoutEntry::Known { tag, .. } if *tag == chunk::MODL => write_modl(w, m)?,
+            LayoutEntry::Known {
+                tag,
+                records,
+                tail,
+                overflow_tracks,
+            } => {
+                let cursor = cursors.entry(*tag).or_insert(0usize);
+                let start = *cursor;
+                *cursor += records;
+                list_chunks!(write_list_chunk!(
+                    w,
+                    m,
+                    *tag,
+                    start,
+                    *records,
+                    tail,
+                    *overflow_tracks
+                ))?;
+            }
+        }
+    }
+    w.bytes(&m.layout.trailing);
+    Ok(())
+}
+
+macro_rules! no_overflow {
+    ($($t:ty),*) => { $(impl Overflow for $t {})* };
+}
+
+macro_rules! tracks_overflow {
+    ($($t:ty),*) => {
+        $(impl Overflow for $t {
+            fn overflow_tracks(&mut self) -> Option<&mut Tracks> {
+                self.tail.is_empty().then_some(&mut self.tracks)
+            }
+        })*
+    };
+}
+
+use crate::model::*;
+no_overflow!(
+    u32,
+    [f32; 3],
+    [f32; 12],
+    Sequence,
+    Texture,
+    Material,
+    Geoset,
+    Bone,
+    Helper,
+    EventObject,
+    CollisionShape,
+    FaceEffect
+);
+tracks_overflow!(
+    Light,
+    Attachment,
+    TextureAnimation,
+    GeosetAnimation,
+    ParticleEmitter,
+    ParticleEmitter2,
+    PopcornEmitter,
+    RibbonEmitter,
+    Camera
+);
+
+/// Plain values stored back to back (global sequences, pivots, bind poses).
+macro_rules! plain_record {
+    ($t:ty, $name:literal, $read:expr, $write:expr) => {
+        impl MdxRecord for $t {
+            const NAME: &'static str = $name;
+            fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
+                $read(r)
+            }
+            fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
+                $write(w, self);
+                Ok(())
+            }
+        }
+    };
+}
+
+plain_record!(
+    u32,
+    "GlobalSequence",
+    |r: &mut Reader| r.u32(),
+    |w: &mut Writer, v: &u32| w.u32(*v)
+);
+plain_record!(
+    [f32; 3],
+    "PivotPoint",
+    |r: &mut Reader| r.f32s(),
+    |w: &mut Writer, v: &[f32; 3]| w.f32s(v)
+);
+plain_record!(
+    [f32; 12],
+    "BindPose",
+    |r: &mut Reader| r.f32s(),
+    |w: &mut Writer, v: &[f32; 12]| w.f32s(v)
+);

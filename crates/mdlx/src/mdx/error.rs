@@ -1,0 +1,118 @@
+//! Errors of the binary codec: every one names the absolute byte offset (printed in hex)
+//! and the chunk/record path where it happened, e.g.
+//! `unexpected end of data: need 12 bytes, 4 remain (at offset 0x1a4c) in chunk GEOS > Geoset[3] > VRTX`.
+
+use std::fmt;
+
+/// What went wrong, independent of where. Tests match on this.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MdxErrorKind {
+    /// The file does not start with `MDLX`.
+    BadMagic,
+    /// Fewer bytes remain than a field or array needs.
+    UnexpectedEnd { need: u64, remain: u64 },
+    /// A count whose elements cannot fit in the bytes that remain (checked before allocating).
+    CountTooLarge { count: u64, each: u64, remain: u64 },
+    /// A size field that points outside its enclosing region.
+    SizeOutOfRange { size: u64, remain: u64 },
+    /// A size field smaller than the fixed part of its record.
+    SizeTooSmall { size: u64, min: u64 },
+    /// A four-byte tag other than the one the layout requires here.
+    ExpectedTag { expected: [u8; 4], found: [u8; 4] },
+    /// A value that selects a layout this reader does not know (e.g. a collision shape type).
+    UnknownLayout { what: &'static str, value: u32 },
+    /// A WoW alpha-family file (versions 1300-1500 with the alpha chunk shapes).
+    AlphaFamily { version: u32 },
+    /// A value the writer cannot store (e.g. a string longer than its fixed field).
+    Unwritable(String),
+}
+
+/// A binary-codec error: its kind, the absolute offset, and the path of chunks and records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MdxError {
+    /// What went wrong.
+    pub kind: MdxErrorKind,
+    /// Absolute byte offset in the input where the problem was found.
+    pub offset: u64,
+    /// Chunk and record path, outermost first (`["GEOS", "Geoset[3]", "VRTX"]`).
+    pub path: Vec<String>,
+}
+
+impl MdxError {
+    /// A new error at `offset` with an empty path.
+    pub fn new(kind: MdxErrorKind, offset: u64) -> Self {
+        MdxError {
+            kind,
+            offset,
+            path: Vec::new(),
+        }
+    }
+
+    /// Prepends a path segment; called as the error travels out of nested readers.
+    pub fn within(mut self, segment: impl Into<String>) -> Self {
+        self.path.insert(0, segment.into());
+        self
+    }
+}
+
+fn tag_text(tag: &[u8; 4]) -> String {
+    if tag.iter().all(|b| b.is_ascii_graphic()) {
+        format!("`{}`", String::from_utf8_lossy(tag))
+    } else {
+        format!("0x{:08x}", u32::from_be_bytes(*tag))
+    }
+}
+
+impl fmt::Display for MdxErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use MdxErrorKind::*;
+        match self {
+            BadMagic => write!(f, "not an MDX file: it does not start with `MDLX`"),
+            UnexpectedEnd { need, remain } => {
+                write!(f, "unexpected end of data: need {need} bytes, {remain} remain")
+            }
+            CountTooLarge {
+                count,
+                each,
+                remain,
+            } => write!(
+                f,
+                "count {count} is too large: {count} x {each} bytes do not fit in the {remain} bytes that remain"
+            ),
+            SizeOutOfRange { size, remain } => write!(
+                f,
+                "size {size} runs past the end of its region ({remain} bytes remain)"
+            ),
+            SizeTooSmall { size, min } => {
+                write!(f, "size {size} is smaller than the record's fixed part ({min} bytes)")
+            }
+            ExpectedTag { expected, found } => write!(
+                f,
+                "expected tag {}, found {}",
+                tag_text(expected),
+                tag_text(found)
+            ),
+            UnknownLayout { what, value } => write!(f, "unknown {what} {value}: its layout is not known"),
+            AlphaFamily { version } => write!(
+                f,
+                "this is a WoW alpha-family MDX (version {version}, alpha chunk layouts); reading it is not supported yet"
+            ),
+            Unwritable(msg) => write!(f, "cannot write: {msg}"),
+        }
+    }
+}
+
+impl fmt::Display for MdxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at offset {:#x})", self.kind, self.offset)?;
+        if !self.path.is_empty() {
+            write!(f, " in chunk {}", self.path.join(" > "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for MdxError {}
+
+/// Result of the binary codec.
+pub type MdxResult<T> = Result<T, MdxError>;

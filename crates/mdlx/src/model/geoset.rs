@@ -1,0 +1,208 @@
+//! Geosets (GEOS): a mesh with its vertex data, faces, bone bindings, UV sets and extents.
+//!
+//! MDX layout inside the geoset's inclusive size: `VRTX NRMS PTYP PCNT PVTX GNDX MTGC MATS`
+//! (each a tag, a count and that many elements), material id, selection group, selection
+//! flags, [900+: LOD index, LOD name\[80\]], extent, per-sequence extents,
+//! [900+: optional `TANG`, optional `SKIN`], `UVAS` count and that many `UVBS` blocks.
+
+use crate::format::{len, sub, version as ver};
+use crate::mdx::reader::{scoped, Reader};
+use crate::mdx::record::{write_sized, MdxRecord};
+use crate::mdx::writer::Writer;
+use crate::mdx::{read_extent, write_extent, MdxResult};
+
+use super::{Extent, FixedString};
+
+/// Face (primitive) type numbers used in PTYP.
+pub mod face_type {
+    /// Points.
+    pub const POINTS: u32 = 0;
+    /// Lines.
+    pub const LINES: u32 = 1;
+    /// Line loop.
+    pub const LINE_LOOP: u32 = 2;
+    /// Line strip.
+    pub const LINE_STRIP: u32 = 3;
+    /// Triangles: the only type the game draws.
+    pub const TRIANGLES: u32 = 4;
+    /// Triangle strip.
+    pub const TRIANGLE_STRIP: u32 = 5;
+    /// Triangle fan.
+    pub const TRIANGLE_FAN: u32 = 6;
+    /// Quads.
+    pub const QUADS: u32 = 7;
+    /// Quad strip.
+    pub const QUAD_STRIP: u32 = 8;
+    /// Polygons.
+    pub const POLYGONS: u32 = 9;
+}
+
+/// A mesh.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Geoset {
+    /// Vertex positions.
+    pub vertices: Vec<[f32; 3]>,
+    /// Vertex normals (one per vertex in valid files).
+    pub normals: Vec<[f32; 3]>,
+    /// Primitive type of each face group (PTYP; 4 = triangles).
+    pub face_types: Vec<u32>,
+    /// Number of indices in each face group (PCNT).
+    pub face_group_sizes: Vec<u32>,
+    /// Vertex indices of all faces (PVTX).
+    pub faces: Vec<u16>,
+    /// Per vertex, the index of its matrix group (GNDX).
+    pub vertex_groups: Vec<u8>,
+    /// Number of bones in each matrix group (MTGC).
+    pub matrix_group_sizes: Vec<u32>,
+    /// Bone object ids of all matrix groups, concatenated (MATS).
+    pub matrix_indices: Vec<u32>,
+    /// Material id.
+    pub material_id: u32,
+    /// Selection group.
+    pub selection_group: u32,
+    /// Selection flags (4 = unselectable); unknown bits kept.
+    pub selection_flags: u32,
+    /// Level of detail (900+).
+    pub lod: u32,
+    /// LOD name (900+, 80 bytes).
+    pub lod_name: FixedString,
+    /// Bounds.
+    pub extent: Extent,
+    /// Bounds per sequence.
+    pub sequence_extents: Vec<Extent>,
+    /// Tangents, 4 floats per vertex (900+, TANG), if present.
+    pub tangents: Option<Vec<[f32; 4]>>,
+    /// Skin weights (900+, SKIN): per vertex 4 bone indices then 4 weights (of 255), if present.
+    pub skin: Option<Vec<u8>>,
+    /// Texture coordinate sets (UVAS/UVBS).
+    pub uv_sets: Vec<Vec<[f32; 2]>>,
+    /// Bytes inside the geoset's size after the last UV set, kept.
+    pub tail: Vec<u8>,
+}
+
+fn tagged<T>(
+    g: &mut Reader,
+    tag: crate::model::Tag,
+    f: impl FnOnce(&mut Reader, u32) -> MdxResult<T>,
+) -> MdxResult<T> {
+    scoped(
+        || tag.text(),
+        || {
+            g.expect_tag(tag)?;
+            let n = g.u32()?;
+            f(g, n)
+        },
+    )
+}
+
+impl MdxRecord for Geoset {
+    const NAME: &'static str = "Geoset";
+
+    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
+        let mut g = r.inclusive_region(4)?;
+        let g = &mut g;
+        let mut geo = Geoset {
+            vertices: tagged(g, sub::VRTX, |g, n| g.vec_f32(n))?,
+            normals: tagged(g, sub::NRMS, |g, n| g.vec_f32(n))?,
+            face_types: tagged(g, sub::PTYP, |g, n| g.vec_u32(n))?,
+            face_group_sizes: tagged(g, sub::PCNT, |g, n| g.vec_u32(n))?,
+            faces: tagged(g, sub::PVTX, |g, n| g.vec_u16(n))?,
+            vertex_groups: tagged(g, sub::GNDX, |g, n| g.vec_u8(n))?,
+            matrix_group_sizes: tagged(g, sub::MTGC, |g, n| g.vec_u32(n))?,
+            matrix_indices: tagged(g, sub::MATS, |g, n| g.vec_u32(n))?,
+            material_id: g.u32()?,
+            selection_group: g.u32()?,
+            selection_flags: g.u32()?,
+            ..Geoset::default()
+        };
+        if version >= ver::REFORGED {
+            geo.lod = g.u32()?;
+            geo.lod_name = g.fixed_str(len::NAME)?;
+        }
+        geo.extent = read_extent(g)?;
+        let n = g.u32()?;
+        g.check_count(n, 28)?;
+        geo.sequence_extents = (0..n).map(|_| read_extent(g)).collect::<MdxResult<_>>()?;
+        if version >= ver::REFORGED {
+            if g.peek_tag() == Some(sub::TANG) {
+                geo.tangents = Some(tagged(g, sub::TANG, |g, n| g.vec_f32(n))?);
+            }
+            if g.peek_tag() == Some(sub::SKIN) {
+                geo.skin = Some(tagged(g, sub::SKIN, |g, n| g.vec_u8(n))?);
+            }
+        }
+        let sets = tagged(g, sub::UVAS, |_, n| Ok(n))?;
+        g.check_count(sets, 8)?;
+        for i in 0..sets {
+            let uv = scoped(
+                || format!("UV set {i}"),
+                || tagged(g, sub::UVBS, |g, n| g.vec_f32(n)),
+            )?;
+            geo.uv_sets.push(uv);
+        }
+        geo.tail = g.rest().to_vec();
+        Ok(geo)
+    }
+
+    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
+        write_sized(w, |w| {
+            w.tag(sub::VRTX);
+            w.count(self.vertices.len())?;
+            w.vec_f32(&self.vertices);
+            w.tag(sub::NRMS);
+            w.count(self.normals.len())?;
+            w.vec_f32(&self.normals);
+            w.tag(sub::PTYP);
+            w.count(self.face_types.len())?;
+            w.vec_u32(&self.face_types);
+            w.tag(sub::PCNT);
+            w.count(self.face_group_sizes.len())?;
+            w.vec_u32(&self.face_group_sizes);
+            w.tag(sub::PVTX);
+            w.count(self.faces.len())?;
+            w.vec_u16(&self.faces);
+            w.tag(sub::GNDX);
+            w.count(self.vertex_groups.len())?;
+            w.bytes(&self.vertex_groups);
+            w.tag(sub::MTGC);
+            w.count(self.matrix_group_sizes.len())?;
+            w.vec_u32(&self.matrix_group_sizes);
+            w.tag(sub::MATS);
+            w.count(self.matrix_indices.len())?;
+            w.vec_u32(&self.matrix_indices);
+            w.u32(self.material_id);
+            w.u32(self.selection_group);
+            w.u32(self.selection_flags);
+            if version >= ver::REFORGED {
+                w.u32(self.lod);
+                w.fixed_str(&self.lod_name, len::NAME, "geoset LOD name")?;
+            }
+            write_extent(w, &self.extent);
+            w.count(self.sequence_extents.len())?;
+            for e in &self.sequence_extents {
+                write_extent(w, e);
+            }
+            if version >= ver::REFORGED {
+                if let Some(t) = &self.tangents {
+                    w.tag(sub::TANG);
+                    w.count(t.len())?;
+                    w.vec_f32(t);
+                }
+                if let Some(s) = &self.skin {
+                    w.tag(sub::SKIN);
+                    w.count(s.len())?;
+                    w.bytes(s);
+                }
+            }
+            w.tag(sub::UVAS);
+            w.count(self.uv_sets.len())?;
+            for uv in &self.uv_sets {
+                w.tag(sub::UVBS);
+                w.count(uv.len())?;
+                w.vec_f32(uv);
+            }
+            w.bytes(&self.tail);
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,251 @@
+//! Materials (MTLS) and their layers: render order, blending, texture and the Reforged
+//! shading fields (emissive gain 900+, Fresnel 1000+, shader type and texture slots 1100+).
+
+use crate::format::{len, sub, track, version as ver};
+use crate::mdx::reader::{scoped, Reader};
+use crate::mdx::record::{read_n, write_sized, MdxRecord};
+use crate::mdx::tracks::{read_track, read_tracks, write_track, write_tracks};
+use crate::mdx::writer::Writer;
+use crate::mdx::MdxResult;
+
+use super::{FixedString, Track, Tracks};
+
+/// Material flag bits.
+pub mod material_flags {
+    /// Constant color.
+    pub const CONSTANT_COLOR: u32 = 0x1;
+    /// Sort primitives near the Z plane.
+    pub const SORT_PRIMS_NEAR_Z: u32 = 0x8;
+    /// Sort primitives far from the Z plane.
+    pub const SORT_PRIMS_FAR_Z: u32 = 0x10;
+    /// Full resolution.
+    pub const FULL_RESOLUTION: u32 = 0x20;
+}
+
+/// A material: a stack of layers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Material {
+    /// Render priority.
+    pub priority_plane: i32,
+    /// Flags (see [`material_flags`]); unknown bits kept.
+    pub flags: u32,
+    /// Shader name (versions 900 and 1000 only).
+    pub shader: FixedString,
+    /// The layers, bottom first.
+    pub layers: Vec<Layer>,
+    /// Bytes after the layers inside the material's size, kept.
+    pub tail: Vec<u8>,
+}
+
+impl MdxRecord for Material {
+    const NAME: &'static str = "Material";
+
+    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
+        let mut m = r.inclusive_region(20)?;
+        let priority_plane = m.i32()?;
+        let flags = m.u32()?;
+        let shader = if has_shader_name(version) {
+            m.fixed_str(len::NAME)?
+        } else {
+            FixedString::default()
+        };
+        m.expect_tag(sub::LAYS)?;
+        let count = m.u32()?;
+        let layers = read_n(&mut m, version, count, 28)?;
+        Ok(Material {
+            priority_plane,
+            flags,
+            shader,
+            layers,
+            tail: m.rest().to_vec(),
+        })
+    }
+
+    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
+        write_sized(w, |w| {
+            w.i32(self.priority_plane);
+            w.u32(self.flags);
+            if has_shader_name(version) {
+                w.fixed_str(&self.shader, len::NAME, "material shader")?;
+            }
+            w.tag(sub::LAYS);
+            w.count(self.layers.len())?;
+            for l in &self.layers {
+                l.write_mdx(w, version)?;
+            }
+            w.bytes(&self.tail);
+            Ok(())
+        })
+    }
+}
+
+fn has_shader_name(version: u32) -> bool {
+    (ver::REFORGED..ver::TEXTURE_SLOTS).contains(&version)
+}
+
+/// Layer filter (blend) modes.
+pub mod filter_mode {
+    /// Opaque.
+    pub const NONE: u32 = 0;
+    /// Alpha-tested.
+    pub const TRANSPARENT: u32 = 1;
+    /// Alpha-blended.
+    pub const BLEND: u32 = 2;
+    /// Additive.
+    pub const ADDITIVE: u32 = 3;
+    /// Additive by alpha.
+    pub const ADD_ALPHA: u32 = 4;
+    /// Modulate.
+    pub const MODULATE: u32 = 5;
+    /// Modulate 2x.
+    pub const MODULATE_2X: u32 = 6;
+}
+
+/// Layer shading flag bits.
+pub mod layer_flags {
+    /// Unshaded.
+    pub const UNSHADED: u32 = 0x1;
+    /// Sphere environment map.
+    pub const SPHERE_ENV_MAP: u32 = 0x2;
+    /// Two-sided.
+    pub const TWO_SIDED: u32 = 0x10;
+    /// Unfogged.
+    pub const UNFOGGED: u32 = 0x20;
+    /// No depth test.
+    pub const NO_DEPTH_TEST: u32 = 0x40;
+    /// No depth set.
+    pub const NO_DEPTH_SET: u32 = 0x80;
+    /// Unlit (Reforged).
+    pub const UNLIT: u32 = 0x100;
+}
+
+/// A texture slot of a 1100+ layer (diffuse, normal, ORM, emissive, team color, reflections).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextureSlot {
+    /// Texture id.
+    pub texture_id: i32,
+    /// A value stored after the id; its meaning is not established.
+    // TODO: kept but not understood; published readers skip it.
+    pub unknown: u32,
+    /// An animated texture id for this slot (KMTF right after the slot), if any.
+    pub texture_id_track: Option<Track<u32>>,
+}
+
+/// One layer of a material.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layer {
+    /// Blend mode (see [`filter_mode`]); unknown values kept.
+    pub filter_mode: u32,
+    /// Shading flags (see [`layer_flags`]); unknown bits kept.
+    pub flags: u32,
+    /// Texture id (for 1100+, the first slot holds the real one).
+    pub texture_id: i32,
+    /// Texture animation id, or -1.
+    pub texture_animation_id: i32,
+    /// UV set index.
+    pub coord_id: u32,
+    /// Static alpha.
+    pub alpha: f32,
+    /// Emissive gain (900+).
+    pub emissive_gain: f32,
+    /// Fresnel color (1000+).
+    pub fresnel_color: [f32; 3],
+    /// Fresnel opacity (1000+).
+    pub fresnel_opacity: f32,
+    /// Fresnel team color (1000+).
+    pub fresnel_team_color: f32,
+    /// Shader type id (1100+).
+    pub shader_type_id: u32,
+    /// Texture slots (1100+).
+    pub texture_slots: Vec<TextureSlot>,
+    /// KMTA, KMTF, KMTE, KFC3, KFCA, KFTC tracks in file order.
+    pub tracks: Tracks,
+    /// Bytes inside the layer's size after its tracks, kept.
+    pub tail: Vec<u8>,
+}
+
+impl MdxRecord for Layer {
+    const NAME: &'static str = "Layer";
+
+    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
+        let mut l = r.inclusive_region(28)?;
+        let mut layer = Layer {
+            filter_mode: l.u32()?,
+            flags: l.u32()?,
+            texture_id: l.i32()?,
+            texture_animation_id: l.i32()?,
+            coord_id: l.u32()?,
+            alpha: l.f32()?,
+            ..Layer::default()
+        };
+        if version >= ver::REFORGED {
+            layer.emissive_gain = l.f32()?;
+        }
+        if version >= ver::FRESNEL {
+            layer.fresnel_color = l.f32s()?;
+            layer.fresnel_opacity = l.f32()?;
+            layer.fresnel_team_color = l.f32()?;
+        }
+        if version >= ver::TEXTURE_SLOTS {
+            layer.shader_type_id = l.u32()?;
+            let count = l.u32()?;
+            l.check_count(count, 8)?;
+            for i in 0..count {
+                layer.texture_slots.push(scoped(
+                    || format!("TextureSlot[{i}]"),
+                    || read_slot(&mut l),
+                )?);
+            }
+        }
+        (layer.tracks, layer.tail) = read_tracks(&mut l)?;
+        Ok(layer)
+    }
+
+    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
+        write_sized(w, |w| {
+            w.u32(self.filter_mode);
+            w.u32(self.flags);
+            w.i32(self.texture_id);
+            w.i32(self.texture_animation_id);
+            w.u32(self.coord_id);
+            w.f32(self.alpha);
+            if version >= ver::REFORGED {
+                w.f32(self.emissive_gain);
+            }
+            if version >= ver::FRESNEL {
+                w.f32s(&self.fresnel_color);
+                w.f32(self.fresnel_opacity);
+                w.f32(self.fresnel_team_color);
+            }
+            if version >= ver::TEXTURE_SLOTS {
+                w.u32(self.shader_type_id);
+                w.count(self.texture_slots.len())?;
+                for s in &self.texture_slots {
+                    w.i32(s.texture_id);
+                    w.u32(s.unknown);
+                    if let Some(t) = &s.texture_id_track {
+                        w.tag(track::KMTF);
+                        write_track(w, t)?;
+                    }
+                }
+            }
+            write_tracks(w, &self.tracks, &self.tail)
+        })
+    }
+}
+
+fn read_slot(l: &mut Reader) -> MdxResult<TextureSlot> {
+    let texture_id = l.i32()?;
+    let unknown = l.u32()?;
+    let texture_id_track = if l.peek_tag() == Some(track::KMTF) {
+        l.tag()?;
+        Some(scoped(|| "KMTF".into(), || read_track(l))?)
+    } else {
+        None
+    };
+    Ok(TextureSlot {
+        texture_id,
+        unknown,
+        texture_id_track,
+    })
+}

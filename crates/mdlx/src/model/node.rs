@@ -1,0 +1,131 @@
+//! The node part shared by bones, helpers, lights, attachments, emitters, event objects
+//! and collision shapes: name, ids, flags and the transform tracks (KGTR, KGRT, KGSC),
+//! framed by its own inclusive size. Also bones and helpers, which are nodes plus little.
+
+use crate::format::len;
+use crate::mdx::reader::Reader;
+use crate::mdx::record::{write_sized, MdxRecord};
+use crate::mdx::tracks::{read_tracks, write_tracks};
+use crate::mdx::writer::Writer;
+use crate::mdx::MdxResult;
+
+use super::{FixedString, Tracks};
+
+/// Node flag bits (the low byte; the kind bits follow).
+pub mod flags {
+    /// Does not inherit its parent's translation.
+    pub const DONT_INHERIT_TRANSLATION: u32 = 0x1;
+    /// Does not inherit its parent's scaling.
+    pub const DONT_INHERIT_SCALING: u32 = 0x2;
+    /// Does not inherit its parent's rotation.
+    pub const DONT_INHERIT_ROTATION: u32 = 0x4;
+    /// Always faces the camera.
+    pub const BILLBOARDED: u32 = 0x8;
+    /// Billboarded, locked about X.
+    pub const BILLBOARD_LOCK_X: u32 = 0x10;
+    /// Billboarded, locked about Y.
+    pub const BILLBOARD_LOCK_Y: u32 = 0x20;
+    /// Billboarded, locked about Z.
+    pub const BILLBOARD_LOCK_Z: u32 = 0x40;
+    /// Anchored to the camera.
+    pub const CAMERA_ANCHORED: u32 = 0x80;
+}
+
+/// The common part of every scene object.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Node {
+    /// Name (80-byte field).
+    pub name: FixedString,
+    /// Object id: the node's index in the model-wide node numbering.
+    pub object_id: u32,
+    /// Parent's object id, or -1.
+    pub parent_id: i32,
+    /// Inheritance, billboard and kind flags (see [`flags`]); unknown bits kept.
+    pub flags: u32,
+    /// Translation (KGTR), rotation (KGRT), scaling (KGSC) tracks, in file order.
+    pub tracks: Tracks,
+    /// Bytes inside the node's size that follow its tracks and were not understood.
+    pub tail: Vec<u8>,
+}
+
+impl MdxRecord for Node {
+    const NAME: &'static str = "Node";
+
+    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
+        let mut n = r.inclusive_region(96)?;
+        let name = n.fixed_str(len::NAME)?;
+        let object_id = n.u32()?;
+        let parent_id = n.i32()?;
+        let flags = n.u32()?;
+        let (tracks, tail) = read_tracks(&mut n)?;
+        Ok(Node {
+            name,
+            object_id,
+            parent_id,
+            flags,
+            tracks,
+            tail,
+        })
+    }
+
+    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
+        write_sized(w, |w| {
+            w.fixed_str(&self.name, len::NAME, "node name")?;
+            w.u32(self.object_id);
+            w.i32(self.parent_id);
+            w.u32(self.flags);
+            write_tracks(w, &self.tracks, &self.tail)
+        })
+    }
+}
+
+/// A bone: a node that vertices follow.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bone {
+    /// The node part.
+    pub node: Node,
+    /// Geoset id, or -1 (informational; the game does not need it).
+    pub geoset_id: i32,
+    /// Geoset animation id, or -1.
+    pub geoset_animation_id: i32,
+}
+
+impl MdxRecord for Bone {
+    const NAME: &'static str = "Bone";
+
+    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
+        Ok(Bone {
+            node: Node::read_mdx(r, version)?,
+            geoset_id: r.i32()?,
+            geoset_animation_id: r.i32()?,
+        })
+    }
+
+    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
+        self.node.write_mdx(w, version)?;
+        w.i32(self.geoset_id);
+        w.i32(self.geoset_animation_id);
+        Ok(())
+    }
+}
+
+/// A helper: a node with nothing else, used to group and move other nodes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Helper {
+    /// The node part.
+    pub node: Node,
+}
+
+impl MdxRecord for Helper {
+    const NAME: &'static str = "Helper";
+
+    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
+        Ok(Helper {
+            node: Node::read_mdx(r, version)?,
+        })
+    }
+
+    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
+        self.node.write_mdx(w, version)
+    }
+}

@@ -1,0 +1,138 @@
+//! Leaf types shared by every record: four-byte tags, fixed-length strings that keep their
+//! padding, and bounding extents.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// A four-byte chunk or track tag such as `GEOS` or `KGTR`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tag(pub [u8; 4]);
+
+impl Tag {
+    /// The tag as text (non-printable bytes escaped).
+    pub fn text(&self) -> String {
+        self.0
+            .iter()
+            .map(|&b| {
+                if b.is_ascii_graphic() || b == b' ' {
+                    (b as char).to_string()
+                } else {
+                    format!("\\x{b:02x}")
+                }
+            })
+            .collect()
+    }
+}
+
+impl fmt::Debug for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tag({})", self.text())
+    }
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// The content of a fixed-length, NUL-padded string field.
+///
+/// Holds the field's bytes with trailing NULs removed, so text and any non-zero garbage
+/// after the first NUL (which real files contain) survive a round trip. The text is the
+/// part before the first NUL. Bytes are not required to be UTF-8.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct FixedString {
+    bytes: Vec<u8>,
+}
+
+impl FixedString {
+    /// From the raw bytes of a field: trailing NULs are dropped, everything else kept.
+    pub fn from_field(field: &[u8]) -> Self {
+        let len = field.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
+        FixedString {
+            bytes: field[..len].to_vec(),
+        }
+    }
+
+    /// The kept bytes: the text, then any padding bytes that were not zero.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The text bytes: everything before the first NUL.
+    pub fn text_bytes(&self) -> &[u8] {
+        let end = self
+            .bytes
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(self.bytes.len());
+        &self.bytes[..end]
+    }
+
+    /// The text, with invalid UTF-8 replaced.
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(self.text_bytes())
+    }
+
+    /// True when the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.text_bytes().is_empty()
+    }
+
+    /// Bytes after the text that a plain string would lose (non-zero padding).
+    pub fn padding(&self) -> &[u8] {
+        &self.bytes[self.text_bytes().len()..]
+    }
+
+    /// Replaces the whole field content with `s` (dropping any old padding).
+    pub fn set(&mut self, s: &str) {
+        *self = FixedString::from(s);
+    }
+}
+
+impl From<&str> for FixedString {
+    fn from(s: &str) -> Self {
+        FixedString::from_field(s.as_bytes())
+    }
+}
+
+impl fmt::Debug for FixedString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.text())?;
+        if !self.padding().is_empty() {
+            write!(f, "+{} padding bytes", self.padding().len())?;
+        }
+        Ok(())
+    }
+}
+
+/// A bounding volume: radius, then minimum and maximum corners (this order everywhere).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Extent {
+    /// Bounds radius.
+    pub radius: f32,
+    /// Minimum corner.
+    pub min: [f32; 3],
+    /// Maximum corner.
+    pub max: [f32; 3],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_string_keeps_garbage_after_nul() {
+        let s = FixedString::from_field(b"Bone\0xy\0\0\0");
+        assert_eq!(s.text(), "Bone");
+        assert_eq!(s.as_bytes(), b"Bone\0xy");
+        assert_eq!(s.padding(), b"\0xy");
+    }
+
+    #[test]
+    fn tag_text_escapes_binary() {
+        assert_eq!(Tag(*b"GEOS").text(), "GEOS");
+        assert_eq!(Tag([0, b'A', 0xff, b' ']).text(), "\\x00A\\xff ");
+    }
+}

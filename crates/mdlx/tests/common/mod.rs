@@ -1,0 +1,63 @@
+//! Shared helpers for corpus tests: where the corpus is and which files belong to which family.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/corpus` beside the repository.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+/// Every MDX file of the corpus (rows of MANIFEST.tsv with format `mdx`; one of them is
+/// named `.mdx.txt`), sorted.
+pub fn corpus_mdx() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = manifest()
+        .into_iter()
+        .filter(|r| r.format == "mdx")
+        .map(|r| corpus_dir().join(r.local_path))
+        .collect();
+    v.sort();
+    v
+}
+
+/// One row of the corpus MANIFEST.tsv.
+pub struct ManifestRow {
+    /// `mdx`, `mdl` or `ms3d_ascii`.
+    pub format: String,
+    /// The VERS (MDX) or FormatVersion (MDL) value.
+    pub version: u32,
+    /// Path relative to the corpus folder.
+    pub local_path: String,
+}
+
+/// The rows of MANIFEST.tsv.
+pub fn manifest() -> Vec<ManifestRow> {
+    let path = corpus_dir().join("MANIFEST.tsv");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("corpus manifest not found at {}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Some(ManifestRow {
+                format: f.first()?.to_string(),
+                version: f.get(1)?.parse().unwrap_or(0),
+                local_path: f.get(7)?.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The version MANIFEST.tsv records for a corpus file.
+pub fn manifest_version(path: &Path) -> u32 {
+    let n = name(path);
+    manifest()
+        .into_iter()
+        .find(|r| r.local_path.ends_with(&n))
+        .map_or(0, |r| r.version)
+}
+
+/// The file name as text.
+pub fn name(p: &Path) -> String {
+    p.file_name().unwrap().to_string_lossy().into_owned()
+}
