@@ -1,1 +1,41 @@
-fn main() {}
+//! `mdlx`: the command-line tool. Parses arguments, runs the verb, maps the outcome to an
+//! exit code (0 success, 1 failure, 2 usage); messages are prefixed with the program name.
+
+mod cli;
+mod cmd;
+mod files;
+
+use clap::Parser;
+use std::io::ErrorKind;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    let result = match args.command {
+        cli::Command::Info { file, json } => cmd::info::run(&file, json),
+        cli::Command::Convert { input, output } => cmd::convert::run(&input, &output),
+        cli::Command::Roundtrip { paths } => cmd::roundtrip::run(&paths),
+        cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            // A closed pipe (`mdlx info x | head`) is not an error.
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("mdlx: error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == ErrorKind::BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .and_then(|j| j.io_error_kind())
+                == Some(ErrorKind::BrokenPipe)
+    })
+}

@@ -14,6 +14,7 @@ mod material;
 mod node;
 mod primitives;
 mod sequence;
+mod summary;
 mod tracks;
 
 pub use animated::{geoset_animation_flags, GeosetAnimation, TextureAnimation};
@@ -26,6 +27,7 @@ pub use material::{filter_mode, layer_flags, material_flags, Layer, Material, Te
 pub use node::{flags as node_flags, Bone, Helper, Node};
 pub use primitives::{Extent, FixedString, Tag};
 pub use sequence::{texture_flags, FaceEffect, ModelInfo, Sequence, Texture, SEQUENCE_NON_LOOPING};
+pub use summary::Counts;
 pub use tracks::{Animation, AnyTrack, Interpolation, Key, Track, Tracks};
 
 /// Which family of the format a version number belongs to.

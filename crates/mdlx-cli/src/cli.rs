@@ -1,0 +1,47 @@
+//! The command line, declared with clap. Nothing here runs anything.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Read, write, check and convert Warcraft III models (MDX, MDL).
+#[derive(Parser, Debug)]
+#[command(name = "mdlx", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The verbs.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Show a model's version, counts of every record kind, sequences and textures.
+    Info {
+        /// The model file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Convert a model: input format from the content, output format from OUT's extension.
+    Convert {
+        /// The input model (never modified).
+        input: PathBuf,
+        /// The output file (`.mdx`); written whole or not at all.
+        output: PathBuf,
+    },
+    /// Decode and re-encode every .mdx under the paths and compare the bytes.
+    Roundtrip {
+        /// Files or folders (searched recursively).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Time decoding and encoding of every .mdx/.mdl under DIR (in memory).
+    #[command(hide = true)]
+    Bench {
+        /// Folder to read.
+        dir: PathBuf,
+        /// How many passes to time.
+        repeat: u32,
+    },
+}

@@ -1,0 +1,133 @@
+//! The command-line tool end to end: verbs, exit codes, messages, safe output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mdlx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mdlx"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cube() -> String {
+    repo().join("examples/cube.mdx").display().to_string()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mdlx-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn info_prints_version_counts_sequences_textures() {
+    let out = mdlx(&["info", &cube()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for want in [
+        "version 800 (classic)",
+        "vertices             24",
+        "Spin",
+        "2000 .. 4000",
+        "Textures\\Cube.blp",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+}
+
+#[test]
+fn info_json_is_parseable() {
+    let out = mdlx(&["info", "--json", &cube()]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["version"], 800);
+    assert_eq!(v["family"], "classic");
+    assert_eq!(v["counts"]["face_indices"], 36);
+    assert_eq!(v["sequences"][1]["name"], "Spin");
+    assert_eq!(v["sequences"][1]["end"], 4000);
+    assert_eq!(v["textures"][0]["path"], "Textures\\Cube.blp");
+}
+
+#[test]
+fn convert_writes_identical_mdx_and_refuses_its_input() {
+    let dir = temp_dir("convert");
+    let out = dir.join("copy.mdx");
+    let r = mdlx(&["convert", &cube(), out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(cube()).unwrap());
+    // Over its own input: refused, input unchanged.
+    let r = mdlx(&["convert", out.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("refusing to write over the input"));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(cube()).unwrap());
+    // No temporary files are left behind.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[test]
+fn convert_of_a_broken_file_fails_cleanly_and_writes_nothing() {
+    let dir = temp_dir("broken");
+    let bad = dir.join("bad.mdx");
+    let data = std::fs::read(cube()).unwrap();
+    std::fs::write(&bad, &data[..data.len() / 2]).unwrap();
+    let target = dir.join("out.mdx");
+    let r = mdlx(&["convert", bad.to_str().unwrap(), target.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.starts_with("mdlx: error: "), "{err}");
+    assert!(
+        err.contains("at offset 0x")
+            && err.contains("runs past the end")
+            && err.ends_with("in chunk GEOS\n"),
+        "{err}"
+    );
+    assert!(!target.exists());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[test]
+fn roundtrip_prints_one_line_per_file_and_a_summary() {
+    let dir = temp_dir("roundtrip");
+    std::fs::copy(cube(), dir.join("a.mdx")).unwrap();
+    let data = std::fs::read(cube()).unwrap();
+    std::fs::write(dir.join("b.mdx"), &data[..100]).unwrap();
+    let r = mdlx(&["roundtrip", dir.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    let text = String::from_utf8(r.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("OK\t") && lines[0].ends_with("a.mdx"));
+    assert!(lines[1].starts_with("FAIL\t") && lines[1].contains("b.mdx\t"));
+    assert_eq!(lines[2], "1 passed, 1 failed");
+}
+
+#[test]
+fn bench_prints_the_peer_lines() {
+    let dir = temp_dir("bench");
+    std::fs::copy(cube(), dir.join("a.mdx")).unwrap();
+    let r = mdlx(&["bench", dir.to_str().unwrap(), "2"]);
+    assert!(r.status.success());
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert!(
+        text.contains("MDX files=1 skipped=0 bytes_per_pass=2320 repeat=2"),
+        "{text}"
+    );
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("MDX parse bytes=4640 seconds=")));
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("MDX write bytes=4640 ") && l.ends_with("out_bytes=4640")));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(mdlx(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(mdlx(&["info"]).status.code(), Some(2));
+}
