@@ -221,12 +221,14 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
     }
     if detect_family(data) == Family::WowAlpha {
         return Err(r.error(MdxErrorKind::AlphaFamily {
-            version: peek_version(data),
+            version: peek_version(data).unwrap_or(0),
         }));
     }
     r.tag()?;
+    // Chunks may come in any order: records before a late VERS chunk are decoded with the
+    // file's version too, as the writer will encode them.
     let mut m = Model {
-        version: 800,
+        version: peek_version(data).unwrap_or(800),
         ..Model::default()
     };
     let (mut seen_vers, mut seen_modl) = (false, false);
@@ -246,9 +248,11 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
             || read_chunk(&mut m, tag, &mut c, &mut seen_vers, &mut seen_modl),
         )?;
         let entry = match entry {
+            // Overflow tracks belong to this chunk's last record: a chunk without records
+            // must not hand them to a record of an earlier chunk of the same kind.
             Some(LayoutEntry::Known {
                 tag, records, tail, ..
-            }) => {
+            }) if records > 0 => {
                 let overflow = scoped(|| tag.text(), || read_overflow(&mut m, tag, &mut r))?;
                 LayoutEntry::Known {
                     tag,
@@ -269,10 +273,12 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
         m.layout.chunks.push(entry);
     }
     m.layout.trailing = r.rest().to_vec();
+    m.layout.from_file = true;
     Ok(m)
 }
 
-fn peek_version(data: &[u8]) -> u32 {
+/// The value of the first VERS chunk, found by walking the chunk headers.
+fn peek_version(data: &[u8]) -> Option<u32> {
     let mut r = Reader::new(data);
     let _ = r.tag();
     while r.remaining() >= 8 {
@@ -283,10 +289,10 @@ fn peek_version(data: &[u8]) -> u32 {
             break;
         };
         if tag == chunk::VERS {
-            return c.u32().unwrap_or(0);
+            return c.u32().ok();
         }
     }
-    0
+    None
 }
 
 fn read_chunk(
@@ -401,7 +407,7 @@ fn write_conventional(w: &mut Writer, m: &Model) -> MdxResult<()> {
 }
 
 fn layout_fits(m: &Model) -> bool {
-    if m.layout.chunks.is_empty() {
+    if !m.layout.from_file {
         return false;
     }
     let mut used = std::collections::HashMap::new();

@@ -22,7 +22,7 @@ use writer::Writer;
 /// ```
 /// let model = mdlx::mdx::from_bytes(include_bytes!("../../../../examples/cube.mdx")).unwrap();
 /// assert_eq!(model.version, 800);
-/// assert_eq!(model.geosets[0].vertices.len(), 8);
+/// assert_eq!(model.geosets[0].vertices.len(), 24);
 /// ```
 pub fn from_bytes(data: &[u8]) -> MdxResult<Model> {
     chunks::read_model(data)

@@ -131,15 +131,17 @@ impl MdxRecord for Geoset {
                 geo.skin = Some(tagged(g, sub::SKIN, |g, n| g.vec_u8(n))?);
             }
         }
-        let sets = tagged(g, sub::UVAS, |_, n| Ok(n))?;
-        g.check_count(sets, 8)?;
-        for i in 0..sets {
-            let uv = scoped(
-                || format!("UV set {i}"),
-                || tagged(g, sub::UVBS, |g, n| g.vec_f32(n)),
-            )?;
-            geo.uv_sets.push(uv);
-        }
+        geo.uv_sets = tagged(g, sub::UVAS, |g, sets| {
+            g.check_count(sets, 8)?;
+            (0..sets)
+                .map(|i| {
+                    scoped(
+                        || format!("UVBS[{i}]"),
+                        || tagged(g, sub::UVBS, |g, n| g.vec_f32(n)),
+                    )
+                })
+                .collect()
+        })?;
         geo.tail = g.rest().to_vec();
         Ok(geo)
     }

@@ -49,9 +49,14 @@ impl MdxRecord for Material {
         } else {
             FixedString::default()
         };
-        m.expect_tag(sub::LAYS)?;
-        let count = m.u32()?;
-        let layers = read_n(&mut m, version, count, 28)?;
+        let layers = scoped(
+            || "LAYS".into(),
+            || {
+                m.expect_tag(sub::LAYS)?;
+                let count = m.u32()?;
+                read_n(&mut m, version, count, 28)
+            },
+        )?;
         Ok(Material {
             priority_plane,
             flags,

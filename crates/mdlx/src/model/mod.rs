@@ -95,6 +95,9 @@ pub enum LayoutEntry {
 /// model's contents (records added or removed since reading) is ignored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
+    /// True when this layout was read from a file (even one with no chunks) and should be
+    /// followed when writing.
+    pub from_file: bool,
     /// Chunks in file order.
     pub chunks: Vec<LayoutEntry>,
     /// Bytes after the last chunk (too few to be a chunk), kept.
