@@ -27,14 +27,23 @@ pub enum Command {
     Convert {
         /// The input model (never modified).
         input: PathBuf,
-        /// The output file (`.mdx`); written whole or not at all.
+        /// The output file (`.mdx` or `.mdl`); written whole or not at all.
         output: PathBuf,
+        /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
+        #[arg(long)]
+        strict_mdl: bool,
+        /// With --strict-mdl: write anyway and list what was lost.
+        #[arg(long, requires = "strict_mdl")]
+        allow_lossy: bool,
     },
     /// Decode and re-encode every .mdx under the paths and compare the bytes.
     Roundtrip {
         /// Files or folders (searched recursively).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Go through MDL text: MDX -> MDL -> MDX.
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdl"])]
+        via: Option<String>,
     },
     /// Time decoding and encoding of every .mdx/.mdl under DIR (in memory).
     #[command(hide = true)]

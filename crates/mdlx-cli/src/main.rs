@@ -13,8 +13,13 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     let result = match args.command {
         cli::Command::Info { file, json } => cmd::info::run(&file, json),
-        cli::Command::Convert { input, output } => cmd::convert::run(&input, &output),
-        cli::Command::Roundtrip { paths } => cmd::roundtrip::run(&paths),
+        cli::Command::Convert {
+            input,
+            output,
+            strict_mdl,
+            allow_lossy,
+        } => cmd::convert::run(&input, &output, strict_mdl, allow_lossy),
+        cli::Command::Roundtrip { paths, via } => cmd::roundtrip::run(&paths, via.is_some()),
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
     };
     match result {

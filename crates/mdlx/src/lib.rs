@@ -19,6 +19,7 @@
 //! ```
 
 pub mod format;
+pub mod mdl;
 pub mod mdx;
 pub mod model;
 

@@ -9,15 +9,27 @@ use anyhow::{bail, Result};
 use mdlx::{Format, Model};
 use std::path::Path;
 
-/// Reads a model from bytes, the format told by the content.
+/// Reads a model from bytes, the format told by the content. MDL warnings go to stderr.
 pub fn decode(data: &[u8], path: &Path) -> Result<Model> {
+    let shown = path.display().to_string();
     match Format::detect(data) {
-        Format::Mdx => {
-            mdlx::mdx::from_bytes(data).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
-        }
-        Format::Mdl => bail!(
-            "{}: not an MDX file (reading MDL text is not supported yet)",
-            path.display()
-        ),
+        Format::Mdx => mdlx::mdx::from_bytes(data).map_err(|e| anyhow::anyhow!("{shown}: {e}")),
+        Format::Mdl => match mdlx::mdl::from_bytes_with_warnings(data) {
+            Ok((model, warnings)) => {
+                for w in &warnings {
+                    eprintln!("{}", w.render(data, &shown));
+                }
+                Ok(model)
+            }
+            Err(e) => {
+                let n = e.errors().count();
+                bail!("{shown}: {n} error(s) in MDL\n{}", e.render(data, &shown))
+            }
+        },
     }
+}
+
+/// Whether the file name ends in `.mdl`.
+pub fn is_mdl(path: &Path) -> bool {
+    crate::files::has_ext(path, &["mdl"])
 }

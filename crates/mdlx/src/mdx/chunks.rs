@@ -535,3 +535,23 @@ plain_record!(
     |r: &mut Reader| r.f32s(),
     |w: &mut Writer, v: &[f32; 12]| w.f32s(v)
 );
+
+/// The chunk layout the conventional writer produces for `m` (VERS, MODL, the non-empty
+/// lists in the usual order, then unknown chunks).
+pub fn conventional_layout(m: &Model) -> Vec<LayoutEntry> {
+    let known = |tag, records| LayoutEntry::Known {
+        tag,
+        records,
+        tail: Vec::new(),
+        overflow_tracks: 0,
+    };
+    let mut v = vec![known(chunk::VERS, 1), known(chunk::MODL, 1)];
+    for tag in LIST_TAGS {
+        let n = list_chunks!(list_len!(m, tag)).unwrap_or(0);
+        if n > 0 {
+            v.push(known(tag, n));
+        }
+    }
+    v.extend(m.unknown_chunks.iter().map(|_| LayoutEntry::Unknown));
+    v
+}

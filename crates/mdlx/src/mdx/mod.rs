@@ -10,7 +10,7 @@ pub mod record;
 pub mod tracks;
 pub mod writer;
 
-pub use chunks::detect_family;
+pub use chunks::{conventional_layout, detect_family};
 pub use error::{MdxError, MdxErrorKind, MdxResult};
 
 use crate::model::{Extent, Model};

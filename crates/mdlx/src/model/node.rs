@@ -15,10 +15,11 @@ use super::{FixedString, Tracks};
 pub mod flags {
     /// Does not inherit its parent's translation.
     pub const DONT_INHERIT_TRANSLATION: u32 = 0x1;
-    /// Does not inherit its parent's scaling.
-    pub const DONT_INHERIT_SCALING: u32 = 0x2;
-    /// Does not inherit its parent's rotation.
-    pub const DONT_INHERIT_ROTATION: u32 = 0x4;
+    /// Does not inherit its parent's rotation (MDL `DontInherit { Rotation }`; see
+    /// `mdl/records/node.rs` for the evidence and the tools that disagree).
+    pub const DONT_INHERIT_ROTATION: u32 = 0x2;
+    /// Does not inherit its parent's scaling (MDL `DontInherit { Scaling }`).
+    pub const DONT_INHERIT_SCALING: u32 = 0x4;
     /// Always faces the camera.
     pub const BILLBOARDED: u32 = 0x8;
     /// Billboarded, locked about X.

@@ -1,0 +1,415 @@
+//! The reading context: item navigation over the parsed tree, typed values, and the
+//! diagnostics list. Record readers use only these helpers, so every value error carries
+//! the span of the text it came from.
+
+use super::error::{Diagnostic, MdlErrorKind};
+use super::parse::{Atom, AtomKind, Tree};
+use crate::model::FixedString;
+
+/// Reading state: the tree and the diagnostics gathered so far.
+pub struct Cx<'t, 'a> {
+    /// The parsed document.
+    pub t: &'t Tree<'a>,
+    /// Errors and warnings, in the order found.
+    pub diags: Vec<Diagnostic>,
+    /// The format version (set by the Version block; 800 until then).
+    pub version: u32,
+}
+
+/// Case-insensitive keyword comparison.
+#[inline]
+pub fn is(word: &[u8], kw: &str) -> bool {
+    word.eq_ignore_ascii_case(kw.as_bytes())
+}
+
+impl<'t, 'a> Cx<'t, 'a> {
+    /// The byte span of item `i` (from its first atom, or its start, to its last atom).
+    pub fn span(&self, i: usize) -> (usize, usize) {
+        let atoms = self.t.item_atoms(i);
+        match (atoms.first(), atoms.last()) {
+            (Some(a), Some(b)) => (a.start as usize, b.end as usize),
+            _ => (
+                self.t.items[i].start as usize,
+                self.t.items[i].start as usize + 1,
+            ),
+        }
+    }
+
+    /// Records an error at item `i`.
+    pub fn error(&mut self, i: usize, kind: MdlErrorKind) {
+        let span = self.span(i);
+        self.diags.push(Diagnostic::error(kind, span));
+    }
+
+    /// Records an error at an atom.
+    pub fn error_at(&mut self, a: &Atom, kind: MdlErrorKind) {
+        self.diags
+            .push(Diagnostic::error(kind, (a.start as usize, a.end as usize)));
+    }
+
+    /// Records a warning at item `i`.
+    pub fn warn(&mut self, i: usize, kind: MdlErrorKind) {
+        let span = self.span(i);
+        self.diags.push(Diagnostic::warning(kind, span));
+    }
+
+    /// Whether the item starts with `static`.
+    pub fn is_static(&self, i: usize) -> bool {
+        self.t
+            .item_atoms(i)
+            .first()
+            .is_some_and(|a| a.kind == AtomKind::Word && is(self.t.text(a), "static"))
+    }
+
+    /// The item's keyword: its first word after an optional `static` (empty if none).
+    pub fn key(&self, i: usize) -> &'a [u8] {
+        let atoms = self.t.item_atoms(i);
+        let skip = usize::from(self.is_static(i));
+        match atoms.get(skip) {
+            Some(a) if a.kind == AtomKind::Word => self.t.text(a),
+            _ => b"",
+        }
+    }
+
+    /// The atoms after the keyword.
+    pub fn args(&self, i: usize) -> &'t [Atom] {
+        let atoms = self.t.item_atoms(i);
+        let skip = usize::from(self.is_static(i)) + usize::from(!self.key(i).is_empty());
+        &atoms[skip.min(atoms.len())..]
+    }
+
+    /// The children of item `i`.
+    pub fn children(&self, i: usize) -> super::parse::Children<'t, 'a> {
+        self.t.children(i)
+    }
+
+    /// Whether item `i` has a `{ }` body.
+    pub fn has_body(&self, i: usize) -> bool {
+        self.t.items[i].body
+    }
+
+    /// Reports `kw` as unknown in `block`.
+    pub fn unknown(&mut self, i: usize, block: &'static str, expected: &'static [&'static str]) {
+        let keyword = String::from_utf8_lossy(self.key(i)).into_owned();
+        let keyword = if keyword.is_empty() {
+            self.describe(i)
+        } else {
+            keyword
+        };
+        self.error(
+            i,
+            MdlErrorKind::UnknownKeyword {
+                keyword,
+                block,
+                expected,
+            },
+        );
+    }
+
+    /// What item `i` is, for count messages: `` `MinimumExtent` `` or `the key at 100`.
+    pub fn what(&self, i: usize) -> String {
+        let key = self.key(i);
+        if !key.is_empty() {
+            return format!("`{}`", String::from_utf8_lossy(key));
+        }
+        match self.t.item_atoms(i).first() {
+            Some(a) if a.kind == AtomKind::Number => {
+                format!("the key at {}", String::from_utf8_lossy(self.t.text(a)))
+            }
+            _ => "this value".into(),
+        }
+    }
+
+    /// A short description of what item `i` holds, for messages.
+    pub fn describe(&self, i: usize) -> String {
+        match self.t.item_atoms(i).first() {
+            Some(a) => format!(
+                "`{}`",
+                String::from_utf8_lossy(&self.t.text(a)[..self.t.text(a).len().min(40)])
+            ),
+            None if self.has_body(i) => "`{`".into(),
+            None => "nothing".into(),
+        }
+    }
+
+    fn expected(&mut self, a: Option<&Atom>, i: usize, what: &str) {
+        let found = a.map_or_else(|| "nothing".to_string(), |a| describe_atom(self.t, a));
+        let kind = MdlErrorKind::Expected {
+            expected: what.to_string(),
+            found,
+        };
+        match a {
+            Some(a) => self.error_at(a, kind),
+            None => self.error(i, kind),
+        }
+    }
+
+    /// Reads an atom as an `f32` (decimal, exponent, `inf`, `nan` and the `1.#INF` forms).
+    pub fn atom_f32(&mut self, a: &Atom, i: usize) -> Option<f32> {
+        let v = parse_f32(self.t.text(a));
+        if v.is_none() {
+            self.expected(Some(a), i, "a number");
+        }
+        v
+    }
+
+    /// Reads an atom as an integer within `min..=max`.
+    pub fn atom_int(
+        &mut self,
+        a: &Atom,
+        i: usize,
+        min: i64,
+        max: i64,
+        field: &'static str,
+    ) -> Option<i64> {
+        let text = self.t.text(a);
+        let v = std::str::from_utf8(text)
+            .ok()
+            .and_then(|s| s.parse::<i64>().ok());
+        match v {
+            Some(v) if (min..=max).contains(&v) => Some(v),
+            Some(_) => {
+                let value = String::from_utf8_lossy(text).into_owned();
+                self.error_at(a, MdlErrorKind::OutOfRange { value, field });
+                None
+            }
+            None if is_digits(text) => {
+                let value = String::from_utf8_lossy(&text[..text.len().min(40)]).into_owned();
+                let value = if text.len() > 40 {
+                    value + "..."
+                } else {
+                    value
+                };
+                self.error_at(a, MdlErrorKind::OutOfRange { value, field });
+                None
+            }
+            None => {
+                self.expected(Some(a), i, "an integer");
+                None
+            }
+        }
+    }
+
+    /// The first argument of `Key <number>` as an `f32`.
+    pub fn f32_arg(&mut self, i: usize) -> Option<f32> {
+        let a = self.args(i).first().copied();
+        match a {
+            Some(a) => self.atom_f32(&a, i),
+            None => {
+                self.expected(None, i, "a number after the keyword");
+                None
+            }
+        }
+    }
+
+    /// The first argument of `Key <integer>` within the range of `T`.
+    pub fn int_arg(&mut self, i: usize, min: i64, max: i64, field: &'static str) -> Option<i64> {
+        let a = self.args(i).first().copied();
+        match a {
+            Some(a) => self.atom_int(&a, i, min, max, field),
+            None => {
+                self.expected(None, i, "an integer after the keyword");
+                None
+            }
+        }
+    }
+
+    /// `Key <u32>`; `-1` is read as `0xFFFFFFFF`.
+    pub fn u32_arg(&mut self, i: usize, field: &'static str) -> Option<u32> {
+        self.int_arg(i, i32::MIN as i64, u32::MAX as i64, field)
+            .map(|v| v as u32)
+    }
+
+    /// `Key <i32>`; values up to `0xFFFFFFFF` wrap to negative.
+    pub fn i32_arg(&mut self, i: usize, field: &'static str) -> Option<i32> {
+        self.u32_arg(i, field).map(|v| v as i32)
+    }
+
+    /// The first argument as a word (`FilterMode Additive`).
+    pub fn word_arg(&mut self, i: usize) -> Option<&'a [u8]> {
+        match self.args(i).first() {
+            Some(a) if a.kind == AtomKind::Word => Some(self.t.text(a)),
+            a => {
+                let a = a.copied();
+                self.expected(a.as_ref(), i, "a word");
+                None
+            }
+        }
+    }
+
+    /// The first string argument (`Image "x.blp"`, `Bone "Root" {`).
+    pub fn str_arg(&mut self, i: usize) -> Option<FixedString> {
+        match self.args(i).first() {
+            Some(a) if a.kind == AtomKind::Str => Some(FixedString::from_field(self.t.text(a))),
+            a => {
+                let a = a.copied();
+                self.expected(a.as_ref(), i, "a quoted string");
+                None
+            }
+        }
+    }
+
+    /// The name of a named block, or an empty string when it has none.
+    pub fn name_arg(&self, i: usize) -> FixedString {
+        match self.args(i).first() {
+            Some(a) if a.kind == AtomKind::Str => FixedString::from_field(self.t.text(a)),
+            _ => FixedString::default(),
+        }
+    }
+
+    /// All number atoms of item `i`'s body (values may be split by commas or not).
+    pub fn body_numbers(&self, i: usize) -> impl Iterator<Item = Atom> + 't {
+        let t = self.t;
+        t.children(i)
+            .flat_map(move |c| t.item_atoms(c).iter().copied())
+    }
+
+    /// `Key { a, b, c }` (or the values of an anonymous `{ a, b, c }` item, or of
+    /// `Key a b c`) as `N` floats. Allocation-free: this is the hot path of vertex lists.
+    pub fn floats<const N: usize>(&mut self, i: usize) -> Option<[f32; N]> {
+        let skip = self.t.item_atoms(i).len() - self.args(i).len();
+        self.floats_after::<N>(i, skip)
+    }
+
+    /// Like [`Cx::floats`], but the values of a body-less item start after its first
+    /// `skip` atoms (2 for a key `time: value`).
+    pub fn floats_after<const N: usize>(&mut self, i: usize, skip: usize) -> Option<[f32; N]> {
+        let t = self.t;
+        let mut out = [0f32; N];
+        let mut n = 0;
+        let mut ok = true;
+        let mut take = |cx: &mut Self, a: &Atom| {
+            if a.kind == AtomKind::Colon {
+                return;
+            }
+            if n < N {
+                match parse_f32(t.text(a)) {
+                    Some(v) => out[n] = v,
+                    None => {
+                        cx.expected(Some(a), i, "a number");
+                        ok = false;
+                    }
+                }
+            }
+            n += 1;
+        };
+        if t.items[i].body {
+            for c in t.children(i) {
+                for a in t.item_atoms(c) {
+                    take(self, a);
+                }
+            }
+        } else {
+            for a in &t.item_atoms(i)[skip.min(t.item_atoms(i).len())..] {
+                take(self, a);
+            }
+        }
+        if n != N {
+            self.error(
+                i,
+                MdlErrorKind::WrongCount {
+                    expected: N,
+                    found: n,
+                    what: self.what(i),
+                },
+            );
+            return None;
+        }
+        ok.then_some(out)
+    }
+
+    /// `Key { a, b, c }` as `N` integers in range.
+    pub fn ints<const N: usize>(
+        &mut self,
+        i: usize,
+        min: i64,
+        max: i64,
+        field: &'static str,
+    ) -> Option<[i64; N]> {
+        let atoms: Vec<Atom> = self.body_numbers(i).collect();
+        if atoms.len() != N {
+            self.error(
+                i,
+                MdlErrorKind::WrongCount {
+                    expected: N,
+                    found: atoms.len(),
+                    what: format!("`{field}`"),
+                },
+            );
+            return None;
+        }
+        let mut out = [0i64; N];
+        for (o, a) in out.iter_mut().zip(&atoms) {
+            *o = self.atom_int(a, i, min, max, field)?;
+        }
+        Some(out)
+    }
+
+    /// A body of `{ x, y, z }` items as a list of `N`-float elements.
+    pub fn float_list<const N: usize>(&mut self, i: usize) -> Vec<[f32; N]> {
+        let t = self.t;
+        let mut out = Vec::with_capacity(t.child_count(i));
+        for c in t.children(i) {
+            if let Some(v) = self.floats::<N>(c) {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    /// A flat body of integers (`VertexGroup { 0, 0, 1 }`).
+    pub fn int_list(&mut self, i: usize, min: i64, max: i64, field: &'static str) -> Vec<i64> {
+        let atoms: Vec<Atom> = self.body_numbers(i).collect();
+        let mut out = Vec::with_capacity(atoms.len());
+        for a in &atoms {
+            if let Some(v) = self.atom_int(a, i, min, max, field) {
+                out.push(v);
+            }
+        }
+        out
+    }
+}
+
+fn describe_atom(t: &Tree, a: &Atom) -> String {
+    let text = t.text(a);
+    let shown = String::from_utf8_lossy(&text[..text.len().min(40)]);
+    match a.kind {
+        AtomKind::Str => format!("the string \"{shown}\""),
+        AtomKind::Colon => "`:`".into(),
+        _ => format!("`{shown}`"),
+    }
+}
+
+/// Parses a float as MDL writers print it.
+pub fn parse_f32(text: &[u8]) -> Option<f32> {
+    let s = std::str::from_utf8(text).ok()?;
+    if let Ok(v) = s.parse::<f32>() {
+        return Some(v);
+    }
+    // Visual C++ spellings of non-finite values, and bare words.
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let lower = body.to_ascii_lowercase();
+    let v = if lower.starts_with("1.#inf") || lower == "inf" || lower == "infinity" {
+        f32::INFINITY
+    } else if lower.starts_with("1.#ind")
+        || lower.starts_with("1.#qnan")
+        || lower.starts_with("1.#snan")
+        || lower == "nan"
+    {
+        f32::NAN
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
+fn is_digits(t: &[u8]) -> bool {
+    let t = t
+        .strip_prefix(b"-")
+        .or_else(|| t.strip_prefix(b"+"))
+        .unwrap_or(t);
+    !t.is_empty() && t.iter().all(u8::is_ascii_digit)
+}

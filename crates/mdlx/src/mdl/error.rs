@@ -1,0 +1,212 @@
+//! Errors and warnings of the text codec. Each holds a byte span; it becomes
+//! `file:line:column` with the offending line and a caret only when printed.
+
+use std::fmt;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The file cannot be read as it is.
+    Error,
+    /// The file was read; something was odd or was ignored.
+    Warning,
+}
+
+/// What went wrong, independent of where. Tests match on this.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MdlErrorKind {
+    /// A character that cannot start any token.
+    UnexpectedChar(char),
+    /// A string that runs to the end of the file.
+    UnterminatedString,
+    /// A `/*` comment that is never closed.
+    UnterminatedComment,
+    /// A `}` with no block open.
+    UnmatchedClose,
+    /// A `{` that is never closed.
+    UnclosedBlock,
+    /// Blocks nested deeper than the parser allows.
+    TooDeep { limit: usize },
+    /// A keyword this reader does not know in this block.
+    UnknownKeyword {
+        keyword: String,
+        block: &'static str,
+        expected: &'static [&'static str],
+    },
+    /// Something other than what the grammar allows here.
+    Expected { expected: String, found: String },
+    /// A number that does not fit its field.
+    OutOfRange { value: String, field: &'static str },
+    /// The wrong count of values.
+    WrongCount {
+        expected: usize,
+        found: usize,
+        what: String,
+    },
+    /// No `Version` block (read as 800).
+    MissingVersion,
+    /// Something the reader accepted but that looks wrong.
+    Note(String),
+}
+
+impl fmt::Display for MdlErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use MdlErrorKind::*;
+        match self {
+            UnexpectedChar(c) => write!(f, "unexpected character {c:?}"),
+            UnterminatedString => write!(
+                f,
+                "unterminated string: no closing `\"` before the end of the file"
+            ),
+            UnterminatedComment => write!(f, "unterminated comment: no closing `*/`"),
+            UnmatchedClose => write!(f, "`}}` without a matching `{{`"),
+            UnclosedBlock => write!(f, "`{{` is never closed"),
+            TooDeep { limit } => write!(f, "blocks nested deeper than {limit} levels"),
+            UnknownKeyword { keyword, block, .. } => {
+                write!(f, "unknown keyword `{keyword}` in {block}")
+            }
+            Expected { expected, found } => write!(f, "expected {expected}, found {found}"),
+            OutOfRange { value, field } => write!(f, "{value} is out of range for {field}"),
+            WrongCount {
+                expected,
+                found,
+                what,
+            } => {
+                write!(f, "expected {expected} number(s) for {what}, found {found}")
+            }
+            MissingVersion => write!(f, "no Version block; reading as version 800"),
+            Note(s) => f.write_str(s),
+        }
+    }
+}
+
+/// One diagnostic: kind, severity and the byte span it concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// What went wrong.
+    pub kind: MdlErrorKind,
+    /// Error or warning.
+    pub severity: Severity,
+    /// Byte range in the source.
+    pub span: (usize, usize),
+}
+
+impl Diagnostic {
+    /// An error at `span`.
+    pub fn error(kind: MdlErrorKind, span: (usize, usize)) -> Self {
+        Diagnostic {
+            kind,
+            severity: Severity::Error,
+            span,
+        }
+    }
+
+    /// A warning at `span`.
+    pub fn warning(kind: MdlErrorKind, span: (usize, usize)) -> Self {
+        Diagnostic {
+            kind,
+            severity: Severity::Warning,
+            span,
+        }
+    }
+
+    /// Line and column (both from 1; the column counts characters) of the span's start.
+    pub fn line_col(&self, src: &[u8]) -> (usize, usize) {
+        let start = self.span.0.min(src.len());
+        let line_start = src[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let line = src[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = String::from_utf8_lossy(&src[line_start..start])
+            .chars()
+            .count()
+            + 1;
+        (line, col)
+    }
+
+    /// The diagnostic as text: header, `--> file:line:col`, the line and a caret, and
+    /// what was expected. Very long lines are cut around the column.
+    pub fn render(&self, src: &[u8], file: &str) -> String {
+        let (line, col) = self.line_col(src);
+        let start = self.span.0.min(src.len());
+        let ls = src[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let le = src[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(src.len(), |p| start + p);
+        let text = String::from_utf8_lossy(&src[ls..le])
+            .trim_end_matches('\r')
+            .replace('\t', " ");
+        let chars: Vec<char> = text.chars().collect();
+        // Show at most 100 characters, keeping the column in view.
+        let from = (col - 1).saturating_sub(60).min(chars.len());
+        let to = (from + 100).min(chars.len());
+        let shown: String = chars[from..to].iter().collect();
+        let prefix = if from > 0 { "..." } else { "" };
+        let width = self.span.1.saturating_sub(self.span.0).clamp(1, 40);
+        let width = width.min(chars.len().saturating_sub(col - 1).max(1));
+        let caret_at = col - 1 - from + prefix.len();
+        let gutter = " ".repeat(line.to_string().len());
+        let label = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut s = format!(
+            "{label}: {}\n{gutter}--> {file}:{line}:{col}\n{gutter} |\n",
+            self.kind
+        );
+        s += &format!(
+            "{line} | {prefix}{shown}\n{gutter} | {}{}",
+            " ".repeat(caret_at),
+            "^".repeat(width)
+        );
+        if let MdlErrorKind::UnknownKeyword { expected, .. } = &self.kind {
+            if !expected.is_empty() {
+                s += &format!("\n{gutter} = expected one of: {}", expected.join(", "));
+            }
+        }
+        s
+    }
+}
+
+/// The diagnostics of one read: all errors (if any) and warnings, in source order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MdlErrors {
+    /// The diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl MdlErrors {
+    /// Renders every diagnostic against the source.
+    pub fn render(&self, src: &[u8], file: &str) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| d.render(src, file))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The errors only.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+}
+
+impl fmt::Display for MdlErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.errors().count();
+        write!(f, "{n} error(s) in MDL")?;
+        if let Some(d) = self.errors().next() {
+            write!(f, ": {} (at byte {})", d.kind, d.span.0)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for MdlErrors {}

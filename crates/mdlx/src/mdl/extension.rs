@@ -1,0 +1,457 @@
+//! The `MdlxExtension` block: what standard MDL cannot hold, kept so that MDX -> MDL -> MDX
+//! gives back the same bytes. Written only when needed, always last:
+//!
+//! ```text
+//! // mdlx extension: data standard MDL cannot express, kept for an exact MDX rewrite.
+//! MdlxExtension {
+//!     Layout {
+//!         Chunk "VERS" 1 "",          // tag, records, tail bytes (hex), tracks past the end
+//!         Chunk "LITE" 1 "" 2,
+//!         Unknown,                    // the next unknown chunk goes here
+//!         Trailing "00ff",
+//!     }
+//!     Unknown "MDVI" "0a0b0c...",     // an unknown chunk: tag and payload (hex)
+//!     Flags "Helper" 3 256,           // a record's flags word, where MDL words cannot say it
+//!     Record "Bone" 3 "5c000000...",  // a record kept whole as MDX bytes (hex)
+//! }
+//! ```
+
+use super::cx::{is, Cx};
+use super::error::MdlErrorKind;
+use super::out::Out;
+use super::parse::AtomKind;
+use super::Loss;
+use crate::mdx::reader::Reader;
+use crate::mdx::record::MdxRecord;
+use crate::model::{LayoutEntry, Model, Tag, UnknownChunk};
+
+/// A record whose MDL text reads back identical except for its flags word.
+pub struct FlagsPatch {
+    /// The record kind.
+    pub kind: &'static str,
+    /// Its index in the model's list.
+    pub index: usize,
+    /// The flags value to restore.
+    pub flags: u32,
+}
+
+/// A record whose MDL text does not read back to the same MDX bytes.
+pub struct Residue {
+    /// The record kind (`Bone`, `Geoset`, ...).
+    pub kind: &'static str,
+    /// Its index in the model's list.
+    pub index: usize,
+    /// Its MDX bytes.
+    pub bytes: Vec<u8>,
+    /// What differs.
+    pub detail: String,
+}
+
+fn hex(b: &[u8]) -> String {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        s.push(D[(x >> 4) as usize] as char);
+        s.push(D[(x & 15) as usize] as char);
+    }
+    s
+}
+
+fn unhex(s: &[u8]) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    let v = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    s.chunks(2)
+        .map(|p| Some(v(p[0])? << 4 | v(p[1])?))
+        .collect()
+}
+
+fn exact(v: f32) -> bool {
+    !v.is_nan() || v.to_bits() == f32::NAN.to_bits()
+}
+
+/// Adds the extension block (or, when strict, the list of losses) for what the standard
+/// text could not hold.
+pub fn finish(
+    out: &mut Out,
+    m: &Model,
+    mut residue: Vec<Residue>,
+    flags: Vec<FlagsPatch>,
+    strict: bool,
+    losses: &mut Vec<Loss>,
+) {
+    plain_residue(m, &mut residue);
+    let layout = m.layout.from_file
+        && (m.layout.chunks != crate::mdx::conventional_layout(m) || !m.layout.trailing.is_empty());
+    if strict {
+        if layout {
+            losses.push(Loss {
+                what: "layout".into(),
+                detail: "chunk order, chunk tails or trailing bytes of the MDX file".into(),
+            });
+        }
+        for u in &m.unknown_chunks {
+            losses.push(Loss {
+                what: format!("unknown chunk {}", u.tag),
+                detail: format!("{} bytes", u.data.len()),
+            });
+        }
+        for f in &flags {
+            let detail = format!("flags {:#x} (bits standard MDL has no word for)", f.flags);
+            losses.push(Loss {
+                what: format!("{}[{}]", f.kind, f.index),
+                detail,
+            });
+        }
+        for r in residue {
+            losses.push(Loss {
+                what: format!("{}[{}]", r.kind, r.index),
+                detail: r.detail,
+            });
+        }
+        return;
+    }
+    if !layout && m.unknown_chunks.is_empty() && residue.is_empty() && flags.is_empty() {
+        return;
+    }
+    out.raw(
+        "// mdlx extension: data standard MDL cannot express, kept for an exact MDX rewrite.\n",
+    );
+    out.open("MdlxExtension");
+    if layout {
+        write_layout(out, m);
+    }
+    for u in &m.unknown_chunks {
+        out.indent();
+        out.raw(&format!(
+            "Unknown \"{}\" \"{}\",\n",
+            hex(&u.tag.0),
+            hex(&u.data)
+        ));
+    }
+    for f in &flags {
+        out.indent();
+        out.raw(&format!("Flags \"{}\" {} {},\n", f.kind, f.index, f.flags));
+    }
+    for r in &residue {
+        out.indent();
+        out.raw(&format!("// {}\n", r.detail.replace('\n', " ")));
+        out.indent();
+        out.raw(&format!(
+            "Record \"{}\" {} \"{}\",\n",
+            r.kind,
+            r.index,
+            hex(&r.bytes)
+        ));
+    }
+    out.close();
+}
+
+/// Pivot points and bind poses are plain numbers: only a NaN payload can be lost.
+fn plain_residue(m: &Model, residue: &mut Vec<Residue>) {
+    for (index, p) in m.pivot_points.iter().enumerate() {
+        if !p.iter().all(|&v| exact(v)) {
+            let bytes = p.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect();
+            residue.push(Residue {
+                kind: "PivotPoint",
+                index,
+                bytes,
+                detail: "a NaN payload".into(),
+            });
+        }
+    }
+    for (index, p) in m.bind_poses.iter().enumerate() {
+        if !p.iter().all(|&v| exact(v)) {
+            let bytes = p.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect();
+            residue.push(Residue {
+                kind: "BindPose",
+                index,
+                bytes,
+                detail: "a NaN payload".into(),
+            });
+        }
+    }
+}
+
+fn write_layout(out: &mut Out, m: &Model) {
+    out.open("Layout");
+    for e in &m.layout.chunks {
+        out.indent();
+        match e {
+            LayoutEntry::Known {
+                tag,
+                records,
+                tail,
+                overflow_tracks,
+            } => {
+                out.raw(&format!(
+                    "Chunk \"{}\" {records} \"{}\" {overflow_tracks},\n",
+                    hex(&tag.0),
+                    hex(tail)
+                ));
+            }
+            LayoutEntry::Unknown => out.raw("Unknown,\n"),
+        }
+    }
+    if !m.layout.trailing.is_empty() {
+        out.indent();
+        out.raw(&format!("Trailing \"{}\",\n", hex(&m.layout.trailing)));
+    }
+    out.close();
+}
+
+/// The string atoms of item `c` decoded from hex, and its integer atoms.
+fn atoms(cx: &mut Cx, c: usize) -> Option<(Vec<Vec<u8>>, Vec<i64>)> {
+    let t = cx.t;
+    let (mut strs, mut ints) = (Vec::new(), Vec::new());
+    for a in cx.args(c) {
+        match a.kind {
+            AtomKind::Str => match unhex(t.text(a)) {
+                Some(b) => strs.push(b),
+                None => {
+                    cx.error_at(
+                        a,
+                        MdlErrorKind::Expected {
+                            expected: "hexadecimal bytes".into(),
+                            found: "other text".into(),
+                        },
+                    );
+                    return None;
+                }
+            },
+            _ => ints.push(cx.atom_int(a, c, 0, u32::MAX as i64, "an extension value")?),
+        }
+    }
+    Some((strs, ints))
+}
+
+fn tag_of(b: &[u8]) -> Option<Tag> {
+    (b.len() == 4).then(|| Tag([b[0], b[1], b[2], b[3]]))
+}
+
+/// Applies an `MdlxExtension` block to the model that the standard blocks produced.
+pub fn read(cx: &mut Cx, i: usize, m: &mut Model) {
+    let t = cx.t;
+    for c in t.children(i) {
+        let k = cx.key(c);
+        if is(k, "Layout") {
+            read_layout(cx, c, m);
+        } else if is(k, "Unknown") {
+            if let Some((s, _)) = atoms(cx, c) {
+                match (s.first().and_then(|b| tag_of(b)), s.get(1)) {
+                    (Some(tag), Some(data)) => m.unknown_chunks.push(UnknownChunk {
+                        tag,
+                        data: data.clone(),
+                    }),
+                    _ => cx.error(
+                        c,
+                        MdlErrorKind::Expected {
+                            expected: "`Unknown \"tag\" \"bytes\"`".into(),
+                            found: cx.describe(c),
+                        },
+                    ),
+                }
+            }
+        } else if is(k, "Record") {
+            read_record(cx, c, m);
+        } else if is(k, "Flags") {
+            read_flags(cx, c, m);
+        } else {
+            cx.unknown(
+                c,
+                "MdlxExtension",
+                &["Layout", "Unknown", "Flags", "Record"],
+            );
+        }
+    }
+}
+
+fn read_layout(cx: &mut Cx, i: usize, m: &mut Model) {
+    let t = cx.t;
+    m.layout.from_file = true;
+    for c in t.children(i) {
+        let k = cx.key(c);
+        if is(k, "Unknown") {
+            m.layout.chunks.push(LayoutEntry::Unknown);
+        } else if is(k, "Trailing") {
+            if let Some((s, _)) = atoms(cx, c) {
+                m.layout.trailing = s.into_iter().next().unwrap_or_default();
+            }
+        } else if is(k, "Chunk") {
+            let Some((s, n)) = atoms(cx, c) else { continue };
+            match (s.first().and_then(|b| tag_of(b)), n.first()) {
+                (Some(tag), Some(&records)) => m.layout.chunks.push(LayoutEntry::Known {
+                    tag,
+                    records: records as usize,
+                    tail: s.get(1).cloned().unwrap_or_default(),
+                    overflow_tracks: n.get(1).copied().unwrap_or(0) as usize,
+                }),
+                _ => cx.error(
+                    c,
+                    MdlErrorKind::Expected {
+                        expected: "`Chunk \"tag\" records \"tail\" overflow`".into(),
+                        found: cx.describe(c),
+                    },
+                ),
+            }
+        } else {
+            cx.unknown(c, "Layout", &["Chunk", "Unknown", "Trailing"]);
+        }
+    }
+}
+
+fn read_record(cx: &mut Cx, c: usize, m: &mut Model) {
+    let args = cx.args(c);
+    let kind = match args.first() {
+        Some(a) if a.kind == AtomKind::Str => cx.t.text(a).to_vec(),
+        _ => {
+            cx.error(
+                c,
+                MdlErrorKind::Expected {
+                    expected: "`Record \"kind\" index \"bytes\"`".into(),
+                    found: cx.describe(c),
+                },
+            );
+            return;
+        }
+    };
+    let index = match args.get(1).copied() {
+        Some(a) => match cx.atom_int(&a, c, 0, u32::MAX as i64, "a record index") {
+            Some(v) => v as usize,
+            None => return,
+        },
+        None => return,
+    };
+    let bytes = match args.get(2) {
+        Some(a) if a.kind == AtomKind::Str => match unhex(cx.t.text(a)) {
+            Some(b) => b,
+            None => {
+                return cx.error(
+                    c,
+                    MdlErrorKind::Expected {
+                        expected: "hexadecimal bytes".into(),
+                        found: "other text".into(),
+                    },
+                )
+            }
+        },
+        _ => {
+            return cx.error(
+                c,
+                MdlErrorKind::Expected {
+                    expected: "the record bytes".into(),
+                    found: cx.describe(c),
+                },
+            )
+        }
+    };
+    let version = m.version;
+    let ok = match kind.as_slice() {
+        b"ModelInfo" if index == 0 => decode(&bytes, version).map(|v| m.info = v).is_some(),
+        b"PivotPoint" => put(&mut m.pivot_points, index, plain::<3>(&bytes)),
+        b"BindPose" => put(&mut m.bind_poses, index, plain::<12>(&bytes)),
+        b"Sequence" => put(&mut m.sequences, index, decode(&bytes, version)),
+        b"Texture" => put(&mut m.textures, index, decode(&bytes, version)),
+        b"Material" => put(&mut m.materials, index, decode(&bytes, version)),
+        b"TextureAnimation" => put(&mut m.texture_animations, index, decode(&bytes, version)),
+        b"Geoset" => put(&mut m.geosets, index, decode(&bytes, version)),
+        b"GeosetAnimation" => put(&mut m.geoset_animations, index, decode(&bytes, version)),
+        b"Bone" => put(&mut m.bones, index, decode(&bytes, version)),
+        b"Light" => put(&mut m.lights, index, decode(&bytes, version)),
+        b"Helper" => put(&mut m.helpers, index, decode(&bytes, version)),
+        b"Attachment" => put(&mut m.attachments, index, decode(&bytes, version)),
+        b"ParticleEmitter" => put(&mut m.particle_emitters, index, decode(&bytes, version)),
+        b"ParticleEmitter2" => put(&mut m.particle_emitters2, index, decode(&bytes, version)),
+        b"PopcornEmitter" => put(&mut m.popcorn_emitters, index, decode(&bytes, version)),
+        b"RibbonEmitter" => put(&mut m.ribbon_emitters, index, decode(&bytes, version)),
+        b"Camera" => put(&mut m.cameras, index, decode(&bytes, version)),
+        b"EventObject" => put(&mut m.event_objects, index, decode(&bytes, version)),
+        b"CollisionShape" => put(&mut m.collision_shapes, index, decode(&bytes, version)),
+        b"FaceEffect" => put(&mut m.face_effects, index, decode(&bytes, version)),
+        _ => false,
+    };
+    if !ok {
+        let what = String::from_utf8_lossy(&kind);
+        cx.error(c, MdlErrorKind::Note(format!("extension record {what} {index} does not fit this model or its bytes do not decode")));
+    }
+}
+
+fn decode<T: MdxRecord>(bytes: &[u8], version: u32) -> Option<T> {
+    let mut r = Reader::new(bytes);
+    let v = T::read_mdx(&mut r, version).ok()?;
+    r.is_empty().then_some(v)
+}
+
+fn plain<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
+    (bytes.len() == 4 * N).then(|| {
+        std::array::from_fn(|i| {
+            f32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+        })
+    })
+}
+
+fn put<T>(list: &mut [T], index: usize, v: Option<T>) -> bool {
+    match (list.get_mut(index), v) {
+        (Some(slot), Some(v)) => {
+            *slot = v;
+            true
+        }
+        _ => false,
+    }
+}
+
+fn read_flags(cx: &mut Cx, c: usize, m: &mut Model) {
+    let args = cx.args(c);
+    let (Some(kind), Some(index), Some(value)) = (
+        args.first().copied(),
+        args.get(1).copied(),
+        args.get(2).copied(),
+    ) else {
+        return cx.error(
+            c,
+            MdlErrorKind::Expected {
+                expected: "`Flags \"kind\" index value`".into(),
+                found: cx.describe(c),
+            },
+        );
+    };
+    let kind = cx.t.text(&kind).to_vec();
+    let (Some(index), Some(value)) = (
+        cx.atom_int(&index, c, 0, u32::MAX as i64, "a record index"),
+        cx.atom_int(&value, c, 0, u32::MAX as i64, "a flags value"),
+    ) else {
+        return;
+    };
+    let (index, value) = (index as usize, value as u32);
+    let slot: Option<&mut u32> = match kind.as_slice() {
+        b"Bone" => m.bones.get_mut(index).map(|x| &mut x.node.flags),
+        b"Helper" => m.helpers.get_mut(index).map(|x| &mut x.node.flags),
+        b"Light" => m.lights.get_mut(index).map(|x| &mut x.node.flags),
+        b"Attachment" => m.attachments.get_mut(index).map(|x| &mut x.node.flags),
+        b"EventObject" => m.event_objects.get_mut(index).map(|x| &mut x.node.flags),
+        b"CollisionShape" => m.collision_shapes.get_mut(index).map(|x| &mut x.node.flags),
+        b"ParticleEmitter" => m
+            .particle_emitters
+            .get_mut(index)
+            .map(|x| &mut x.node.flags),
+        b"ParticleEmitter2" => m
+            .particle_emitters2
+            .get_mut(index)
+            .map(|x| &mut x.node.flags),
+        b"PopcornEmitter" => m.popcorn_emitters.get_mut(index).map(|x| &mut x.node.flags),
+        b"RibbonEmitter" => m.ribbon_emitters.get_mut(index).map(|x| &mut x.node.flags),
+        b"GeosetAnimation" => m.geoset_animations.get_mut(index).map(|x| &mut x.flags),
+        _ => None,
+    };
+    match slot {
+        Some(f) => *f = value,
+        None => cx.error(
+            c,
+            MdlErrorKind::Note(format!(
+                "extension flags for {} {index} do not fit this model",
+                String::from_utf8_lossy(&kind)
+            )),
+        ),
+    }
+}

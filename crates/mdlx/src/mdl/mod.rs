@@ -1,0 +1,427 @@
+//! The MDL text codec: [`from_bytes`] reads every dialect real exporters write into the
+//! [`Model`]; [`to_vec`] writes the conventional Blizzard layout.
+//!
+//! ## Nothing is lost silently
+//! Standard MDL cannot express everything an MDX file can hold (unknown chunks, padding
+//! after names, unknown flag bits, the unparsed tail of a record, NaN payloads, the order
+//! of chunks). While writing, every record's MDL text is read back and compared with the
+//! record at the MDX byte level; a record that would not come back identical is also
+//! stored whole (as MDX bytes in hex) in a clearly marked `MdlxExtension` block at the end
+//! of the file, which this reader applies. The file layout and unknown chunks go there
+//! too. With [`WriteOptions::strict`] nothing non-standard is written and the same
+//! check yields the list of [`Loss`]es instead.
+
+pub mod cx;
+pub mod error;
+mod extension;
+pub mod out;
+pub mod parse;
+pub mod records;
+pub mod tracks;
+
+pub use error::{Diagnostic, MdlErrorKind, MdlErrors, Severity};
+
+use crate::mdx::record::MdxRecord;
+use crate::mdx::writer::Writer;
+use crate::model::Model;
+use cx::{is, Cx};
+use out::Out;
+use records::model as top;
+use records::MdlRecord;
+
+/// How to write MDL.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WriteOptions {
+    /// Write only standard MDL: no extension block. What it cannot hold is reported.
+    pub strict: bool,
+}
+
+/// Something standard MDL could not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loss {
+    /// Where: `Bone[3]`, `layout`, `unknown chunk MDVI`.
+    pub what: String,
+    /// What differs.
+    pub detail: String,
+}
+
+/// The result of writing: the text and, in strict mode, what it lost.
+pub struct Written {
+    /// The MDL text (bytes: names need not be UTF-8).
+    pub text: Vec<u8>,
+    /// What the text does not hold (always empty unless strict).
+    pub losses: Vec<Loss>,
+}
+
+/// Reads MDL text. Warnings are dropped; see [`from_bytes_with_warnings`].
+pub fn from_bytes(src: &[u8]) -> Result<Model, MdlErrors> {
+    from_bytes_with_warnings(src).map(|(m, _)| m)
+}
+
+/// Reads MDL text, returning the model and the warnings, or every error found.
+pub fn from_bytes_with_warnings(src: &[u8]) -> Result<(Model, Vec<Diagnostic>), MdlErrors> {
+    let mut diags = Vec::new();
+    let tree = parse::parse(src, &mut diags);
+    let mut cx = Cx {
+        t: &tree,
+        diags,
+        version: 800,
+    };
+    let mut m = Model {
+        version: 800,
+        ..Model::default()
+    };
+    read_document(&mut cx, &mut m);
+    let diagnostics = cx.diags;
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        return Err(MdlErrors { diagnostics });
+    }
+    Ok((m, diagnostics))
+}
+
+/// Writes a model as MDL that reads back to the same model (and the same MDX bytes).
+pub fn to_vec(model: &Model) -> Vec<u8> {
+    write(model, WriteOptions::default()).text
+}
+
+/// Writes a model as MDL with options.
+pub fn write(model: &Model, opts: WriteOptions) -> Written {
+    let mut w = W {
+        out: Out::with_capacity(estimate(model)),
+        version: model.version,
+        residue: Vec::new(),
+        flags: Vec::new(),
+    };
+    write_document(&mut w, model);
+    let mut losses = Vec::new();
+    extension::finish(
+        &mut w.out,
+        model,
+        w.residue,
+        w.flags,
+        opts.strict,
+        &mut losses,
+    );
+    Written {
+        text: w.out.buf,
+        losses,
+    }
+}
+
+fn estimate(m: &Model) -> usize {
+    m.geosets
+        .iter()
+        .map(|g| g.vertices.len() * 120 + g.faces.len() * 6)
+        .sum::<usize>()
+        + 64 * 1024
+}
+
+const ROOT_BLOCKS: &[&str] = &[
+    "Version",
+    "Model",
+    "Sequences",
+    "GlobalSequences",
+    "Textures",
+    "Materials",
+    "TextureAnims",
+    "Geoset",
+    "GeosetAnim",
+    "Bone",
+    "Light",
+    "Helper",
+    "Attachment",
+    "PivotPoints",
+    "ParticleEmitter",
+    "ParticleEmitter2",
+    "ParticleEmitterPopcorn",
+    "RibbonEmitter",
+    "Camera",
+    "EventObject",
+    "CollisionShape",
+    "FaceFX",
+    "BindPose",
+    "MdlxExtension",
+];
+
+fn read_document(cx: &mut Cx, m: &mut Model) {
+    let t = cx.t;
+    // The version decides layouts, so read it first wherever it is.
+    match t.children(0).find(|&c| is(cx.key(c), "Version")) {
+        Some(c) => m.version = top::read_version(cx, c).unwrap_or(800),
+        None => cx
+            .diags
+            .push(Diagnostic::warning(MdlErrorKind::MissingVersion, (0, 0))),
+    }
+    cx.version = m.version;
+    let mut extension = None;
+    for c in t.children(0) {
+        let k = cx.key(c);
+        macro_rules! one {
+            ($list:ident) => {{
+                let r = MdlRecord::read_mdl(cx, c);
+                m.$list.push(r);
+            }};
+        }
+        macro_rules! wrapped {
+            ($inner:literal, $list:ident, $block:literal) => {{
+                for e in t.children(c) {
+                    if is(cx.key(e), $inner) {
+                        let r = MdlRecord::read_mdl(cx, e);
+                        m.$list.push(r);
+                    } else {
+                        cx.unknown(e, $block, &[$inner]);
+                    }
+                }
+            }};
+        }
+        if is(k, "Version") {
+        } else if is(k, "Model") {
+            top::read_info(cx, c, &mut m.info);
+        } else if is(k, "Sequences") {
+            wrapped!("Anim", sequences, "Sequences");
+        } else if is(k, "GlobalSequences") {
+            top::read_global_sequences(cx, c, &mut m.global_sequences);
+        } else if is(k, "Textures") {
+            wrapped!("Bitmap", textures, "Textures");
+        } else if is(k, "Materials") {
+            wrapped!("Material", materials, "Materials");
+        } else if is(k, "TextureAnims") {
+            wrapped!("TVertexAnim", texture_animations, "TextureAnims");
+        } else if is(k, "Geoset") {
+            one!(geosets);
+        } else if is(k, "GeosetAnim") {
+            one!(geoset_animations);
+        } else if is(k, "Bone") {
+            one!(bones);
+        } else if is(k, "Light") {
+            one!(lights);
+        } else if is(k, "Helper") {
+            one!(helpers);
+        } else if is(k, "Attachment") {
+            one!(attachments);
+        } else if is(k, "PivotPoints") {
+            let v = cx.float_list::<3>(c);
+            m.pivot_points.extend(v);
+        } else if is(k, "ParticleEmitter") {
+            one!(particle_emitters);
+        } else if is(k, "ParticleEmitter2") {
+            one!(particle_emitters2);
+        } else if is(k, "ParticleEmitterPopcorn") {
+            one!(popcorn_emitters);
+        } else if is(k, "RibbonEmitter") {
+            one!(ribbon_emitters);
+        } else if is(k, "Camera") {
+            one!(cameras);
+        } else if is(k, "EventObject") {
+            one!(event_objects);
+        } else if is(k, "CollisionShape") {
+            one!(collision_shapes);
+        } else if is(k, "FaceFX") {
+            one!(face_effects);
+        } else if is(k, "BindPose") {
+            top::read_bind_pose(cx, c, &mut m.bind_poses);
+        } else if is(k, "MdlxExtension") {
+            extension = Some(c);
+        } else {
+            cx.unknown(c, "the file", ROOT_BLOCKS);
+        }
+    }
+    assign_missing_object_ids(m);
+    if let Some(c) = extension {
+        extension::read(cx, c, m);
+    }
+}
+
+/// Nodes written without `ObjectId` get the next free ids in the conventional node order.
+fn assign_missing_object_ids(m: &mut Model) {
+    let mut next = m
+        .nodes()
+        .map(|n| n.object_id)
+        .filter(|&id| id != u32::MAX)
+        .map(|id| id + 1)
+        .max()
+        .unwrap_or(0);
+    let mut fix = |n: &mut crate::model::Node| {
+        if n.object_id == u32::MAX {
+            n.object_id = next;
+            next += 1;
+        }
+    };
+    m.bones.iter_mut().for_each(|x| fix(&mut x.node));
+    m.lights.iter_mut().for_each(|x| fix(&mut x.node));
+    m.helpers.iter_mut().for_each(|x| fix(&mut x.node));
+    m.attachments.iter_mut().for_each(|x| fix(&mut x.node));
+    m.particle_emitters
+        .iter_mut()
+        .for_each(|x| fix(&mut x.node));
+    m.particle_emitters2
+        .iter_mut()
+        .for_each(|x| fix(&mut x.node));
+    m.popcorn_emitters.iter_mut().for_each(|x| fix(&mut x.node));
+    m.ribbon_emitters.iter_mut().for_each(|x| fix(&mut x.node));
+    m.event_objects.iter_mut().for_each(|x| fix(&mut x.node));
+    m.collision_shapes.iter_mut().for_each(|x| fix(&mut x.node));
+}
+
+/// Writing state: the text, the version, and the records that need the extension block.
+struct W {
+    out: Out,
+    version: u32,
+    residue: Vec<extension::Residue>,
+    flags: Vec<extension::FlagsPatch>,
+}
+
+impl W {
+    /// Writes each record, checking that its text reads back to the same MDX bytes.
+    fn records<T: MdlRecord + MdxRecord + std::fmt::Debug + Clone>(
+        &mut self,
+        kind: &'static str,
+        items: &[T],
+    ) {
+        for (index, r) in items.iter().enumerate() {
+            let start = self.out.buf.len();
+            r.write_mdl(&mut self.out, self.version);
+            let Some(bytes) = check(r, &self.out.buf[start..], self.version) else {
+                continue;
+            };
+            if let Some(flags) = flags_patch(r, &self.out.buf[start..], self.version, &bytes) {
+                self.flags
+                    .push(extension::FlagsPatch { kind, index, flags });
+                continue;
+            }
+            let detail = describe_difference(r, &self.out.buf[start..], self.version);
+            self.residue.push(extension::Residue {
+                kind,
+                index,
+                bytes,
+                detail,
+            });
+        }
+    }
+}
+
+/// The flags value that, set on the record read back from `text`, makes it identical to
+/// the original (whose MDX bytes are `want`); `None` if more than the flags differ.
+fn flags_patch<T: MdlRecord + MdxRecord + Clone>(
+    r: &T,
+    text: &[u8],
+    version: u32,
+    want: &[u8],
+) -> Option<u32> {
+    let flags = *r.clone().flags_mut()?;
+    let mut back = reread::<T>(text, version)?;
+    *back.flags_mut()? = flags;
+    (mdx_bytes(&back, version).ok()? == want).then_some(flags)
+}
+
+/// The record's MDX bytes if its MDL `text` does not read back to the same bytes.
+fn check<T: MdlRecord + MdxRecord>(r: &T, text: &[u8], version: u32) -> Option<Vec<u8>> {
+    let original = mdx_bytes(r, version);
+    match reread::<T>(text, version) {
+        Some(back) if original.as_ref().ok() == mdx_bytes(&back, version).ok().as_ref() => None,
+        _ => original.ok(),
+    }
+}
+
+fn reread<T: MdlRecord>(text: &[u8], version: u32) -> Option<T> {
+    let mut diags = Vec::new();
+    let tree = parse::parse(text, &mut diags);
+    let first = tree.children(0).next()?;
+    let mut cx = Cx {
+        t: &tree,
+        diags,
+        version,
+    };
+    let r = T::read_mdl(&mut cx, first);
+    (!cx.diags.iter().any(|d| d.severity == Severity::Error)).then_some(r)
+}
+
+fn mdx_bytes<T: MdxRecord>(r: &T, version: u32) -> Result<Vec<u8>, crate::mdx::MdxError> {
+    let mut w = Writer::default();
+    r.write_mdx(&mut w, version)?;
+    Ok(w.into_bytes())
+}
+
+/// The first line where the record's debug dump differs from what its text reads back as.
+fn describe_difference<T: MdlRecord + std::fmt::Debug>(r: &T, text: &[u8], version: u32) -> String {
+    let Some(back) = reread::<T>(text, version) else {
+        return "its MDL text does not read back".into();
+    };
+    let (a, b) = (format!("{r:#?}"), format!("{back:#?}"));
+    match a.lines().zip(b.lines()).find(|(x, y)| x != y) {
+        Some((x, y)) => format!("`{}` would read back as `{}`", x.trim(), y.trim()),
+        None => "a value differs in its bit pattern (NaN payload or -0)".into(),
+    }
+}
+
+fn write_document(w: &mut W, m: &Model) {
+    top::write_version(&mut w.out, m.version);
+    top::write_info(&mut w.out, m);
+    if let Some(bytes) = check_info(m) {
+        let detail = "bytes after the model fields, or padding after the name".into();
+        w.residue.push(extension::Residue {
+            kind: "ModelInfo",
+            index: 0,
+            bytes,
+            detail,
+        });
+    }
+    macro_rules! wrapped {
+        ($block:literal, $kind:literal, $list:ident) => {
+            if !m.$list.is_empty() {
+                w.out.open_counted($block, m.$list.len());
+                w.records($kind, &m.$list);
+                w.out.close();
+            }
+        };
+    }
+    wrapped!("Sequences", "Sequence", sequences);
+    if !m.global_sequences.is_empty() {
+        top::write_global_sequences(&mut w.out, &m.global_sequences);
+    }
+    wrapped!("Textures", "Texture", textures);
+    wrapped!("Materials", "Material", materials);
+    wrapped!("TextureAnims", "TextureAnimation", texture_animations);
+    w.records("Geoset", &m.geosets);
+    w.records("GeosetAnimation", &m.geoset_animations);
+    w.records("Bone", &m.bones);
+    w.records("Light", &m.lights);
+    w.records("Helper", &m.helpers);
+    w.records("Attachment", &m.attachments);
+    if !m.pivot_points.is_empty() {
+        top::write_float_list(&mut w.out, "PivotPoints", &m.pivot_points);
+    }
+    w.records("ParticleEmitter", &m.particle_emitters);
+    w.records("ParticleEmitter2", &m.particle_emitters2);
+    w.records("PopcornEmitter", &m.popcorn_emitters);
+    w.records("RibbonEmitter", &m.ribbon_emitters);
+    w.records("Camera", &m.cameras);
+    w.records("EventObject", &m.event_objects);
+    w.records("CollisionShape", &m.collision_shapes);
+    w.records("FaceEffect", &m.face_effects);
+    if !m.bind_poses.is_empty() {
+        top::write_bind_pose(&mut w.out, &m.bind_poses);
+    }
+}
+
+/// The model info's MDX bytes if the Model block cannot hold it exactly.
+fn check_info(m: &Model) -> Option<Vec<u8>> {
+    let i = &m.info;
+    let exact = |v: f32| !v.is_nan() || v.to_bits() == f32::NAN.to_bits();
+    let floats_ok = [i.extent.radius]
+        .iter()
+        .chain(&i.extent.min)
+        .chain(&i.extent.max)
+        .all(|&v| exact(v));
+    let ok = i.tail.is_empty()
+        && i.name.padding().is_empty()
+        && i.animation_file.padding().is_empty()
+        && floats_ok
+        && !has_quote(&i.name)
+        && !has_quote(&i.animation_file);
+    (!ok).then(|| mdx_bytes(i, m.version).unwrap_or_default())
+}
+
+fn has_quote(s: &crate::model::FixedString) -> bool {
+    s.text_bytes().contains(&b'"')
+}

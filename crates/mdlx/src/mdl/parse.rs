@@ -1,0 +1,473 @@
+//! MDL text to a tree of items, without knowing any keyword.
+//!
+//! An *item* is a run of atoms (words, numbers, strings, `:`) optionally followed by a
+//! `{ ... }` body of items; items end at `,`, after a body, or at a line break that is not
+//! followed by `{`. So `Anim "Stand" {`, `Interval { 0, 1000 },`, `0: { 1, 2, 3 },` and a
+//! bare `0,` inside a list are all items. Comments (`//` to the end of the line, `/* */`)
+//! and a UTF-8 BOM are skipped; CRLF is fine. Nesting is done with an explicit stack and a
+//! depth limit, so hostile input cannot overflow the call stack. Items live in one flat
+//! vector in document order; each knows where its subtree ends.
+
+use super::error::{Diagnostic, MdlErrorKind};
+
+/// The deepest nesting accepted (real files use at most 5 levels).
+pub const MAX_DEPTH: usize = 64;
+
+/// What an atom is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomKind {
+    /// A keyword or bare word (`Bone`, `static`, `Linear`).
+    Word,
+    /// A number as written (`-1.5e-05`, `42`, `nan`, `inf` are words until read as numbers).
+    Number,
+    /// A quoted string; the span excludes the quotes.
+    Str,
+    /// `:` (between a key time and its value).
+    Colon,
+}
+
+/// One atom: its kind and byte span.
+#[derive(Clone, Copy, Debug)]
+pub struct Atom {
+    /// The kind.
+    pub kind: AtomKind,
+    /// Start byte.
+    pub start: u32,
+    /// End byte (exclusive).
+    pub end: u32,
+}
+
+/// One item of the tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Item {
+    /// Index of the first atom.
+    pub atoms: u32,
+    /// Number of atoms.
+    pub natoms: u32,
+    /// Whether a `{ }` body follows the atoms.
+    pub body: bool,
+    /// Index just past the item's subtree (its next sibling, if any).
+    pub end: u32,
+    /// Byte offset where the item starts.
+    pub start: u32,
+}
+
+/// A parsed document: the source, its atoms and its items. Item 0 is the root.
+pub struct Tree<'a> {
+    /// The source text.
+    pub src: &'a [u8],
+    /// All atoms in order.
+    pub atoms: Vec<Atom>,
+    /// All items in document order; item 0 is the root, whose body is the file.
+    pub items: Vec<Item>,
+}
+
+struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+}
+
+enum Tok {
+    Atom(Atom),
+    Open(usize),
+    Close(usize),
+    Comma,
+    Newline,
+    End,
+}
+
+impl<'a> Lexer<'a> {
+    fn next(&mut self, diags: &mut Vec<Diagnostic>) -> Tok {
+        let s = self.src;
+        loop {
+            let Some(&c) = s.get(self.pos) else {
+                return Tok::End;
+            };
+            let start = self.pos;
+            match c {
+                b'\n' => {
+                    self.pos += 1;
+                    return Tok::Newline;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b'{' => {
+                    self.pos += 1;
+                    return Tok::Open(start);
+                }
+                b'}' => {
+                    self.pos += 1;
+                    return Tok::Close(start);
+                }
+                b',' | b';' => {
+                    self.pos += 1;
+                    return Tok::Comma;
+                }
+                b':' => {
+                    self.pos += 1;
+                    return Tok::Atom(atom(AtomKind::Colon, start, self.pos));
+                }
+                b'/' if s.get(start + 1) == Some(&b'/') => {
+                    self.pos = memchr(b'\n', &s[start..]).map_or(s.len(), |p| start + p);
+                }
+                b'/' if s.get(start + 1) == Some(&b'*') => {
+                    match s[start + 2..].windows(2).position(|w| w == b"*/") {
+                        Some(p) => self.pos = start + 2 + p + 2,
+                        None => {
+                            diags.push(Diagnostic::error(
+                                MdlErrorKind::UnterminatedComment,
+                                (start, start + 2),
+                            ));
+                            self.pos = s.len();
+                        }
+                    }
+                }
+                b'"' => {
+                    return match memchr(b'"', &s[start + 1..]) {
+                        Some(p) => {
+                            self.pos = start + 1 + p + 1;
+                            Tok::Atom(atom(AtomKind::Str, start + 1, start + 1 + p))
+                        }
+                        None => {
+                            diags.push(Diagnostic::error(
+                                MdlErrorKind::UnterminatedString,
+                                (start, start + 1),
+                            ));
+                            self.pos = s.len();
+                            Tok::End
+                        }
+                    };
+                }
+                b'-' | b'+' | b'.' | b'0'..=b'9' => {
+                    self.pos = scan(s, start + 1, |b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'#' | b'_')
+                    });
+                    return Tok::Atom(atom(AtomKind::Number, start, self.pos));
+                }
+                c if c.is_ascii_alphabetic() || c == b'_' => {
+                    self.pos = scan(s, start + 1, |b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'#')
+                    });
+                    return Tok::Atom(atom(AtomKind::Word, start, self.pos));
+                }
+                0xef if s[start..].starts_with(&[0xef, 0xbb, 0xbf]) => self.pos += 3,
+                _ => {
+                    let ch = std::str::from_utf8(&s[start..(start + 4).min(s.len())])
+                        .ok()
+                        .or_else(|| std::str::from_utf8(&s[start..start + 1]).ok())
+                        .and_then(|t| t.chars().next())
+                        .unwrap_or(char::REPLACEMENT_CHARACTER);
+                    let len = if ch == char::REPLACEMENT_CHARACTER {
+                        1
+                    } else {
+                        ch.len_utf8()
+                    };
+                    diags.push(Diagnostic::error(
+                        MdlErrorKind::UnexpectedChar(ch),
+                        (start, start + len),
+                    ));
+                    self.pos += len;
+                }
+            }
+        }
+    }
+}
+
+fn atom(kind: AtomKind, start: usize, end: usize) -> Atom {
+    Atom {
+        kind,
+        start: start as u32,
+        end: end as u32,
+    }
+}
+
+fn scan(s: &[u8], mut i: usize, ok: impl Fn(u8) -> bool) -> usize {
+    while i < s.len() && ok(s[i]) {
+        i += 1;
+    }
+    i
+}
+
+fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == needle)
+}
+
+/// Parses `src` into a tree. Structural problems (unbalanced braces, bad characters,
+/// unterminated strings) are pushed to `diags`; the tree is always usable.
+pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
+    if src.len() > u32::MAX as usize - 1 {
+        diags.push(Diagnostic::error(
+            MdlErrorKind::Note("file larger than 4 GiB".into()),
+            (0, 0),
+        ));
+        return Tree {
+            src,
+            atoms: Vec::new(),
+            items: vec![Item {
+                atoms: 0,
+                natoms: 0,
+                body: true,
+                end: 1,
+                start: 0,
+            }],
+        };
+    }
+    let mut lx = Lexer { src, pos: 0 };
+    let mut atoms = Vec::with_capacity(src.len() / 4);
+    let mut items = Vec::with_capacity(src.len() / 8);
+    items.push(Item {
+        atoms: 0,
+        natoms: 0,
+        body: true,
+        end: 0,
+        start: 0,
+    });
+    // Stack of open items (indices) with the byte offset of their `{`.
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    // The item being built (atoms seen, no body yet).
+    let mut current: Option<usize> = None;
+    loop {
+        match lx.next(diags) {
+            Tok::Atom(a) => {
+                let i = *current.get_or_insert_with(|| {
+                    items.push(Item {
+                        atoms: atoms.len() as u32,
+                        natoms: 0,
+                        body: false,
+                        end: 0,
+                        start: a.start,
+                    });
+                    items.len() - 1
+                });
+                atoms.push(a);
+                items[i].natoms += 1;
+            }
+            Tok::Open(at) => {
+                let i = current.take().unwrap_or_else(|| {
+                    items.push(Item {
+                        atoms: atoms.len() as u32,
+                        natoms: 0,
+                        body: false,
+                        end: 0,
+                        start: at as u32,
+                    });
+                    items.len() - 1
+                });
+                items[i].body = true;
+                if stack.len() > MAX_DEPTH {
+                    diags.push(Diagnostic::error(
+                        MdlErrorKind::TooDeep { limit: MAX_DEPTH },
+                        (at, at + 1),
+                    ));
+                    skip_block(&mut lx, diags);
+                    items[i].end = items.len() as u32;
+                } else {
+                    stack.push((i, at));
+                }
+            }
+            Tok::Close(at) => {
+                close_current(&mut current, &mut items);
+                if stack.len() == 1 {
+                    diags.push(Diagnostic::error(
+                        MdlErrorKind::UnmatchedClose,
+                        (at, at + 1),
+                    ));
+                } else {
+                    let (i, _) = stack.pop().expect("non-root open item");
+                    items[i].end = items.len() as u32;
+                }
+            }
+            Tok::Comma => close_current(&mut current, &mut items),
+            Tok::Newline => {
+                // A line break ends an item unless a `{` follows (Allman-style blocks).
+                if current.is_some() && !next_is_open(&lx) {
+                    close_current(&mut current, &mut items);
+                }
+            }
+            Tok::End => break,
+        }
+    }
+    close_current(&mut current, &mut items);
+    // After a string or comment that ran to the end, unclosed blocks are only its echo.
+    let swallowed = diags.iter().any(|d| {
+        matches!(
+            d.kind,
+            MdlErrorKind::UnterminatedString | MdlErrorKind::UnterminatedComment
+        )
+    });
+    while stack.len() > 1 {
+        let (i, at) = stack.pop().expect("open item");
+        if !swallowed {
+            diags.push(Diagnostic::error(MdlErrorKind::UnclosedBlock, (at, at + 1)));
+        }
+        items[i].end = items.len() as u32;
+    }
+    items[0].end = items.len() as u32;
+    Tree { src, atoms, items }
+}
+
+fn close_current(current: &mut Option<usize>, items: &mut [Item]) {
+    if let Some(i) = current.take() {
+        items[i].end = i as u32 + 1;
+    }
+}
+
+/// True if the next significant character (skipping blanks, line breaks and comments) is `{`.
+fn next_is_open(lx: &Lexer) -> bool {
+    let s = lx.src;
+    let mut i = lx.pos;
+    while i < s.len() {
+        match s[i] {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'/' if s.get(i + 1) == Some(&b'/') => {
+                i = memchr(b'\n', &s[i..]).map_or(s.len(), |p| i + p)
+            }
+            b'{' => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Skips a too-deep block up to its matching `}` without building items.
+fn skip_block(lx: &mut Lexer, diags: &mut Vec<Diagnostic>) {
+    let mut depth = 1usize;
+    loop {
+        match lx.next(diags) {
+            Tok::Open(_) => depth += 1,
+            Tok::Close(_) => {
+                depth -= 1;
+                if depth == 0 {
+                    return;
+                }
+            }
+            Tok::End => return,
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Tree<'a> {
+    /// The bytes of an atom.
+    pub fn text(&self, a: &Atom) -> &'a [u8] {
+        &self.src[a.start as usize..a.end as usize]
+    }
+
+    /// The atoms of item `i`.
+    pub fn item_atoms(&self, i: usize) -> &[Atom] {
+        let it = &self.items[i];
+        &self.atoms[it.atoms as usize..(it.atoms + it.natoms) as usize]
+    }
+
+    /// The children of item `i` (empty if it has no body).
+    pub fn children(&self, i: usize) -> Children<'_, 'a> {
+        let it = &self.items[i];
+        let end = if it.body { it.end as usize } else { i + 1 };
+        Children {
+            tree: self,
+            next: i + 1,
+            end,
+        }
+    }
+
+    /// Number of children of item `i`.
+    pub fn child_count(&self, i: usize) -> usize {
+        self.children(i).count()
+    }
+}
+
+/// Iterator over the children of an item.
+pub struct Children<'t, 'a> {
+    tree: &'t Tree<'a>,
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for Children<'_, '_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.next >= self.end {
+            return None;
+        }
+        let i = self.next;
+        self.next = (self.tree.items[i].end as usize).max(i + 1);
+        Some(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(src: &str) -> (String, usize) {
+        let mut d = Vec::new();
+        let t = parse(src.as_bytes(), &mut d);
+        fn walk(t: &Tree, i: usize, out: &mut String) {
+            let words: Vec<String> = t
+                .item_atoms(i)
+                .iter()
+                .map(|a| String::from_utf8_lossy(t.text(a)).into_owned())
+                .collect();
+            out.push_str(&words.join(" "));
+            if t.items[i].body {
+                out.push('{');
+                let kids: Vec<usize> = t.children(i).collect();
+                for (n, k) in kids.iter().enumerate() {
+                    if n > 0 {
+                        out.push('|');
+                    }
+                    walk(t, *k, out);
+                }
+                out.push('}');
+            }
+        }
+        let mut out = String::new();
+        walk(&t, 0, &mut out);
+        (out, d.len())
+    }
+
+    #[test]
+    fn items_end_at_commas_bodies_and_lines() {
+        let (s, errs) =
+            shape("Model \"a\" {\n BlendTime 150,\n MinimumExtent { -1, 2.5e-05, 3 },\n}\n");
+        assert_eq!(errs, 0);
+        assert_eq!(s, "{Model a{BlendTime 150|MinimumExtent{-1|2.5e-05|3}}}");
+    }
+
+    #[test]
+    fn keys_and_allman_braces() {
+        let (s, _) =
+            shape("Translation 1 {\n Linear,\n 0: { 1, 2, 3 },\n}\nAnim \"x\"\n{\n NonLooping\n}");
+        assert_eq!(s, "{Translation 1{Linear|0 :{1|2|3}}|Anim x{NonLooping}}");
+    }
+
+    #[test]
+    fn comments_bom_and_crlf() {
+        let (s, errs) = shape("\u{feff}// c\r\nVersion { /* x */ FormatVersion 800, // y\r\n}\r\n");
+        assert_eq!(errs, 0);
+        assert_eq!(s, "{Version{FormatVersion 800}}");
+    }
+
+    #[test]
+    fn structural_errors_are_reported_and_parsing_goes_on() {
+        let mut d = Vec::new();
+        parse(b"A {\n} }\nB \"open", &mut d);
+        let kinds: Vec<_> = d.iter().map(|x| x.kind.clone()).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                MdlErrorKind::UnmatchedClose,
+                MdlErrorKind::UnterminatedString
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let src = "{".repeat(10_000) + &"}".repeat(10_000);
+        let mut d = Vec::new();
+        let t = parse(src.as_bytes(), &mut d);
+        assert_eq!(d.len(), 1);
+        assert!(matches!(d[0].kind, MdlErrorKind::TooDeep { .. }));
+        assert!(t.items.len() <= MAX_DEPTH + 2);
+    }
+}

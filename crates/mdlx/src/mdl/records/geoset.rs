@@ -1,0 +1,752 @@
+//! `Geoset` and `GeosetAnim` blocks, and helpers shared with other records: extents
+//! (`MinimumExtent`, `MaximumExtent`, `BoundsRadius`) and color order.
+//!
+//! ```text
+//! Geoset {
+//!     Vertices 3 { { x, y, z }, ... }
+//!     Normals 3 { { x, y, z }, ... }
+//!     TVertices 3 { { u, v }, ... }          // one block per UV set
+//!     VertexGroup { 0, 0, 0, }
+//!     Tangents 3 { { a, b, c, d }, ... }     // 900+
+//!     SkinWeights 3 { 8 integers per vertex } // 900+
+//!     Faces 1 3 { Triangles { { 0, 1, 2 }, } } // one type block per face group
+//!     Groups 1 1 { Matrices { 0 }, }
+//!     MinimumExtent { ... }, MaximumExtent { ... }, BoundsRadius r,
+//!     Anim { MinimumExtent ..., MaximumExtent ..., BoundsRadius r }  // per sequence
+//!     MaterialID 0, SelectionGroup 0, Unselectable,
+//!     LevelOfDetail 0, Name "lod name",       // 900+
+//! }
+//! ```
+//!
+//! **Colors**: a static color is printed in the reverse of its MDX order ([`mdl_color`]),
+//! the keys of a color track as stored. That is what MdlxConv (Blizzard's converter) writes: in
+//! `tdauth__...__Alliance_Exp.mdl` the static `Color { 0, 0.980392, 0.898039 }` is MDX
+//! [0.898039, 0.980392, 0] while the `Color` track keys equal the MDX keys; its static light,
+//! ribbon and geoset animation colors, and those of `Orc_Exp` and `Damnation_Orange`, are all
+//! reversed. mdx-m3-viewer reads and writes the same way (`readColor` flips, keyframes do
+//! not). (war3-model and the tool behind `AMISD666__...File00001202.mdl` also flip keys.)
+
+use super::emitters::mdl_color;
+use super::node::{read_record_track, write_tracks};
+use super::MdlRecord;
+use crate::format::track as tk;
+use crate::mdl::cx::{is, Cx};
+use crate::mdl::error::MdlErrorKind;
+use crate::mdl::out::Out;
+use crate::mdl::parse::AtomKind;
+use crate::model::*;
+
+/// Face (primitive) type words, by PTYP number.
+pub const FACE_TYPES: [&str; 10] = [
+    "Points",
+    "Lines",
+    "LineLoop",
+    "LineStrip",
+    "Triangles",
+    "TriangleStrip",
+    "TriangleFan",
+    "Quads",
+    "QuadStrip",
+    "Polygons",
+];
+
+/// Selection flag bit written as `Unselectable`.
+const UNSELECTABLE: u32 = 4;
+
+const GEOSET_WORDS: &[&str] = &[
+    "Vertices",
+    "Normals",
+    "TVertices",
+    "VertexGroup",
+    "Tangents",
+    "SkinWeights",
+    "Faces",
+    "Groups",
+    "MinimumExtent",
+    "MaximumExtent",
+    "BoundsRadius",
+    "Anim",
+    "MaterialID",
+    "SelectionGroup",
+    "Unselectable",
+    "LevelOfDetail",
+    "Name",
+];
+
+const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRadius"];
+
+/// Whether all bits of `v` are zero (`-0.0` is not).
+pub fn zero_bits(v: &[f32]) -> bool {
+    v.iter().all(|x| x.to_bits() == 0)
+}
+
+/// Whether `a` and `b` are the same bits.
+pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// Reads item `c` into `e` if it is `MinimumExtent`, `MaximumExtent` or `BoundsRadius`;
+/// returns false for any other keyword.
+pub fn read_extent_item(cx: &mut Cx, c: usize, e: &mut Extent) -> bool {
+    let k = cx.key(c);
+    if is(k, "MinimumExtent") {
+        e.min = cx.floats(c).unwrap_or_default();
+    } else if is(k, "MaximumExtent") {
+        e.max = cx.floats(c).unwrap_or_default();
+    } else if is(k, "BoundsRadius") {
+        e.radius = cx.f32_arg(c).unwrap_or(0.0);
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Writes the parts of an extent whose bits are not all zero.
+pub fn write_extent(out: &mut Out, e: &Extent) {
+    if !zero_bits(&e.min) {
+        out.kv_floats("MinimumExtent", &e.min);
+    }
+    if !zero_bits(&e.max) {
+        out.kv_floats("MaximumExtent", &e.max);
+    }
+    if e.radius.to_bits() != 0 {
+        out.kv_f32("BoundsRadius", e.radius);
+    }
+}
+
+/// Appends every number in the subtree of item `i` (nested `{ }` lists included) as an
+/// integer in `min..=max`. Words are reported.
+fn subtree_ints(
+    cx: &mut Cx,
+    i: usize,
+    min: i64,
+    max: i64,
+    field: &'static str,
+    out: &mut Vec<i64>,
+) {
+    let t = cx.t;
+    let end = if t.items[i].body {
+        t.items[i].end as usize
+    } else {
+        i + 1
+    };
+    for item in i + 1..end {
+        for a in t.item_atoms(item) {
+            match a.kind {
+                AtomKind::Number => {
+                    if let Some(v) = cx.atom_int(a, item, min, max, field) {
+                        out.push(v);
+                    }
+                }
+                _ => cx.error_at(
+                    a,
+                    MdlErrorKind::Expected {
+                        expected: format!("{field} (integers)"),
+                        found: cx.describe(item),
+                    },
+                ),
+            }
+        }
+    }
+}
+
+/// Reads `Faces <groups> <indices> { Triangles { { i, ... }, } ... }`: each type block is
+/// one face group, whatever the nesting of its numbers.
+fn read_faces(cx: &mut Cx, i: usize, g: &mut Geoset) {
+    let mut values = Vec::new();
+    for c in cx.children(i) {
+        let k = cx.key(c);
+        let Some(ty) = FACE_TYPES.iter().position(|w| is(k, w)) else {
+            cx.unknown(c, "Faces", &FACE_TYPES);
+            continue;
+        };
+        values.clear();
+        subtree_ints(cx, c, 0, u16::MAX as i64, "vertex indices", &mut values);
+        g.face_types.push(ty as u32);
+        g.face_group_sizes.push(values.len() as u32);
+        g.faces.extend(values.iter().map(|&v| v as u16));
+    }
+}
+
+/// Reads `Groups <n> <total> { Matrices { a, b }, ... }`.
+fn read_groups(cx: &mut Cx, i: usize, g: &mut Geoset) {
+    for c in cx.children(i) {
+        if !is(cx.key(c), "Matrices") {
+            cx.unknown(c, "Groups", &["Matrices"]);
+            continue;
+        }
+        let ids = cx.int_list(c, i32::MIN as i64, u32::MAX as i64, "a bone object id");
+        g.matrix_group_sizes.push(ids.len() as u32);
+        g.matrix_indices.extend(ids.iter().map(|&v| v as u32));
+    }
+}
+
+/// Reads a per-sequence `Anim { extent }` block.
+fn read_sequence_extent(cx: &mut Cx, i: usize) -> Extent {
+    let mut e = Extent::default();
+    for c in cx.children(i) {
+        if !read_extent_item(cx, c, &mut e) {
+            cx.unknown(c, "a geoset Anim", EXTENT_WORDS);
+        }
+    }
+    e
+}
+
+fn read_geoset_item(cx: &mut Cx, c: usize, g: &mut Geoset) {
+    if read_extent_item(cx, c, &mut g.extent) {
+        return;
+    }
+    let k = cx.key(c);
+    if is(k, "Vertices") {
+        g.vertices = cx.float_list(c);
+    } else if is(k, "Normals") {
+        g.normals = cx.float_list(c);
+    } else if is(k, "TVertices") {
+        let uv = cx.float_list(c);
+        g.uv_sets.push(uv);
+    } else if is(k, "VertexGroup") {
+        g.vertex_groups = cx
+            .int_list(c, 0, 255, "a matrix group index")
+            .into_iter()
+            .map(|v| v as u8)
+            .collect();
+    } else if is(k, "Tangents") {
+        g.tangents = Some(cx.float_list(c));
+    } else if is(k, "SkinWeights") {
+        let mut v = Vec::new();
+        subtree_ints(cx, c, 0, 255, "skin weights", &mut v);
+        g.skin = Some(v.into_iter().map(|v| v as u8).collect());
+    } else if is(k, "Faces") {
+        read_faces(cx, c, g);
+    } else if is(k, "Groups") {
+        read_groups(cx, c, g);
+    } else if is(k, "Anim") {
+        let e = read_sequence_extent(cx, c);
+        g.sequence_extents.push(e);
+    } else if is(k, "MaterialID") {
+        g.material_id = cx.u32_arg(c, "MaterialID").unwrap_or(0);
+    } else if is(k, "SelectionGroup") {
+        g.selection_group = cx.u32_arg(c, "SelectionGroup").unwrap_or(0);
+    } else if is(k, "Unselectable") {
+        g.selection_flags |= UNSELECTABLE;
+    } else if is(k, "LevelOfDetail") {
+        g.lod = cx.u32_arg(c, "LevelOfDetail").unwrap_or(0);
+    } else if is(k, "Name") {
+        g.lod_name = cx.str_arg(c).unwrap_or_default();
+    } else {
+        cx.unknown(c, "Geoset", GEOSET_WORDS);
+    }
+}
+
+/// `Key N { { a, b, ... }, ... }`, one element per line.
+fn write_float_rows<const N: usize>(out: &mut Out, key: &str, rows: &[[f32; N]]) {
+    out.open_counted(key, rows.len());
+    for r in rows {
+        out.indent();
+        out.floats(r);
+        out.raw(",\n");
+    }
+    out.close();
+}
+
+fn write_vertex_groups(out: &mut Out, groups: &[u8]) {
+    out.open("VertexGroup");
+    for &v in groups {
+        out.indent();
+        out.int(v as i64);
+        out.raw(",\n");
+    }
+    out.close();
+}
+
+/// `SkinWeights N { b, b, b, b, w, w, w, w, ... }`: a line of 8 per vertex, as the corpus
+/// v1100 MDL (`riflemanSAWING.mdl`) writes it.
+fn write_skin(out: &mut Out, skin: &[u8]) {
+    out.open_counted("SkinWeights", skin.len() / 8);
+    for row in skin.chunks(8) {
+        out.indent();
+        for (n, v) in row.iter().enumerate() {
+            if n > 0 {
+                out.raw(" ");
+            }
+            out.int(*v as i64);
+            out.raw(",");
+        }
+        out.raw("\n");
+    }
+    out.close();
+}
+
+/// `Faces <groups> <indices> { <Type> { { i, ... }, } ... }`, one type block per group.
+/// Face types the words cannot name are written as triangles (the record check then keeps
+/// the record in the extension block).
+fn write_faces(out: &mut Out, g: &Geoset) {
+    out.open(&format!("Faces {} {}", g.face_types.len(), g.faces.len()));
+    let mut start = 0usize;
+    for (n, &ty) in g.face_types.iter().enumerate() {
+        let size = g.face_group_sizes.get(n).map_or(0, |&s| s as usize);
+        let end = (start + size).min(g.faces.len());
+        out.open(FACE_TYPES.get(ty as usize).copied().unwrap_or("Triangles"));
+        out.indent();
+        out.ints(g.faces[start..end].iter().map(|&v| v as i64));
+        out.raw(",\n");
+        out.close();
+        start = end;
+    }
+    out.close();
+}
+
+/// `Groups <n> <total> { Matrices { a, b }, ... }`.
+fn write_groups(out: &mut Out, g: &Geoset) {
+    out.open(&format!(
+        "Groups {} {}",
+        g.matrix_group_sizes.len(),
+        g.matrix_indices.len()
+    ));
+    let mut start = 0usize;
+    for &size in &g.matrix_group_sizes {
+        let end = (start + size as usize).min(g.matrix_indices.len());
+        out.kv_ints(
+            "Matrices",
+            g.matrix_indices[start..end].iter().map(|&v| v as i64),
+        );
+        start = end;
+    }
+    out.close();
+}
+
+impl MdlRecord for Geoset {
+    const BLOCK: &'static str = "Geoset";
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut g = Geoset::default();
+        for c in cx.children(i) {
+            read_geoset_item(cx, c, &mut g);
+        }
+        g
+    }
+
+    fn write_mdl(&self, out: &mut Out, version: u32) {
+        let reforged = version >= crate::format::version::REFORGED;
+        out.open(Self::BLOCK);
+        write_float_rows(out, "Vertices", &self.vertices);
+        if !self.normals.is_empty() {
+            write_float_rows(out, "Normals", &self.normals);
+        }
+        for uv in &self.uv_sets {
+            write_float_rows(out, "TVertices", uv);
+        }
+        write_vertex_groups(out, &self.vertex_groups);
+        if reforged {
+            if let Some(t) = &self.tangents {
+                write_float_rows(out, "Tangents", t);
+            }
+            if let Some(s) = &self.skin {
+                write_skin(out, s);
+            }
+        }
+        write_faces(out, self);
+        write_groups(out, self);
+        write_extent(out, &self.extent);
+        for e in &self.sequence_extents {
+            out.open("Anim");
+            write_extent(out, e);
+            out.close();
+        }
+        out.kv_int("MaterialID", self.material_id as i64);
+        out.kv_int("SelectionGroup", self.selection_group as i64);
+        if self.selection_flags & UNSELECTABLE != 0 {
+            out.flag("Unselectable");
+        }
+        if reforged {
+            out.kv_int("LevelOfDetail", self.lod as i32 as i64);
+            if !self.lod_name.as_bytes().is_empty() {
+                out.kv_str("Name", &self.lod_name);
+            }
+        }
+        out.close();
+    }
+}
+
+/// Geoset animation track keywords.
+const GEOSET_ANIM_TRACKS: &[(Tag, &str)] = &[(tk::KGAO, "Alpha"), (tk::KGAC, "Color")];
+
+const GEOSET_ANIM_WORDS: &[&str] = &["DropShadow", "Alpha", "Color", "GeosetId"];
+
+/// The `DropShadow` flag bit.
+const DROP_SHADOW: u32 = geoset_animation_flags::DROP_SHADOW;
+
+/// The color bit has no word: any `Color` (static or animated) sets it, as mdx-m3-viewer
+/// reads it, and a `static Color` line is written whenever it is set without a color track.
+/// In the corpus MDX files the bit is clear on all 734 records without a color track and
+/// with a white color, and set on all 546 others (273 non-white, 233 white without a track,
+/// 40 with a track); none has a track or a non-white color without it.
+const USE_COLOR: u32 = geoset_animation_flags::USE_COLOR;
+
+/// The value a geoset animation reads when its `Alpha` or `Color` line is absent.
+const DEFAULT_ALPHA: f32 = 1.0;
+const DEFAULT_COLOR: [f32; 3] = [1.0, 1.0, 1.0];
+
+impl MdlRecord for GeosetAnimation {
+    const BLOCK: &'static str = "GeosetAnim";
+
+    fn flags_mut(&mut self) -> Option<&mut u32> {
+        Some(&mut self.flags)
+    }
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut g = GeosetAnimation {
+            alpha: DEFAULT_ALPHA,
+            color: DEFAULT_COLOR,
+            ..Default::default()
+        };
+        for c in cx.children(i) {
+            let k = cx.key(c);
+            if is(k, "DropShadow") {
+                g.flags |= DROP_SHADOW;
+            } else if read_record_track(cx, c, GEOSET_ANIM_TRACKS, &mut g.tracks) {
+                if g.tracks.iter().any(|a| a.tag == tk::KGAC) {
+                    g.flags |= USE_COLOR;
+                }
+            } else if is(k, "Alpha") {
+                g.alpha = cx.f32_arg(c).unwrap_or(DEFAULT_ALPHA);
+            } else if is(k, "Color") {
+                g.color = mdl_color(cx.floats(c).unwrap_or(DEFAULT_COLOR));
+                g.flags |= USE_COLOR;
+            } else if is(k, "GeosetId") {
+                g.geoset_id = cx.i32_arg(c, "GeosetId").unwrap_or(0);
+            } else {
+                cx.unknown(c, "GeosetAnim", GEOSET_ANIM_WORDS);
+            }
+        }
+        g
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        out.open(Self::BLOCK);
+        if self.flags & DROP_SHADOW != 0 {
+            out.flag("DropShadow");
+        }
+        if self.alpha.to_bits() != DEFAULT_ALPHA.to_bits() {
+            out.kv_f32("static Alpha", self.alpha);
+        }
+        let color_track = self.tracks.iter().any(|a| a.tag == tk::KGAC);
+        if !same_bits(&self.color, &DEFAULT_COLOR) || (self.flags & USE_COLOR != 0 && !color_track)
+        {
+            out.kv_floats("static Color", &mdl_color(self.color));
+        }
+        out.kv_int("GeosetId", self.geoset_id as i64);
+        write_tracks(out, &self.tracks, GEOSET_ANIM_TRACKS);
+        out.close();
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::mdl::error::{Diagnostic, Severity};
+    use crate::mdl::parse::parse;
+    use crate::mdx::record::MdxRecord;
+
+    /// Reads the first block of `src` as a `T`, with the diagnostics.
+    pub(crate) fn read<T: MdlRecord>(src: &str, version: u32) -> (T, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let tree = parse(src.as_bytes(), &mut diags);
+        let first = tree.children(0).next().expect("a block");
+        let mut cx = Cx {
+            t: &tree,
+            diags,
+            version,
+        };
+        let r = T::read_mdl(&mut cx, first);
+        (r, cx.diags)
+    }
+
+    /// Reads the first block of `src`, asserting that there is no error.
+    pub(crate) fn read_ok<T: MdlRecord>(src: &str, version: u32) -> T {
+        let (r, diags) = read::<T>(src, version);
+        let errors: Vec<_> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}\n{src}");
+        r
+    }
+
+    /// The record's MDX bytes.
+    fn mdx<T: MdxRecord>(r: &T, version: u32) -> Vec<u8> {
+        let mut w = crate::mdx::writer::Writer::default();
+        r.write_mdx(&mut w, version).expect("MDX");
+        w.into_bytes()
+    }
+
+    /// Writes `r` and reads the text back to the same record (same debug dump, same MDX
+    /// bytes: NaN values compare by bits); returns the text.
+    pub(crate) fn round_trip<T: MdlRecord + MdxRecord + std::fmt::Debug>(
+        r: &T,
+        version: u32,
+    ) -> String {
+        let mut out = Out::default();
+        r.write_mdl(&mut out, version);
+        let text = String::from_utf8(out.buf).expect("UTF-8");
+        let back = read_ok::<T>(&text, version);
+        assert_eq!(format!("{back:?}"), format!("{r:?}"), "{text}");
+        assert_eq!(mdx(&back, version), mdx(r, version), "{text}");
+        text
+    }
+
+    const CLASSIC: &str = "Geoset {
+	Vertices 3 {
+		{ 0, 0, 0 },
+		{ 1, 0, 0 },
+		{ 0, 1.5e-5, -0 },
+	}
+	Normals 3 {
+		{ 0, 0, 1 },
+		{ 0, 0, 1 },
+		{ 0, 0, 1 },
+	}
+	TVertices 3 {
+		{ 0, 0 },
+		{ 1, 0 },
+		{ 0, 1 },
+	}
+	TVertices 3 {
+		{ 0.5, 0.5 },
+		{ 1, 0.5 },
+		{ 0.5, 1 },
+	}
+	VertexGroup {
+		0,
+		0,
+		1,
+	}
+	Faces 2 6 {
+		Triangles {
+			{ 0, 1, 2 },
+		}
+		Triangles {
+			{ 2, 1, 0 },
+		}
+	}
+	Groups 2 3 {
+		Matrices { 0 },
+		Matrices { 1, 2 },
+	}
+	MinimumExtent { 0, 0, 0 },
+	MaximumExtent { 1, 1.5, 0 },
+	BoundsRadius 0.75,
+	Anim {
+		MaximumExtent { 1, 1, 1 },
+	}
+	Anim {
+	}
+	MaterialID 2,
+	SelectionGroup 3,
+	Unselectable,
+}";
+
+    #[test]
+    fn classic_geoset_reads_and_round_trips() {
+        let g = read_ok::<Geoset>(CLASSIC, 800);
+        assert_eq!(g.vertices.len(), 3);
+        assert_eq!(g.vertices[2][1], 1.5e-5);
+        assert!(g.vertices[2][2].is_sign_negative());
+        assert_eq!(g.uv_sets.len(), 2);
+        assert_eq!(g.uv_sets[1][2], [0.5, 1.0]);
+        assert_eq!(g.vertex_groups, vec![0, 0, 1]);
+        assert_eq!(g.face_types, vec![face_type::TRIANGLES; 2]);
+        assert_eq!(g.face_group_sizes, vec![3, 3]);
+        assert_eq!(g.faces, vec![0, 1, 2, 2, 1, 0]);
+        assert_eq!(
+            (g.matrix_group_sizes.clone(), g.matrix_indices.clone()),
+            (vec![1, 2], vec![0, 1, 2])
+        );
+        assert_eq!(
+            g.extent,
+            Extent {
+                radius: 0.75,
+                min: [0.0; 3],
+                max: [1.0, 1.5, 0.0]
+            }
+        );
+        assert_eq!(
+            g.sequence_extents,
+            vec![
+                Extent {
+                    max: [1.0; 3],
+                    ..Extent::default()
+                },
+                Extent::default()
+            ]
+        );
+        assert_eq!(
+            (g.material_id, g.selection_group, g.selection_flags),
+            (2, 3, 4)
+        );
+        let text = round_trip(&g, 800);
+        assert!(
+            text.contains("\tFaces 2 6 {\n\t\tTriangles {\n\t\t\t{ 0, 1, 2 },\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\tGroups 2 3 {\n\t\tMatrices { 0 },\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("LevelOfDetail"),
+            "no Reforged fields in 800: {text}"
+        );
+    }
+
+    #[test]
+    fn dialects_case_no_commas_and_braces_per_triangle() {
+        // Lower case, values split by spaces, one `{ }` per triangle (chainlink.mdl style):
+        // the whole type block is one face group.
+        let src = "geoset {\n vertices 1 { { 1 2 3 } }\n faces 2 6 { triangles { {0, 1, 2}, {3, 4, 5}, } }\n \
+                   groups 1 1 { matrices { 7 } }\n materialid 1\n}";
+        let g = read_ok::<Geoset>(src, 800);
+        assert_eq!(g.vertices, vec![[1.0, 2.0, 3.0]]);
+        assert_eq!(
+            (g.face_types.clone(), g.face_group_sizes.clone()),
+            (vec![4], vec![6])
+        );
+        assert_eq!(g.matrix_indices, vec![7]);
+        assert_eq!(g.material_id, 1);
+    }
+
+    #[test]
+    fn other_face_types_keep_their_order() {
+        let src = "Geoset { Faces 2 5 { Lines { { 0, 1 } } TriangleFan { { 0, 1, 2 } } } }";
+        let g = read_ok::<Geoset>(src, 800);
+        assert_eq!(
+            g.face_types,
+            vec![face_type::LINES, face_type::TRIANGLE_FAN]
+        );
+        assert_eq!(g.face_group_sizes, vec![2, 3]);
+        round_trip(&g, 800);
+    }
+
+    #[test]
+    fn reforged_geoset_fields() {
+        // The spellings of the corpus v1100 MDL (riflemanSAWING.mdl).
+        let src = "Geoset {
+	Vertices 2 {
+		{ 0, 0, 0 },
+		{ 1, 1, 1 },
+	}
+	VertexGroup {
+	}
+	Tangents 2 {
+		{ 0.0, 0.0, 1.0, 1.0 },
+		{ 0.0, 1.0, 0.0, -1.0 },
+	}
+	SkinWeights 2 {
+		31, 32, 0, 0, 171, 84, 0, 0,
+		1, 0, 0, 0, 255, 0, 0, 0,
+	}
+	Faces 1 0 {
+		Triangles {
+			{ },
+		}
+	}
+	Groups 0 0 {
+	}
+	MaterialID 0,
+	SelectionGroup 0,
+	LevelOfDetail -1,
+	Name \"human_rifleman_rig_ingame:main_geo\",
+}";
+        let g = read_ok::<Geoset>(src, 1100);
+        assert_eq!(
+            g.tangents.as_ref().map(|t| t[1]),
+            Some([0.0, 1.0, 0.0, -1.0])
+        );
+        assert_eq!(g.skin.as_ref().map(|s| s.len()), Some(16));
+        assert_eq!(g.skin.as_ref().unwrap()[..8], [31, 32, 0, 0, 171, 84, 0, 0]);
+        assert_eq!(g.lod, u32::MAX);
+        assert_eq!(g.lod_name.text(), "human_rifleman_rig_ingame:main_geo");
+        assert_eq!(
+            (g.face_types.clone(), g.face_group_sizes.clone()),
+            (vec![4], vec![0])
+        );
+        let text = round_trip(&g, 1100);
+        assert!(
+            text.contains("\tSkinWeights 2 {\n\t\t31, 32, 0, 0, 171, 84, 0, 0,\n"),
+            "{text}"
+        );
+        assert!(text.contains("\tLevelOfDetail -1,\n"), "{text}");
+        // war3-model writes skin weights as `{ ... }` rows: same values.
+        let w3m = "Geoset { SkinWeights 1 { { 1, 2, 3, 4, 5, 6, 7, 8 }, } }";
+        assert_eq!(
+            read_ok::<Geoset>(w3m, 1000).skin,
+            Some(vec![1, 2, 3, 4, 5, 6, 7, 8])
+        );
+    }
+
+    #[test]
+    fn unknown_geoset_keyword_is_an_error() {
+        let (_, diags) = read::<Geoset>("Geoset { Vertexes 0 { } }", 800);
+        assert!(
+            matches!(&diags[0].kind, MdlErrorKind::UnknownKeyword { keyword, .. } if keyword == "Vertexes")
+        );
+    }
+
+    #[test]
+    fn geoset_anim_static_colors_are_flipped_and_any_color_sets_the_bit() {
+        // zengfanfan__war3mdlx__test__geoanim: MDL `{ 0.1, 0.2, 0.3 }` is MDX [0.3, 0.2, 0.1].
+        let src = "GeosetAnim {\n DropShadow,\n static Alpha 0.1,\n static Color { 0.1, 0.2, 0.3 },\n GeosetId 0,\n}";
+        let g = read_ok::<GeosetAnimation>(src, 800);
+        assert_eq!(
+            (g.alpha, g.flags, g.color, g.geoset_id),
+            (0.1, 3, [0.3, 0.2, 0.1], 0)
+        );
+        round_trip(&g, 800);
+
+        // Alliance_Exp.mdl (MdlxConv): color keys are printed as stored.
+        let src = "GeosetAnim {\n GeosetId 1,\n Alpha 1 {\n DontInterp,\n 5000: 0,\n }\n \
+                   Color 1 {\n Bezier,\n GlobalSeqId 0,\n 867: { 0.000000, 0.349020, 0.988235 },\n \
+                   InTan { 0.023810, 0.364519, 0.988515 },\n OutTan { -0.025641, 0.332328, 0.987934 },\n }\n}";
+        let g = read_ok::<GeosetAnimation>(src, 800);
+        assert_eq!(
+            (g.alpha, g.flags, g.color, g.geoset_id),
+            (1.0, 2, [1.0; 3], 1)
+        );
+        let color = g
+            .tracks
+            .vector3(crate::format::track::KGAC)
+            .expect("color track");
+        assert_eq!(
+            (color.keys[0].value, color.keys[0].in_tan[0]),
+            ([0.0, 0.34902, 0.988235], 0.02381)
+        );
+        let text = round_trip(&g, 800);
+        assert!(text.contains("867: { 0, 0.34902, 0.988235 },"), "{text}");
+        assert!(!text.contains("static Color"), "{text}");
+        assert!(
+            text.find("Alpha 1 {") < text.find("Color 1 {"),
+            "stored track order: {text}"
+        );
+        // A missing GeosetId reads as 0 (the zengfanfan converter fixtures).
+        assert_eq!(
+            read_ok::<GeosetAnimation>("GeosetAnim {\n}", 800).geoset_id,
+            0
+        );
+    }
+
+    #[test]
+    fn geoset_anim_white_color_with_the_bit_is_written() {
+        let g = GeosetAnimation {
+            alpha: 1.0,
+            flags: 2,
+            color: [1.0; 3],
+            geoset_id: 4,
+            ..Default::default()
+        };
+        let text = round_trip(&g, 800);
+        assert!(text.contains("static Color { 1, 1, 1 },"), "{text}");
+        let plain = GeosetAnimation { flags: 0, ..g };
+        let text = round_trip(&plain, 800);
+        assert!(!text.contains("Color") && !text.contains("Alpha"), "{text}");
+    }
+}

@@ -1,0 +1,949 @@
+//! `Material` (with its `Layer` blocks), `TVertexAnim`, `Bitmap` (texture) and `Anim`
+//! (sequence) blocks.
+//!
+//! ```text
+//! Material {
+//!     ConstantColor, TwoSided, SortPrimsNearZ, SortPrimsFarZ, FullResolution,
+//!     PriorityPlane 1,
+//!     Shader "Shader_HD_DefaultUnit",          // 900/1000
+//!     Layer {
+//!         FilterMode Blend,
+//!         Unshaded, SphereEnvMap, TwoSided, Unfogged, NoDepthTest, NoDepthSet, Unlit,
+//!         static TextureID 0,              // before 1100: the texture
+//!         static TextureID 0,              // 1100+: one line per texture slot
+//!         static TextureID 1,
+//!         TVertexAnimId 0, CoordId 0,
+//!         static Alpha 0.5,
+//!         static EmissiveGain 1,           // 900+
+//!         static FresnelColor { 1, 1, 1 }, // 1000+, with FresnelOpacity, FresnelTeamColor
+//!         ShaderTypeId 1,                  // 1100+
+//!         Alpha 2 { Linear, 0: 0, 100: 1 } // tracks, in stored order
+//!     }
+//! }
+//! ```
+//!
+//! A missing static line reads as: alpha 1, emissive gain 1 and Fresnel color 1, 1, 1
+//! (900+/1000+: the values Retera's tools and war3-model omit, and those of 630 of the 634
+//! v1000 corpus layers), everything else 0, and TVertexAnimId -1. A static Fresnel color is
+//! printed reversed like every static color (see [`super::geoset`]); `riflemanSAWING.mdl`
+//! prints MDX [0.2, 0.8, 0] as `{ 0.0, 0.8, 0.2 }`.
+
+use super::emitters::mdl_color;
+use super::geoset::{read_extent_item, same_bits, write_extent};
+use super::node::{is_track, read_record_track, write_tracks};
+use super::MdlRecord;
+use crate::format::{track as tk, version as ver};
+use crate::mdl::cx::{is, Cx};
+use crate::mdl::error::MdlErrorKind;
+use crate::mdl::out::Out;
+use crate::mdl::parse::AtomKind;
+use crate::mdl::tracks::{read_track, write_track};
+use crate::model::*;
+
+/// Filter mode words, by stored number.
+pub const FILTER_MODES: [&str; 7] = [
+    "None",
+    "Transparent",
+    "Blend",
+    "Additive",
+    "AddAlpha",
+    "Modulate",
+    "Modulate2x",
+];
+
+/// Layer shading flag words.
+pub const LAYER_FLAGS: &[(&str, u32)] = &[
+    ("Unshaded", layer_flags::UNSHADED),
+    ("SphereEnvMap", layer_flags::SPHERE_ENV_MAP),
+    ("TwoSided", layer_flags::TWO_SIDED),
+    ("Unfogged", layer_flags::UNFOGGED),
+    ("NoDepthTest", layer_flags::NO_DEPTH_TEST),
+    ("NoDepthSet", layer_flags::NO_DEPTH_SET),
+    ("Unlit", layer_flags::UNLIT),
+];
+
+/// Material flag words. `TwoSided` (0x2) is mdx-m3-viewer's word; 25 materials of v1000
+/// corpus files set that bit.
+pub const MATERIAL_FLAGS: &[(&str, u32)] = &[
+    ("ConstantColor", material_flags::CONSTANT_COLOR),
+    ("TwoSided", 0x2),
+    ("SortPrimsNearZ", material_flags::SORT_PRIMS_NEAR_Z),
+    ("SortPrimsFarZ", material_flags::SORT_PRIMS_FAR_Z),
+    ("FullResolution", material_flags::FULL_RESOLUTION),
+];
+
+/// Layer track keywords before 1100.
+const LAYER_TRACKS: &[(Tag, &str)] = &[
+    (tk::KMTA, "Alpha"),
+    (tk::KMTF, "TextureID"),
+    (tk::KMTE, "EmissiveGain"),
+    (tk::KFC3, "FresnelColor"),
+    (tk::KFCA, "FresnelOpacity"),
+    (tk::KFTC, "FresnelTeamColor"),
+];
+
+/// Layer track keywords from 1100 on: `TextureID` names texture slots there, so a KMTF
+/// track of the layer itself is written under its raw tag (`KMTF 2 { ... }`).
+const SLOT_LAYER_TRACKS: &[(Tag, &str)] = &[
+    (tk::KMTA, "Alpha"),
+    (tk::KMTE, "EmissiveGain"),
+    (tk::KFC3, "FresnelColor"),
+    (tk::KFCA, "FresnelOpacity"),
+    (tk::KFTC, "FresnelTeamColor"),
+];
+
+/// Texture slot keywords of 1100+ layers, by slot kind (the `unknown` u32 of a slot: in
+/// all 533 slots of the corpus v1100 MDX files it equals the slot's position, and
+/// war3-model writes its kind index there). The corpus v1100 MDL (`riflemanSAWING.mdl`)
+/// writes one `static TextureID` line per slot, in order; war3-model writes these names,
+/// one per kind. A plain `TextureID` takes its position as its kind, a named one its name's;
+/// an animated one is the slot's KMTF track. Slots neither form can express (a kind other
+/// than the position, or a track beside a non-zero id) are written as this crate's block
+/// `TextureSlot { static TextureID 5, Slot 3, TextureID 2 { ... } }`.
+const SLOT_KEYWORDS: [&str; 6] = [
+    "TextureID",
+    "NormalTextureID",
+    "ORMTextureID",
+    "EmissiveTextureID",
+    "TeamColorTextureID",
+    "ReflectionsTextureID",
+];
+
+const LAYER_WORDS: &[&str] = &[
+    "FilterMode",
+    "Unshaded",
+    "SphereEnvMap",
+    "TwoSided",
+    "Unfogged",
+    "NoDepthTest",
+    "NoDepthSet",
+    "Unlit",
+    "TextureID",
+    "TVertexAnimId",
+    "CoordId",
+    "Alpha",
+    "EmissiveGain",
+    "FresnelColor",
+    "FresnelOpacity",
+    "FresnelTeamColor",
+    "ShaderTypeId",
+    "TextureSlot",
+];
+
+const MATERIAL_WORDS: &[&str] = &[
+    "ConstantColor",
+    "TwoSided",
+    "SortPrimsNearZ",
+    "SortPrimsFarZ",
+    "FullResolution",
+    "PriorityPlane",
+    "Shader",
+    "Layer",
+];
+
+/// The shader the corpus v1100 MDL names on its materials (`riflemanSAWING.mdl`) instead of
+/// writing `ShaderTypeId`; the matching MDX layers have shader type 1.
+const HD_SHADER: &[u8] = b"Shader_HD_DefaultUnit";
+
+/// The values a layer reads when its static lines are absent, by version (fields a version
+/// does not store stay 0, as the MDX reader leaves them).
+struct LayerDefaults {
+    emissive_gain: f32,
+    fresnel_color: [f32; 3],
+}
+
+impl LayerDefaults {
+    fn of(version: u32) -> Self {
+        let one_from = |v| if version >= v { 1.0 } else { 0.0 };
+        LayerDefaults {
+            emissive_gain: one_from(ver::REFORGED),
+            fresnel_color: [one_from(ver::FRESNEL); 3],
+        }
+    }
+}
+
+/// `static Key v,` for a float.
+fn static_f32(out: &mut Out, key: &str, v: f32) {
+    out.indent();
+    out.raw("static ");
+    out.raw(key);
+    out.raw(" ");
+    out.f32(v);
+    out.raw(",\n");
+}
+
+/// `static Key { a, b, c },`
+fn static_floats(out: &mut Out, key: &str, v: &[f32]) {
+    out.indent();
+    out.raw("static ");
+    out.raw(key);
+    out.raw(" ");
+    out.floats(v);
+    out.raw(",\n");
+}
+
+// ---------------------------------------------------------------------------------------
+// Layer
+// ---------------------------------------------------------------------------------------
+
+/// Reads `FilterMode <word>` (or a raw number).
+fn read_filter_mode(cx: &mut Cx, c: usize) -> u32 {
+    match cx.args(c).first().copied() {
+        Some(a) if a.kind == AtomKind::Number => cx
+            .atom_int(&a, c, 0, u32::MAX as i64, "FilterMode")
+            .unwrap_or(0) as u32,
+        _ => {
+            let Some(w) = cx.word_arg(c) else { return 0 };
+            match FILTER_MODES.iter().position(|m| is(w, m)) {
+                Some(n) => n as u32,
+                None => {
+                    let found = String::from_utf8_lossy(w).into_owned();
+                    cx.error(
+                        c,
+                        MdlErrorKind::Expected {
+                            expected: format!("a filter mode ({})", FILTER_MODES.join(", ")),
+                            found,
+                        },
+                    );
+                    0
+                }
+            }
+        }
+    }
+}
+
+/// Reads a slot's value item: `static TextureID n` or a `TextureID` track.
+fn read_slot_value(cx: &mut Cx, c: usize, s: &mut TextureSlot) {
+    if is_track(cx, c) {
+        if let Some(Animation {
+            track: AnyTrack::Integer(t),
+            ..
+        }) = read_track(cx, c, tk::KMTF)
+        {
+            s.texture_id_track = Some(t);
+        }
+    } else if let Some(v) = cx.i32_arg(c, "TextureID") {
+        s.texture_id = v;
+    }
+}
+
+/// Reads a `TextureSlot { static TextureID n, Slot k, TextureID N { ... } }` block.
+fn read_slot_block(cx: &mut Cx, i: usize, position: usize) -> TextureSlot {
+    let mut s = TextureSlot {
+        unknown: position as u32,
+        ..Default::default()
+    };
+    for c in cx.children(i) {
+        let k = cx.key(c);
+        if is(k, "TextureID") {
+            read_slot_value(cx, c, &mut s);
+        } else if is(k, "Slot") {
+            s.unknown = cx.u32_arg(c, "Slot").unwrap_or(s.unknown);
+        } else {
+            cx.unknown(c, "TextureSlot", &["TextureID", "Slot"]);
+        }
+    }
+    s
+}
+
+/// 1100+: reads item `c` as a texture slot if it is one; false otherwise.
+fn read_slot_item(cx: &mut Cx, c: usize, slots: &mut Vec<TextureSlot>) -> bool {
+    let k = cx.key(c);
+    if is(k, "TextureSlot") {
+        let s = read_slot_block(cx, c, slots.len());
+        slots.push(s);
+        return true;
+    }
+    let Some(kind) = SLOT_KEYWORDS.iter().position(|n| is(k, n)) else {
+        return false;
+    };
+    let unknown = if kind == 0 { slots.len() } else { kind } as u32;
+    let mut s = TextureSlot {
+        unknown,
+        ..Default::default()
+    };
+    read_slot_value(cx, c, &mut s);
+    slots.push(s);
+    true
+}
+
+/// Reads a static layer field; false if `c` is not one.
+fn read_layer_static(cx: &mut Cx, c: usize, l: &mut Layer, shader_type_given: &mut bool) -> bool {
+    let k = cx.key(c);
+    if is(k, "FilterMode") {
+        l.filter_mode = read_filter_mode(cx, c);
+    } else if let Some((_, bit)) = LAYER_FLAGS.iter().find(|(w, _)| is(k, w)) {
+        l.flags |= bit;
+    } else if is(k, "TextureID") {
+        l.texture_id = cx.i32_arg(c, "TextureID").unwrap_or(0);
+    } else if is(k, "TVertexAnimId") {
+        l.texture_animation_id = cx.i32_arg(c, "TVertexAnimId").unwrap_or(-1);
+    } else if is(k, "CoordId") {
+        l.coord_id = cx.u32_arg(c, "CoordId").unwrap_or(0);
+    } else if is(k, "Alpha") {
+        l.alpha = cx.f32_arg(c).unwrap_or(1.0);
+    } else if is(k, "EmissiveGain") {
+        l.emissive_gain = cx.f32_arg(c).unwrap_or(l.emissive_gain);
+    } else if is(k, "FresnelColor") {
+        l.fresnel_color = mdl_color(cx.floats(c).unwrap_or(l.fresnel_color));
+    } else if is(k, "FresnelOpacity") {
+        l.fresnel_opacity = cx.f32_arg(c).unwrap_or(0.0);
+    } else if is(k, "FresnelTeamColor") {
+        l.fresnel_team_color = cx.f32_arg(c).unwrap_or(0.0);
+    } else if is(k, "ShaderTypeId") {
+        l.shader_type_id = cx.u32_arg(c, "ShaderTypeId").unwrap_or(0);
+        *shader_type_given = true;
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Reads a `Layer { ... }` block; also says whether it had a `ShaderTypeId` line.
+pub fn read_layer(cx: &mut Cx, i: usize) -> (Layer, bool) {
+    let d = LayerDefaults::of(cx.version);
+    let mut l = Layer {
+        texture_animation_id: -1,
+        alpha: 1.0,
+        emissive_gain: d.emissive_gain,
+        fresnel_color: d.fresnel_color,
+        ..Default::default()
+    };
+    let slots = cx.version >= ver::TEXTURE_SLOTS;
+    let table = if slots {
+        SLOT_LAYER_TRACKS
+    } else {
+        LAYER_TRACKS
+    };
+    let mut shader_type_given = false;
+    for c in cx.children(i) {
+        if (slots && read_slot_item(cx, c, &mut l.texture_slots))
+            || read_record_track(cx, c, table, &mut l.tracks)
+            || read_layer_static(cx, c, &mut l, &mut shader_type_given)
+        {
+            continue;
+        }
+        cx.unknown(c, "Layer", LAYER_WORDS);
+    }
+    (l, shader_type_given)
+}
+
+/// Writes the 1100+ texture slots: `static TextureID n` (or a `TextureID` track) per slot
+/// when the slot's kind is its position, a `TextureSlot` block otherwise.
+fn write_slots(out: &mut Out, slots: &[TextureSlot]) {
+    for (k, s) in slots.iter().enumerate() {
+        let simple = s.unknown as usize == k && (s.texture_id_track.is_none() || s.texture_id == 0);
+        if !simple {
+            out.open("TextureSlot");
+            out.kv_int("static TextureID", s.texture_id as i64);
+            out.kv_int("Slot", s.unknown as i64);
+        }
+        match &s.texture_id_track {
+            Some(t) => write_track(
+                out,
+                "TextureID",
+                &Animation {
+                    tag: tk::KMTF,
+                    track: AnyTrack::Integer(t.clone()),
+                },
+            ),
+            None if simple => out.kv_int("static TextureID", s.texture_id as i64),
+            None => {}
+        }
+        if !simple {
+            out.close();
+        }
+    }
+}
+
+/// Writes the static fields of the Reforged layer versions.
+fn write_reforged_statics(out: &mut Out, l: &Layer, version: u32) {
+    let d = LayerDefaults::of(version);
+    if version >= ver::REFORGED && l.emissive_gain.to_bits() != d.emissive_gain.to_bits() {
+        static_f32(out, "EmissiveGain", l.emissive_gain);
+    }
+    if version >= ver::FRESNEL {
+        if !same_bits(&l.fresnel_color, &d.fresnel_color) {
+            static_floats(out, "FresnelColor", &mdl_color(l.fresnel_color));
+        }
+        if l.fresnel_opacity.to_bits() != 0 {
+            static_f32(out, "FresnelOpacity", l.fresnel_opacity);
+        }
+        if l.fresnel_team_color.to_bits() != 0 {
+            static_f32(out, "FresnelTeamColor", l.fresnel_team_color);
+        }
+    }
+    if version >= ver::TEXTURE_SLOTS {
+        out.kv_int("ShaderTypeId", l.shader_type_id as i64);
+    }
+}
+
+/// Writes a `Layer { ... }` block.
+pub fn write_layer(out: &mut Out, l: &Layer, version: u32) {
+    out.open("Layer");
+    match FILTER_MODES.get(l.filter_mode as usize) {
+        Some(w) => out.kv_word("FilterMode", w),
+        None => out.kv_int("FilterMode", l.filter_mode as i64),
+    }
+    for (w, bit) in LAYER_FLAGS {
+        if l.flags & bit != 0 {
+            out.flag(w);
+        }
+    }
+    let slots = version >= ver::TEXTURE_SLOTS;
+    if slots {
+        // The layer's own texture id is 0 in all 108 corpus v1100 layers and has no spelling
+        // here: a non-zero one leaves the record to the extension block.
+        write_slots(out, &l.texture_slots);
+    } else if l.texture_id != 0 || !l.tracks.iter().any(|a| a.tag == tk::KMTF) {
+        out.kv_int("static TextureID", l.texture_id as i64);
+    }
+    if l.texture_animation_id != -1 {
+        out.kv_int("TVertexAnimId", l.texture_animation_id as i64);
+    }
+    if l.coord_id != 0 {
+        out.kv_int("CoordId", l.coord_id as i64);
+    }
+    if l.alpha.to_bits() != 1f32.to_bits() {
+        static_f32(out, "Alpha", l.alpha);
+    }
+    write_reforged_statics(out, l, version);
+    let table = if slots {
+        SLOT_LAYER_TRACKS
+    } else {
+        LAYER_TRACKS
+    };
+    write_tracks(out, &l.tracks, table);
+    out.close();
+}
+
+// ---------------------------------------------------------------------------------------
+// Material
+// ---------------------------------------------------------------------------------------
+
+impl MdlRecord for Material {
+    const BLOCK: &'static str = "Material";
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut m = Material::default();
+        let mut implicit_shader_type = Vec::new();
+        for c in cx.children(i) {
+            let k = cx.key(c);
+            if is(k, "Layer") {
+                let (l, given) = read_layer(cx, c);
+                if !given {
+                    implicit_shader_type.push(m.layers.len());
+                }
+                m.layers.push(l);
+            } else if let Some((_, bit)) = MATERIAL_FLAGS.iter().find(|(w, _)| is(k, w)) {
+                m.flags |= bit;
+            } else if is(k, "PriorityPlane") {
+                m.priority_plane = cx.i32_arg(c, "PriorityPlane").unwrap_or(0);
+            } else if is(k, "RenderMode") {
+                // war3-model writes the raw flags under this name after the flag words.
+                m.flags |= cx.u32_arg(c, "RenderMode").unwrap_or(0);
+            } else if is(k, "Shader") {
+                m.shader = cx.str_arg(c).unwrap_or_default();
+            } else {
+                cx.unknown(c, "Material", MATERIAL_WORDS);
+            }
+        }
+        // 1100 MDL may name the HD shader on the material instead of a ShaderTypeId.
+        if cx.version >= ver::TEXTURE_SLOTS && m.shader.text_bytes().eq_ignore_ascii_case(HD_SHADER)
+        {
+            for n in implicit_shader_type {
+                m.layers[n].shader_type_id = 1;
+            }
+        }
+        m
+    }
+
+    fn write_mdl(&self, out: &mut Out, version: u32) {
+        out.open(Self::BLOCK);
+        for (w, bit) in MATERIAL_FLAGS {
+            if self.flags & bit != 0 {
+                out.flag(w);
+            }
+        }
+        if self.priority_plane != 0 {
+            out.kv_int("PriorityPlane", self.priority_plane as i64);
+        }
+        if !self.shader.as_bytes().is_empty() {
+            out.kv_str("Shader", &self.shader);
+        }
+        for l in &self.layers {
+            write_layer(out, l, version);
+        }
+        out.close();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Texture animation
+// ---------------------------------------------------------------------------------------
+
+/// Texture animation track keywords.
+const TEXTURE_ANIM_TRACKS: &[(Tag, &str)] = &[
+    (tk::KTAT, "Translation"),
+    (tk::KTAR, "Rotation"),
+    (tk::KTAS, "Scaling"),
+];
+
+impl MdlRecord for TextureAnimation {
+    const BLOCK: &'static str = "TVertexAnim";
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut t = TextureAnimation::default();
+        for c in cx.children(i) {
+            if read_record_track(cx, c, TEXTURE_ANIM_TRACKS, &mut t.tracks) {
+                continue;
+            }
+            let k = cx.key(c);
+            if TEXTURE_ANIM_TRACKS.iter().any(|(_, w)| is(k, w)) {
+                let note = "a texture animation stores only tracks; this static value is ignored";
+                cx.warn(c, MdlErrorKind::Note(note.into()));
+            } else {
+                cx.unknown(c, "TVertexAnim", &["Translation", "Rotation", "Scaling"]);
+            }
+        }
+        t
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        out.open(Self::BLOCK);
+        write_tracks(out, &self.tracks, TEXTURE_ANIM_TRACKS);
+        out.close();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Texture
+// ---------------------------------------------------------------------------------------
+
+/// Texture flag words.
+const TEXTURE_FLAGS: &[(&str, u32)] = &[
+    ("WrapWidth", texture_flags::WRAP_WIDTH),
+    ("WrapHeight", texture_flags::WRAP_HEIGHT),
+];
+
+impl MdlRecord for Texture {
+    const BLOCK: &'static str = "Bitmap";
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut t = Texture::default();
+        for c in cx.children(i) {
+            let k = cx.key(c);
+            if is(k, "Image") {
+                t.path = cx.str_arg(c).unwrap_or_default();
+            } else if is(k, "ReplaceableId") {
+                t.replaceable_id = cx.u32_arg(c, "ReplaceableId").unwrap_or(0);
+            } else if let Some((_, bit)) = TEXTURE_FLAGS.iter().find(|(w, _)| is(k, w)) {
+                t.flags |= bit;
+            } else {
+                cx.unknown(
+                    c,
+                    "Bitmap",
+                    &["Image", "ReplaceableId", "WrapWidth", "WrapHeight"],
+                );
+            }
+        }
+        t
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        out.open(Self::BLOCK);
+        out.kv_str("Image", &self.path);
+        if self.replaceable_id != 0 {
+            out.kv_int("ReplaceableId", self.replaceable_id as i64);
+        }
+        for (w, bit) in TEXTURE_FLAGS {
+            if self.flags & bit != 0 {
+                out.flag(w);
+            }
+        }
+        out.close();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sequence
+// ---------------------------------------------------------------------------------------
+
+const SEQUENCE_WORDS: &[&str] = &[
+    "Interval",
+    "NonLooping",
+    "MoveSpeed",
+    "Rarity",
+    "SyncPoint",
+    "MinimumExtent",
+    "MaximumExtent",
+    "BoundsRadius",
+];
+
+impl MdlRecord for Sequence {
+    const BLOCK: &'static str = "Anim";
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut s = Sequence {
+            name: cx.name_arg(i),
+            ..Default::default()
+        };
+        for c in cx.children(i) {
+            if read_extent_item(cx, c, &mut s.extent) {
+                continue;
+            }
+            let k = cx.key(c);
+            if is(k, "Interval") {
+                if let Some([a, b]) = cx.ints::<2>(c, i32::MIN as i64, u32::MAX as i64, "Interval")
+                {
+                    s.interval = [a as u32, b as u32];
+                }
+            } else if is(k, "NonLooping") {
+                s.flags |= SEQUENCE_NON_LOOPING;
+            } else if is(k, "MoveSpeed") {
+                s.move_speed = cx.f32_arg(c).unwrap_or(0.0);
+            } else if is(k, "Rarity") {
+                s.rarity = cx.f32_arg(c).unwrap_or(0.0);
+            } else if is(k, "SyncPoint") {
+                s.sync_point = cx.u32_arg(c, "SyncPoint").unwrap_or(0);
+            } else {
+                cx.unknown(c, "Anim", SEQUENCE_WORDS);
+            }
+        }
+        s
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        out.open_named(Self::BLOCK, &self.name);
+        out.kv_ints("Interval", self.interval.iter().map(|&v| v as i64));
+        if self.flags & SEQUENCE_NON_LOOPING != 0 {
+            out.flag("NonLooping");
+        }
+        if self.move_speed.to_bits() != 0 {
+            out.kv_f32("MoveSpeed", self.move_speed);
+        }
+        if self.rarity.to_bits() != 0 {
+            out.kv_f32("Rarity", self.rarity);
+        }
+        if self.sync_point != 0 {
+            out.kv_int("SyncPoint", self.sync_point as i64);
+        }
+        write_extent(out, &self.extent);
+        out.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::geoset::tests::{read, read_ok, round_trip};
+    use super::*;
+
+    #[test]
+    fn classic_material_and_layers() {
+        // zengfanfan__war3mdlx__test__material.mdl, first material and an animated layer.
+        let src = "Material {
+        PriorityPlane -66,
+        ConstantColor,
+        SortPrimsFarZ,
+        FullResolution,
+        Layer {
+            FilterMode AddAlpha,
+            TVertexAnimId 999,
+            static TextureID -1890,
+            CoordId -123,
+        }
+        Layer {
+            FilterMode Blend,
+            Unshaded,
+            TwoSided,
+            NoDepthSet,
+            Alpha 2 {
+                Hermite,
+                GlobalSeqId 999,
+                0: 0.1,
+                    InTan 0.11,
+                    OutTan 0.12,
+                1000: 0.9,
+                    InTan 0.91,
+                    OutTan 0.92,
+            }
+            TextureID 3 {
+                Linear,
+                0: 0,
+                1000: 1012,
+            }
+        }
+    }";
+        let m = read_ok::<Material>(src, 800);
+        assert_eq!((m.priority_plane, m.flags), (-66, 0x31));
+        let l = &m.layers[0];
+        assert_eq!(
+            (
+                l.filter_mode,
+                l.texture_animation_id,
+                l.texture_id,
+                l.coord_id
+            ),
+            (4, 999, -1890, -123i32 as u32)
+        );
+        assert_eq!(
+            (l.alpha, l.emissive_gain),
+            (1.0, 0.0),
+            "800 layers keep Reforged fields at 0"
+        );
+        let l = &m.layers[1];
+        assert_eq!(
+            (l.filter_mode, l.flags, l.texture_id, l.texture_animation_id),
+            (2, 0x91, 0, -1)
+        );
+        let tags: Vec<Tag> = l.tracks.iter().map(|a| a.tag).collect();
+        assert_eq!(tags, vec![tk::KMTA, tk::KMTF]);
+        let text = round_trip(&m, 800);
+        assert!(text.contains("\t\tstatic TextureID -1890,\n"), "{text}");
+        // An animated texture id with the default static value writes only the track.
+        assert_eq!(text.matches("TextureID").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn statics_beside_tracks_and_the_material_two_sided_bit() {
+        let mut m = read_ok::<Material>(
+            "Material { TwoSided, Layer { FilterMode None, static TextureID 11, static Alpha 0.5, \
+             TextureID 1 { DontInterp, 0: 2 } Alpha 1 { Linear, 0: 1 } } }",
+            800,
+        );
+        assert_eq!(m.flags, 0x2);
+        assert_eq!((m.layers[0].texture_id, m.layers[0].alpha), (11, 0.5));
+        let text = round_trip(&m, 800);
+        assert!(
+            text.contains("static TextureID 11,") && text.contains("static Alpha 0.5,"),
+            "{text}"
+        );
+        m.layers[0].filter_mode = 9;
+        let text = round_trip(&m, 800);
+        assert!(text.contains("FilterMode 9,"), "{text}");
+    }
+
+    #[test]
+    fn reforged_1000_layer() {
+        let src = "Material {
+		Shader \"Shader_HD_DefaultUnit\",
+		Layer {
+			FilterMode Transparent,
+			static TextureID 0,
+			static EmissiveGain nan,
+			static FresnelColor { 0.0, 0.8, 0.2 },
+			static FresnelOpacity 1.0,
+			FresnelColor 1 {
+				Linear,
+				0: { 0.1, 0.2, 0.3 },
+			}
+		}
+	}";
+        let m = read_ok::<Material>(src, 1000);
+        assert_eq!(m.shader.text(), "Shader_HD_DefaultUnit");
+        let l = &m.layers[0];
+        assert!(l.emissive_gain.is_nan());
+        assert_eq!(
+            (l.fresnel_color, l.fresnel_opacity, l.fresnel_team_color),
+            ([0.2, 0.8, 0.0], 1.0, 0.0)
+        );
+        let fc = l.tracks.vector3(tk::KFC3).expect("KFC3");
+        assert_eq!(
+            fc.keys[0].value,
+            [0.1, 0.2, 0.3],
+            "keys as stored, like other color tracks"
+        );
+        let text = round_trip(&m, 1000);
+        assert!(
+            text.contains("static FresnelColor { 0, 0.8, 0.2 },"),
+            "{text}"
+        );
+        // Defaults: emissive gain 1 and Fresnel color 1, 1, 1 are not written.
+        let plain = read_ok::<Material>(
+            "Material { Layer { FilterMode None, static TextureID 0 } }",
+            1000,
+        );
+        assert_eq!(
+            (plain.layers[0].emissive_gain, plain.layers[0].fresnel_color),
+            (1.0, [1.0; 3])
+        );
+        let text = round_trip(&plain, 1000);
+        assert!(
+            !text.contains("Emissive") && !text.contains("Fresnel"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn reforged_1100_texture_slots() {
+        // riflemanSAWING.mdl: one `static TextureID` per slot and the HD shader named on the
+        // material; the MDX has slot kinds 0..5 and shader type 1.
+        let src = "Material {
+		Shader \"Shader_HD_DefaultUnit\",
+		Layer {
+			FilterMode None,
+			static TextureID 9,
+			static TextureID 10,
+			static TextureID 11,
+			static TextureID 3,
+			static TextureID 4,
+			static TextureID 5,
+		}
+	}";
+        let m = read_ok::<Material>(src, 1100);
+        let l = &m.layers[0];
+        let slots: Vec<(i32, u32)> = l
+            .texture_slots
+            .iter()
+            .map(|s| (s.texture_id, s.unknown))
+            .collect();
+        assert_eq!(
+            slots,
+            vec![(9, 0), (10, 1), (11, 2), (3, 3), (4, 4), (5, 5)]
+        );
+        assert_eq!((l.texture_id, l.shader_type_id), (0, 1));
+        let text = round_trip(&m, 1100);
+        assert!(text.contains("ShaderTypeId 1,"), "{text}");
+
+        // war3-model's slot names give the kind.
+        let w3m = "Material { Layer { FilterMode None, static TextureID 1, static EmissiveTextureID 2, ShaderTypeId 0 } }";
+        let l = &read_ok::<Material>(w3m, 1100).layers[0];
+        let slots: Vec<(i32, u32)> = l
+            .texture_slots
+            .iter()
+            .map(|s| (s.texture_id, s.unknown))
+            .collect();
+        assert_eq!((slots, l.shader_type_id), (vec![(1, 0), (2, 3)], 0));
+    }
+
+    #[test]
+    fn slots_the_simple_form_cannot_hold_use_a_block() {
+        let track = |v| Track {
+            interpolation: Interpolation::None,
+            global_sequence_id: 0,
+            keys: vec![Key {
+                time: 0,
+                value: v,
+                in_tan: 0,
+                out_tan: 0,
+            }],
+        };
+        let layer = Layer {
+            texture_animation_id: -1,
+            alpha: 1.0,
+            emissive_gain: 1.0,
+            fresnel_color: [1.0; 3],
+            shader_type_id: 1,
+            texture_slots: vec![
+                TextureSlot {
+                    texture_id: 0,
+                    unknown: 0,
+                    texture_id_track: Some(track(1)),
+                },
+                TextureSlot {
+                    texture_id: 7,
+                    unknown: 1,
+                    texture_id_track: Some(track(2)),
+                },
+                TextureSlot {
+                    texture_id: 8,
+                    unknown: 9,
+                    texture_id_track: None,
+                },
+            ],
+            tracks: Tracks(vec![Animation {
+                tag: tk::KMTF,
+                track: AnyTrack::Integer(track(5)),
+            }]),
+            ..Default::default()
+        };
+        let m = Material {
+            layers: vec![layer],
+            ..Default::default()
+        };
+        let text = round_trip(&m, 1100);
+        assert_eq!(text.matches("TextureSlot {").count(), 2, "{text}");
+        assert!(
+            text.contains("KMTF 1 {"),
+            "the layer's own KMTF under its tag: {text}"
+        );
+    }
+
+    #[test]
+    fn texture_animation() {
+        let src = "TVertexAnim {
+        Translation 1 {
+            Linear,
+            0: { 0, 0.5, 0 },
+        }
+        Rotation 1 {
+            Linear,
+            GlobalSeqId 2,
+            0: { 0, 0, 0, 1 },
+        }
+    }";
+        let t = read_ok::<TextureAnimation>(src, 800);
+        let tags: Vec<Tag> = t.tracks.iter().map(|a| a.tag).collect();
+        assert_eq!(tags, vec![tk::KTAT, tk::KTAR]);
+        round_trip(&t, 800);
+        let (_, diags) = read::<TextureAnimation>("TVertexAnim { Translation { 1, 2, 3 } }", 800);
+        assert_eq!(diags[0].severity, crate::mdl::error::Severity::Warning);
+    }
+
+    #[test]
+    fn bitmap() {
+        let t = read_ok::<Texture>(
+            "Bitmap {\n Image \"Textures\\\\A.blp\",\n WrapWidth,\n WrapHeight,\n}",
+            800,
+        );
+        assert_eq!(
+            (t.path.text(), t.flags, t.replaceable_id),
+            ("Textures\\\\A.blp".into(), 3, 0)
+        );
+        round_trip(&t, 800);
+        let t = read_ok::<Texture>("Bitmap { Image \"\", ReplaceableId 2 }", 800);
+        assert_eq!((t.replaceable_id, t.flags), (2, 0));
+        let text = round_trip(&t, 800);
+        assert!(
+            text.contains("Image \"\",") && text.contains("ReplaceableId 2,"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn sequence() {
+        // zengfanfan__war3mdlx__test__sequence.mdl
+        let src = "Anim \"Stand - 1\" {
+        Interval { 2, 1000 },
+        MoveSpeed 230.66,
+        NonLooping,
+        Rarity 2,
+        BoundsRadius 333.333,
+        MinimumExtent { 1.1, 2.2, 3 },
+        MaximumExtent { 44, 55, 66.66 },
+    }";
+        let s = read_ok::<Sequence>(src, 800);
+        assert_eq!(s.name.text(), "Stand - 1");
+        assert_eq!(
+            (s.interval, s.move_speed, s.flags, s.rarity),
+            ([2, 1000], 230.66, 1, 2.0)
+        );
+        assert_eq!(
+            s.extent,
+            Extent {
+                radius: 333.333,
+                min: [1.1, 2.2, 3.0],
+                max: [44.0, 55.0, 66.66]
+            }
+        );
+        round_trip(&s, 800);
+        let empty = read_ok::<Sequence>("Anim \"\" {\n}", 800);
+        assert_eq!(empty, Sequence::default());
+        let odd = Sequence {
+            sync_point: 7,
+            interval: [u32::MAX, 0],
+            ..Default::default()
+        };
+        assert!(round_trip(&odd, 800).contains("SyncPoint 7,"));
+    }
+}

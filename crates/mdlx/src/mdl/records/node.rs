@@ -1,0 +1,565 @@
+//! The node part shared by all objects (`ObjectId`, `Parent`, billboard and inheritance
+//! flags, `Translation`/`Rotation`/`Scaling`), and the node-only blocks: `Bone`, `Helper`,
+//! `Attachment`, `EventObject`, `CollisionShape`, `Light`.
+
+use super::emitters::mdl_color;
+use super::MdlRecord;
+use crate::format::track as tk;
+use crate::mdl::cx::{is, Cx};
+use crate::mdl::out::Out;
+use crate::mdl::tracks::{read_track, write_track, INTERPOLATIONS};
+use crate::model::*;
+
+/// Node flag words and their bits (the kind bits are implied by the block).
+pub const NODE_FLAGS: &[(&str, u32)] = &[
+    ("Billboarded", 0x8),
+    ("BillboardedLockX", 0x10),
+    ("BillboardedLockY", 0x20),
+    ("BillboardedLockZ", 0x40),
+    ("CameraAnchored", 0x80),
+];
+
+/// Spellings some exporters use for the same flags.
+const NODE_FLAG_ALIASES: &[(&str, u32)] = &[
+    ("BillboardLockX", 0x10),
+    ("BillboardLockY", 0x20),
+    ("BillboardLockZ", 0x40),
+];
+
+/// `DontInherit { ... }` words and their bits. Rotation is 0x2 and Scaling 0x4, as Magos'
+/// War3 Model Editor writes them (its MDL of `HeroBladeMaster` beside the MDX in the corpus,
+/// checked by `tests/mdl_twins.rs`), and as war3-model and the `wc3` crate read them;
+/// mdx-m3-viewer and FORMAT-NOTES have the two swapped.
+const DONT_INHERIT: &[(&str, u32)] = &[("Translation", 0x1), ("Rotation", 0x2), ("Scaling", 0x4)];
+
+/// The kind bit each block implies in the node flags.
+pub mod kind {
+    /// Helper.
+    pub const HELPER: u32 = 0;
+    /// Bone.
+    pub const BONE: u32 = 0x100;
+    /// Light.
+    pub const LIGHT: u32 = 0x200;
+    /// Event object.
+    pub const EVENT: u32 = 0x400;
+    /// Attachment.
+    pub const ATTACHMENT: u32 = 0x800;
+    /// Particle emitter (both kinds).
+    pub const PARTICLE_EMITTER: u32 = 0x1000;
+    /// Collision shape.
+    pub const COLLISION_SHAPE: u32 = 0x2000;
+    /// Ribbon emitter.
+    pub const RIBBON_EMITTER: u32 = 0x4000;
+}
+
+/// Node transform tracks.
+const NODE_TRACKS: &[(Tag, &str)] = &[
+    (tk::KGTR, "Translation"),
+    (tk::KGRT, "Rotation"),
+    (tk::KGSC, "Scaling"),
+];
+
+/// Whether item `c` is an animated value (`Key N { Linear, 0: ... }`) rather than a static
+/// one (`static Key v`, `Key { a, b, c }`).
+pub fn is_track(cx: &Cx, c: usize) -> bool {
+    if cx.is_static(c) || !cx.has_body(c) {
+        return false;
+    }
+    let t = cx.t;
+    t.children(c).take(3).any(|k| {
+        let atoms = t.item_atoms(k);
+        atoms
+            .iter()
+            .any(|a| a.kind == crate::mdl::parse::AtomKind::Colon)
+            || atoms.first().is_some_and(|a| {
+                let w = t.text(a);
+                INTERPOLATIONS.iter().any(|i| is(w, i)) || is(w, "GlobalSeqId")
+            })
+    }) || t.children(c).next().is_none()
+}
+
+/// Finds the track tag for keyword `k` in a record's table.
+pub fn track_tag(k: &[u8], table: &[(Tag, &str)]) -> Option<Tag> {
+    table.iter().find(|(_, name)| is(k, name)).map(|(t, _)| *t)
+}
+
+/// A track written under its raw tag (a track this record does not normally hold).
+pub fn raw_tag(k: &[u8]) -> Option<Tag> {
+    (k.len() == 4
+        && k[0] == b'K'
+        && crate::format::track_kind(Tag([k[0], k[1], k[2], k[3]])).is_some())
+    .then(|| Tag([k[0], k[1], k[2], k[3]]))
+}
+
+/// Reads one item of a node block if it belongs to the node part; returns false otherwise.
+pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node) -> bool {
+    let k = cx.key(c);
+    if is(k, "ObjectId") {
+        if let Some(v) = cx.u32_arg(c, "ObjectId") {
+            node.object_id = v;
+        }
+    } else if is(k, "Parent") {
+        if let Some(v) = cx.i32_arg(c, "Parent") {
+            node.parent_id = v;
+        }
+    } else if let Some((_, bit)) = NODE_FLAGS
+        .iter()
+        .chain(NODE_FLAG_ALIASES)
+        .find(|(w, _)| is(k, w))
+    {
+        node.flags |= bit;
+    } else if is(k, "DontInherit") {
+        let t = cx.t;
+        for d in t.children(c) {
+            for a in t.item_atoms(d) {
+                match DONT_INHERIT.iter().find(|(w, _)| is(t.text(a), w)) {
+                    Some((_, bit)) => node.flags |= bit,
+                    None => cx.unknown(d, "DontInherit", &["Translation", "Scaling", "Rotation"]),
+                }
+            }
+        }
+    } else if let Some(tag) = track_tag(k, NODE_TRACKS).filter(|_| is_track(cx, c)) {
+        if let Some(a) = read_track(cx, c, tag) {
+            node.tracks.0.push(a);
+        }
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Starts a node block: `Kind "name" {`, ids and flag words.
+pub fn write_node_head(out: &mut Out, block: &str, node: &Node) {
+    out.open_named(block, &node.name);
+    out.kv_int("ObjectId", node.object_id as i64);
+    if node.parent_id != -1 {
+        out.kv_int("Parent", node.parent_id as i64);
+    }
+    for (word, bit) in NODE_FLAGS {
+        if node.flags & bit != 0 {
+            out.flag(word);
+        }
+    }
+    let inherit: Vec<&str> = DONT_INHERIT
+        .iter()
+        .filter(|(_, b)| node.flags & b != 0)
+        .map(|(w, _)| *w)
+        .collect();
+    if !inherit.is_empty() {
+        out.indent();
+        out.raw("DontInherit { ");
+        out.raw(&inherit.join(", "));
+        out.raw(" },\n");
+    }
+}
+
+/// Writes the node's transform tracks in stored order.
+pub fn write_node_tracks(out: &mut Out, node: &Node) {
+    write_tracks(out, &node.tracks, NODE_TRACKS);
+}
+
+/// Writes tracks in stored order under the record's keywords (raw tag when unknown here).
+pub fn write_tracks(out: &mut Out, tracks: &Tracks, table: &[(Tag, &str)]) {
+    for a in tracks.iter() {
+        let tag_text;
+        let kw = match table.iter().find(|(t, _)| *t == a.tag) {
+            Some((_, kw)) => *kw,
+            None => {
+                tag_text = a.tag.text();
+                &tag_text
+            }
+        };
+        write_track(out, kw, a);
+    }
+}
+
+/// Reads an item that is a record-level track (by keyword or raw tag); false otherwise.
+pub fn read_record_track(
+    cx: &mut Cx,
+    c: usize,
+    table: &[(Tag, &str)],
+    tracks: &mut Tracks,
+) -> bool {
+    let k = cx.key(c);
+    let tag = track_tag(k, table)
+        .filter(|_| is_track(cx, c))
+        .or_else(|| raw_tag(k).filter(|_| cx.has_body(c)));
+    match tag.and_then(|tag| read_track(cx, c, tag)) {
+        Some(a) => {
+            tracks.0.push(a);
+            true
+        }
+        None => tag.is_some(),
+    }
+}
+
+/// Node fields every block accepts, for messages.
+const NODE_WORDS: &[&str] = &[
+    "ObjectId",
+    "Parent",
+    "Billboarded",
+    "BillboardedLockX",
+    "BillboardedLockY",
+    "BillboardedLockZ",
+    "CameraAnchored",
+    "DontInherit",
+    "Translation",
+    "Rotation",
+    "Scaling",
+];
+
+/// A node as a block reader starts it: no parent, no id yet, and the block's kind bit.
+pub fn new_node(kind_bit: u32) -> Node {
+    Node {
+        parent_id: -1,
+        object_id: u32::MAX,
+        flags: kind_bit,
+        ..Node::default()
+    }
+}
+
+impl MdlRecord for Bone {
+    const BLOCK: &'static str = "Bone";
+
+    fn flags_mut(&mut self) -> Option<&mut u32> {
+        Some(&mut self.node.flags)
+    }
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut b = Bone {
+            node: new_node(kind::BONE),
+            geoset_id: -1,
+            geoset_animation_id: -1,
+        };
+        b.node.name = cx.name_arg(i);
+        for c in cx.children(i) {
+            if read_node_item(cx, c, &mut b.node) {
+                continue;
+            }
+            let k = cx.key(c);
+            if is(k, "GeosetId") {
+                b.geoset_id = read_id_or(cx, c, "Multiple");
+            } else if is(k, "GeosetAnimId") {
+                b.geoset_animation_id = read_id_or(cx, c, "None");
+            } else {
+                cx.unknown(c, "Bone", NODE_WORDS);
+            }
+        }
+        b
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        write_node_head(out, Self::BLOCK, &self.node);
+        write_id_or(out, "GeosetId", self.geoset_id, "Multiple");
+        write_id_or(out, "GeosetAnimId", self.geoset_animation_id, "None");
+        write_node_tracks(out, &self.node);
+        out.close();
+    }
+}
+
+/// `Key <n>` or `Key <word for -1>`.
+fn read_id_or(cx: &mut Cx, c: usize, none: &str) -> i32 {
+    match cx.args(c).first() {
+        Some(a) if a.kind == crate::mdl::parse::AtomKind::Word && is(cx.t.text(a), none) => -1,
+        _ => cx.i32_arg(c, "an id").unwrap_or(-1),
+    }
+}
+
+fn write_id_or(out: &mut Out, key: &str, v: i32, none: &str) {
+    if v == -1 {
+        out.kv_word(key, none);
+    } else {
+        out.kv_int(key, v as i64);
+    }
+}
+
+impl MdlRecord for Helper {
+    const BLOCK: &'static str = "Helper";
+
+    fn flags_mut(&mut self) -> Option<&mut u32> {
+        Some(&mut self.node.flags)
+    }
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut h = Helper {
+            node: new_node(kind::HELPER),
+        };
+        h.node.name = cx.name_arg(i);
+        for c in cx.children(i) {
+            if !read_node_item(cx, c, &mut h.node) {
+                cx.unknown(c, "Helper", NODE_WORDS);
+            }
+        }
+        h
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        write_node_head(out, Self::BLOCK, &self.node);
+        write_node_tracks(out, &self.node);
+        out.close();
+    }
+}
+
+const ATTACHMENT_TRACKS: &[(Tag, &str)] = &[(tk::KATV, "Visibility")];
+
+impl MdlRecord for Attachment {
+    const BLOCK: &'static str = "Attachment";
+
+    fn flags_mut(&mut self) -> Option<&mut u32> {
+        Some(&mut self.node.flags)
+    }
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut a = Attachment {
+            node: new_node(kind::ATTACHMENT),
+            ..Default::default()
+        };
+        a.node.name = cx.name_arg(i);
+        for c in cx.children(i) {
+            if read_node_item(cx, c, &mut a.node)
+                || read_record_track(cx, c, ATTACHMENT_TRACKS, &mut a.tracks)
+            {
+                continue;
+            }
+            let k = cx.key(c);
+            if is(k, "AttachmentID") {
+                a.attachment_id = cx.u32_arg(c, "AttachmentID").unwrap_or(0);
+            } else if is(k, "Path") {
+                a.path = cx.str_arg(c).unwrap_or_default();
+            } else {
+                cx.unknown(c, "Attachment", NODE_WORDS);
+            }
+        }
+        a
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        write_node_head(out, Self::BLOCK, &self.node);
+        out.kv_int("AttachmentID", self.attachment_id as i64);
+        if !self.path.as_bytes().is_empty() {
+            out.kv_str("Path", &self.path);
+        }
+        write_tracks(out, &self.tracks, ATTACHMENT_TRACKS);
+        write_node_tracks(out, &self.node);
+        out.close();
+    }
+}
+
+impl MdlRecord for EventObject {
+    const BLOCK: &'static str = "EventObject";
+
+    fn flags_mut(&mut self) -> Option<&mut u32> {
+        Some(&mut self.node.flags)
+    }
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut e = EventObject {
+            node: new_node(kind::EVENT),
+            track: None,
+        };
+        e.node.name = cx.name_arg(i);
+        for c in cx.children(i) {
+            if read_node_item(cx, c, &mut e.node) {
+                continue;
+            }
+            if is(cx.key(c), "EventTrack") {
+                let mut t = EventTrack {
+                    global_sequence_id: -1,
+                    times: Vec::new(),
+                };
+                let tree = cx.t;
+                for k in tree.children(c) {
+                    if is(cx.key(k), "GlobalSeqId") {
+                        t.global_sequence_id = cx.i32_arg(k, "GlobalSeqId").unwrap_or(-1);
+                    } else {
+                        for a in tree.item_atoms(k) {
+                            if let Some(v) =
+                                cx.atom_int(a, k, i32::MIN as i64, u32::MAX as i64, "an event time")
+                            {
+                                t.times.push(v as u32);
+                            }
+                        }
+                    }
+                }
+                e.track = Some(t);
+            } else {
+                cx.unknown(c, "EventObject", NODE_WORDS);
+            }
+        }
+        e
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        write_node_head(out, Self::BLOCK, &self.node);
+        if let Some(t) = &self.track {
+            out.open_counted("EventTrack", t.times.len());
+            if t.global_sequence_id != -1 {
+                out.kv_int("GlobalSeqId", t.global_sequence_id as i64);
+            }
+            for v in &t.times {
+                out.indent();
+                out.int(*v as i64);
+                out.raw(",\n");
+            }
+            out.close();
+        }
+        write_node_tracks(out, &self.node);
+        out.close();
+    }
+}
+
+const SHAPES: [&str; 4] = ["Box", "Plane", "Sphere", "Cylinder"];
+
+impl MdlRecord for CollisionShape {
+    const BLOCK: &'static str = "CollisionShape";
+
+    fn flags_mut(&mut self) -> Option<&mut u32> {
+        Some(&mut self.node.flags)
+    }
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut s = CollisionShape {
+            node: new_node(kind::COLLISION_SHAPE),
+            shape: Shape::Box([[0.0; 3]; 2]),
+        };
+        s.node.name = cx.name_arg(i);
+        let (mut ty, mut verts, mut radius) = (0usize, Vec::new(), 0f32);
+        for c in cx.children(i) {
+            if read_node_item(cx, c, &mut s.node) {
+                continue;
+            }
+            let k = cx.key(c);
+            if let Some(n) = SHAPES.iter().position(|w| is(k, w)) {
+                ty = n;
+            } else if is(k, "Vertices") {
+                verts = cx.float_list::<3>(c);
+            } else if is(k, "BoundsRadius") {
+                radius = cx.f32_arg(c).unwrap_or(0.0);
+            } else {
+                cx.unknown(c, "CollisionShape", NODE_WORDS);
+            }
+        }
+        let v = |n: usize| verts.get(n).copied().unwrap_or([0.0; 3]);
+        s.shape = match ty {
+            0 => Shape::Box([v(0), v(1)]),
+            1 => Shape::Plane([v(0), v(1)]),
+            2 => Shape::Sphere(v(0), radius),
+            _ => Shape::Cylinder([v(0), v(1)], radius),
+        };
+        s
+    }
+
+    fn write_mdl(&self, out: &mut Out, _version: u32) {
+        write_node_head(out, Self::BLOCK, &self.node);
+        let (ty, verts, radius): (usize, Vec<[f32; 3]>, Option<f32>) = match &self.shape {
+            Shape::Box(v) => (0, v.to_vec(), None),
+            Shape::Plane(v) => (1, v.to_vec(), None),
+            Shape::Sphere(c, r) => (2, vec![*c], Some(*r)),
+            Shape::Cylinder(v, r) => (3, v.to_vec(), Some(*r)),
+            // Cut-off numbers cannot be written; the extension block keeps the record.
+            Shape::Incomplete { shape_type, .. } => {
+                ((*shape_type as usize).min(3), Vec::new(), None)
+            }
+        };
+        out.flag(SHAPES[ty]);
+        out.open_counted("Vertices", verts.len());
+        for v in &verts {
+            out.indent();
+            out.floats(v);
+            out.raw(",\n");
+        }
+        out.close();
+        if let Some(r) = radius {
+            out.kv_f32("BoundsRadius", r);
+        }
+        write_node_tracks(out, &self.node);
+        out.close();
+    }
+}
+
+const LIGHT_TYPES: [&str; 3] = ["Omnidirectional", "Directional", "Ambient"];
+const LIGHT_TRACKS: &[(Tag, &str)] = &[
+    (tk::KLAS, "AttenuationStart"),
+    (tk::KLAE, "AttenuationEnd"),
+    (tk::KLAC, "Color"),
+    (tk::KLAI, "Intensity"),
+    (tk::KLBI, "AmbIntensity"),
+    (tk::KLBC, "AmbColor"),
+    (tk::KLAV, "Visibility"),
+];
+
+impl MdlRecord for Light {
+    const BLOCK: &'static str = "Light";
+
+    fn flags_mut(&mut self) -> Option<&mut u32> {
+        Some(&mut self.node.flags)
+    }
+
+    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        let mut l = Light {
+            node: new_node(kind::LIGHT),
+            ..Default::default()
+        };
+        l.node.name = cx.name_arg(i);
+        for c in cx.children(i) {
+            if read_node_item(cx, c, &mut l.node)
+                || read_record_track(cx, c, LIGHT_TRACKS, &mut l.tracks)
+            {
+                continue;
+            }
+            let k = cx.key(c);
+            if let Some(n) = LIGHT_TYPES.iter().position(|w| is(k, w)) {
+                l.light_type = n as u32;
+            } else if is(k, "AttenuationStart") {
+                l.attenuation[0] = cx.f32_arg(c).unwrap_or(0.0);
+            } else if is(k, "AttenuationEnd") {
+                l.attenuation[1] = cx.f32_arg(c).unwrap_or(0.0);
+            } else if is(k, "Color") {
+                l.color = mdl_color(cx.floats(c).unwrap_or_default());
+            } else if is(k, "Intensity") {
+                l.intensity = cx.f32_arg(c).unwrap_or(0.0);
+            } else if is(k, "AmbColor") || is(k, "AmbientColor") {
+                l.ambient_color = mdl_color(cx.floats(c).unwrap_or_default());
+            } else if is(k, "AmbIntensity") || is(k, "AmbientIntensity") {
+                l.ambient_intensity = cx.f32_arg(c).unwrap_or(0.0);
+            } else if is(k, "ShadowIntensity") {
+                l.shadow_intensity = cx.f32_arg(c).unwrap_or(0.0);
+            } else {
+                cx.unknown(c, "Light", NODE_WORDS);
+            }
+        }
+        l
+    }
+
+    fn write_mdl(&self, out: &mut Out, version: u32) {
+        write_node_head(out, Self::BLOCK, &self.node);
+        out.flag(LIGHT_TYPES[(self.light_type as usize).min(2)]);
+        let has = |tag| self.tracks.iter().any(|a| a.tag == tag);
+        let stat = |out: &mut Out, tag, key: &str, v: &[f32]| {
+            if !has(tag) || v.iter().any(|x| x.to_bits() != 0) {
+                out.indent();
+                out.raw("static ");
+                out.raw(key);
+                out.raw(" ");
+                if v.len() == 1 {
+                    out.f32(v[0]);
+                } else {
+                    out.floats(v);
+                }
+                out.raw(",\n");
+            }
+        };
+        stat(out, tk::KLAS, "AttenuationStart", &self.attenuation[..1]);
+        stat(out, tk::KLAE, "AttenuationEnd", &self.attenuation[1..]);
+        stat(out, tk::KLAC, "Color", &mdl_color(self.color));
+        stat(out, tk::KLAI, "Intensity", &[self.intensity]);
+        stat(out, tk::KLBC, "AmbColor", &mdl_color(self.ambient_color));
+        stat(out, tk::KLBI, "AmbIntensity", &[self.ambient_intensity]);
+        if version >= crate::format::version::LIGHT_SHADOW {
+            out.kv_f32("ShadowIntensity", self.shadow_intensity);
+        }
+        write_tracks(out, &self.tracks, LIGHT_TRACKS);
+        write_node_tracks(out, &self.node);
+        out.close();
+    }
+}
