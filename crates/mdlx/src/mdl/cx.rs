@@ -163,9 +163,7 @@ impl<'t, 'a> Cx<'t, 'a> {
         field: &'static str,
     ) -> Option<i64> {
         let text = self.t.text(a);
-        let v = std::str::from_utf8(text)
-            .ok()
-            .and_then(|s| s.parse::<i64>().ok());
+        let v = parse_int(text);
         match v {
             Some(v) if (min..=max).contains(&v) => Some(v),
             Some(_) => {
@@ -380,8 +378,45 @@ fn describe_atom(t: &Tree, a: &Atom) -> String {
     }
 }
 
+/// Powers of ten exactly representable as `f32` (5^10 < 2^24).
+const POW10: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// The common case `[-]digits[.digits]` with at most 2^24 as the digit value and at most
+/// ten decimals: both operands are exact in `f32`, so one division rounds correctly
+/// (Clinger's fast path). Anything else returns `None` for the general parser.
+#[inline]
+fn fast_f32(t: &[u8]) -> Option<f32> {
+    let (neg, t) = match t.first() {
+        Some(b'-') => (true, &t[1..]),
+        _ => (false, t),
+    };
+    let (mut m, mut digits, mut frac, mut dot) = (0u64, 0u32, 0usize, false);
+    for &c in t {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(c - b'0');
+                digits += 1;
+                frac += usize::from(dot);
+                if digits > 18 {
+                    return None;
+                }
+            }
+            b'.' if !dot => dot = true,
+            _ => return None,
+        }
+    }
+    if digits == 0 || m > 1 << 24 || frac > 10 {
+        return None;
+    }
+    let v = m as f32 / POW10[frac];
+    Some(if neg { -v } else { v })
+}
+
 /// Parses a float as MDL writers print it.
 pub fn parse_f32(text: &[u8]) -> Option<f32> {
+    if let Some(v) = fast_f32(text) {
+        return Some(v);
+    }
     let s = std::str::from_utf8(text).ok()?;
     if let Ok(v) = s.parse::<f32>() {
         return Some(v);
@@ -412,4 +447,57 @@ fn is_digits(t: &[u8]) -> bool {
         .or_else(|| t.strip_prefix(b"+"))
         .unwrap_or(t);
     !t.is_empty() && t.iter().all(u8::is_ascii_digit)
+}
+
+/// Parses `[-+]digits` as an `i64` (`None` on anything else or overflow).
+fn parse_int(t: &[u8]) -> Option<i64> {
+    let (neg, d) = match t.first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    if d.is_empty() || d.len() > 18 {
+        return std::str::from_utf8(t).ok()?.parse().ok();
+    }
+    let mut v = 0i64;
+    for &c in d {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(c - b'0');
+    }
+    Some(if neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_float_path_agrees_with_std() {
+        let cases = [
+            "0", "-0", "1", "0.5", "-0.000875", "0.980392", "44.2413", "16777216", "16777217",
+            "0.1234567891", "3.4028235e38", "1e-7", "1.5",
+        ];
+        for s in cases {
+            let ours = parse_f32(s.as_bytes()).unwrap();
+            assert_eq!(ours.to_bits(), s.parse::<f32>().unwrap().to_bits(), "{s}");
+        }
+        assert!(parse_f32(b"-1.#IND").unwrap().is_nan());
+        assert_eq!(parse_f32(b"-1.#INF"), Some(f32::NEG_INFINITY));
+        // Many short decimals, as exporters print them.
+        for m in (0..1_000_000u32).step_by(7) {
+            let s = format!("{}.{:06}", m % 97, m);
+            let want = s.parse::<f32>().unwrap().to_bits();
+            assert_eq!(parse_f32(s.as_bytes()).unwrap().to_bits(), want, "{s}");
+        }
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_int(b"-1"), Some(-1));
+        assert_eq!(parse_int(b"4294967295"), Some(4294967295));
+        assert_eq!(parse_int(b"1.0"), None);
+        assert_eq!(parse_int(b"99999999999999999999"), None);
+    }
 }

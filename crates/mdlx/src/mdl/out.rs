@@ -3,7 +3,6 @@
 //! older tools). `-0` stays `-0`; non-finite values print as `inf`, `-inf`, `nan`.
 
 use crate::model::FixedString;
-use std::io::Write;
 
 /// Text being written.
 #[derive(Default)]
@@ -24,16 +23,21 @@ pub fn push_f32(buf: &mut Vec<u8>, v: f32) {
         if v == 0.0 && v.is_sign_negative() {
             buf.extend_from_slice(b"-0");
         } else {
-            let _ = write!(buf, "{}", v as i64);
+            push_int(buf, v as i64);
         }
     } else {
-        let a = v.abs();
-        if (1e-5..1e15).contains(&a) {
-            let _ = write!(buf, "{v}");
-        } else {
-            let _ = write!(buf, "{v:e}");
-        }
+        // ryu prints the shortest digits that read back to the same f32; it switches to
+        // exponent form (`1.5e-7`) outside [1e-5, 1e16).
+        let mut b = ryu::Buffer::new();
+        buf.extend_from_slice(b.format_finite(v).as_bytes());
     }
+}
+
+/// Appends an integer.
+#[inline]
+pub fn push_int(buf: &mut Vec<u8>, v: i64) {
+    let mut b = itoa::Buffer::new();
+    buf.extend_from_slice(b.format(v).as_bytes());
 }
 
 impl Out {
@@ -68,7 +72,7 @@ impl Out {
     /// Appends an integer.
     #[inline]
     pub fn int(&mut self, v: i64) {
-        let _ = write!(self.buf, "{v}");
+        push_int(&mut self.buf, v);
     }
 
     /// Appends a quoted string (its text bytes, without padding).
@@ -124,7 +128,9 @@ impl Out {
     pub fn open_counted(&mut self, head: &str, count: usize) {
         self.indent();
         self.raw(head);
-        let _ = writeln!(self.buf, " {count} {{");
+        self.buf.push(b' ');
+        push_int(&mut self.buf, count as i64);
+        self.buf.extend_from_slice(b" {\n");
         self.depth += 1;
     }
 

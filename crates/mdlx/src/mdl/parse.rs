@@ -77,6 +77,7 @@ enum Tok {
 }
 
 impl<'a> Lexer<'a> {
+    #[inline(always)]
     fn next(&mut self, diags: &mut Vec<Diagnostic>) -> Tok {
         let s = self.src;
         loop {
@@ -89,7 +90,12 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                     return Tok::Newline;
                 }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    self.pos += 1;
+                    while self.pos < s.len() && CLASS[s[self.pos] as usize] & BLANK != 0 {
+                        self.pos += 1;
+                    }
+                }
                 b'{' => {
                     self.pos += 1;
                     return Tok::Open(start);
@@ -138,15 +144,11 @@ impl<'a> Lexer<'a> {
                     };
                 }
                 b'-' | b'+' | b'.' | b'0'..=b'9' => {
-                    self.pos = scan(s, start + 1, |b| {
-                        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'#' | b'_')
-                    });
+                    self.pos = scan(s, start + 1, NUMBER);
                     return Tok::Atom(atom(AtomKind::Number, start, self.pos));
                 }
                 c if c.is_ascii_alphabetic() || c == b'_' => {
-                    self.pos = scan(s, start + 1, |b| {
-                        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'#')
-                    });
+                    self.pos = scan(s, start + 1, WORD);
                     return Tok::Atom(atom(AtomKind::Word, start, self.pos));
                 }
                 0xef if s[start..].starts_with(&[0xef, 0xbb, 0xbf]) => self.pos += 3,
@@ -180,8 +182,34 @@ fn atom(kind: AtomKind, start: usize, end: usize) -> Atom {
     }
 }
 
-fn scan(s: &[u8], mut i: usize, ok: impl Fn(u8) -> bool) -> usize {
-    while i < s.len() && ok(s[i]) {
+/// Character classes: bit flags per byte.
+const BLANK: u8 = 1;
+const NUMBER: u8 = 2;
+const WORD: u8 = 4;
+
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+            t[c] = BLANK;
+        }
+        if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'#' | b'_') {
+            t[c] |= NUMBER;
+        }
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'#') {
+            t[c] |= WORD;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Advances past the bytes of class `class`.
+#[inline]
+fn scan(s: &[u8], mut i: usize, class: u8) -> usize {
+    while i < s.len() && CLASS[s[i] as usize] & class != 0 {
         i += 1;
     }
     i
