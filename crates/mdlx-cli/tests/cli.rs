@@ -140,11 +140,20 @@ fn convert_to_mdl_and_back_is_identical() {
     let r = mdlx(&["convert", &cube(), mdl.to_str().unwrap()]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let text = std::fs::read_to_string(&mdl).unwrap();
-    assert!(text.starts_with("Version {\n\tFormatVersion 800,\n}\nModel \"Cube\" {"), "{text}");
-    assert!(!text.contains("MdlxExtension"), "the cube needs no extension block");
+    assert!(
+        text.starts_with("Version {\n\tFormatVersion 800,\n}\nModel \"Cube\" {"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("MdlxExtension"),
+        "the cube needs no extension block"
+    );
     let r = mdlx(&["convert", mdl.to_str().unwrap(), back.to_str().unwrap()]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(cube()).unwrap());
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(cube()).unwrap()
+    );
 }
 
 #[test]
@@ -157,21 +166,43 @@ fn strict_mdl_refuses_losses_unless_allowed() {
     let input = dir.join("odd.mdx");
     std::fs::write(&input, &data).unwrap();
     let out = dir.join("odd.mdl");
-    let r = mdlx(&["convert", "--strict-mdl", input.to_str().unwrap(), out.to_str().unwrap()]);
+    let r = mdlx(&[
+        "convert",
+        "--strict-mdl",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains("standard MDL cannot hold Bone[0]: flags 0x80000100"), "{err}");
+    assert!(
+        err.contains("standard MDL cannot hold Bone[0]: flags 0x80000100"),
+        "{err}"
+    );
     assert!(!out.exists());
     // Allowed: written, losses still listed.
-    let r = mdlx(&["convert", "--strict-mdl", "--allow-lossy", input.to_str().unwrap(), out.to_str().unwrap()]);
+    let r = mdlx(&[
+        "convert",
+        "--strict-mdl",
+        "--allow-lossy",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
     assert!(r.status.success());
-    assert!(!std::fs::read_to_string(&out).unwrap().contains("MdlxExtension"));
+    assert!(!std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("MdlxExtension"));
     // Default: the extension block keeps the bit and the round trip is exact.
     let r = mdlx(&["convert", input.to_str().unwrap(), out.to_str().unwrap()]);
     assert!(r.status.success());
-    assert!(std::fs::read_to_string(&out).unwrap().contains("Flags \"Bone\" 0 2147483904,"));
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("Flags \"Bone\" 0 2147483904,"));
     let back = dir.join("back.mdx");
-    assert!(mdlx(&["convert", out.to_str().unwrap(), back.to_str().unwrap()]).status.success());
+    assert!(
+        mdlx(&["convert", out.to_str().unwrap(), back.to_str().unwrap()])
+            .status
+            .success()
+    );
     assert_eq!(std::fs::read(&back).unwrap(), data);
 }
 
@@ -179,8 +210,16 @@ fn strict_mdl_refuses_losses_unless_allowed() {
 fn broken_mdl_reports_file_line_column() {
     let dir = temp_dir("badmdl");
     let bad = dir.join("bad.mdl");
-    std::fs::write(&bad, "Version {\n\tFormatVersion 800,\n}\nModel \"M\" {\n\tBlendTime x,\n}\n").unwrap();
-    let r = mdlx(&["convert", bad.to_str().unwrap(), dir.join("o.mdx").to_str().unwrap()]);
+    std::fs::write(
+        &bad,
+        "Version {\n\tFormatVersion 800,\n}\nModel \"M\" {\n\tBlendTime x,\n}\n",
+    )
+    .unwrap();
+    let r = mdlx(&[
+        "convert",
+        bad.to_str().unwrap(),
+        dir.join("o.mdx").to_str().unwrap(),
+    ]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("bad.mdl:5:12"), "{err}");
@@ -193,5 +232,7 @@ fn roundtrip_via_mdl() {
     std::fs::copy(cube(), dir.join("a.mdx")).unwrap();
     let r = mdlx(&["roundtrip", "--via", "mdl", dir.to_str().unwrap()]);
     assert!(r.status.success());
-    assert!(String::from_utf8(r.stdout).unwrap().ends_with("1 passed, 0 failed\n"));
+    assert!(String::from_utf8(r.stdout)
+        .unwrap()
+        .ends_with("1 passed, 0 failed\n"));
 }

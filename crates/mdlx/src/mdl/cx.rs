@@ -14,6 +14,8 @@ pub struct Cx<'t, 'a> {
     pub diags: Vec<Diagnostic>,
     /// The format version (set by the Version block; 800 until then).
     pub version: u32,
+    /// Set when a node block gives its `ObjectId` (blocks without one get the next free id).
+    pub saw_object_id: bool,
 }
 
 /// Case-insensitive keyword comparison.
@@ -23,6 +25,16 @@ pub fn is(word: &[u8], kw: &str) -> bool {
 }
 
 impl<'t, 'a> Cx<'t, 'a> {
+    /// A context over `t` with the diagnostics found so far.
+    pub fn new(t: &'t Tree<'a>, diags: Vec<Diagnostic>, version: u32) -> Self {
+        Cx {
+            t,
+            diags,
+            version,
+            saw_object_id: false,
+        }
+    }
+
     /// The byte span of item `i` (from its first atom, or its start, to its last atom).
     pub fn span(&self, i: usize) -> (usize, usize) {
         let atoms = self.t.item_atoms(i);
@@ -450,7 +462,7 @@ fn is_digits(t: &[u8]) -> bool {
 }
 
 /// Parses `[-+]digits` as an `i64` (`None` on anything else or overflow).
-fn parse_int(t: &[u8]) -> Option<i64> {
+pub fn parse_int(t: &[u8]) -> Option<i64> {
     let (neg, d) = match t.first() {
         Some(b'-') => (true, &t[1..]),
         Some(b'+') => (false, &t[1..]),
@@ -476,8 +488,19 @@ mod tests {
     #[test]
     fn fast_float_path_agrees_with_std() {
         let cases = [
-            "0", "-0", "1", "0.5", "-0.000875", "0.980392", "44.2413", "16777216", "16777217",
-            "0.1234567891", "3.4028235e38", "1e-7", "1.5",
+            "0",
+            "-0",
+            "1",
+            "0.5",
+            "-0.000875",
+            "0.980392",
+            "44.2413",
+            "16777216",
+            "16777217",
+            "0.1234567891",
+            "3.4028235e38",
+            "1e-7",
+            "1.5",
         ];
         for s in cases {
             let ours = parse_f32(s.as_bytes()).unwrap();

@@ -62,11 +62,7 @@ pub fn from_bytes(src: &[u8]) -> Result<Model, MdlErrors> {
 pub fn from_bytes_with_warnings(src: &[u8]) -> Result<(Model, Vec<Diagnostic>), MdlErrors> {
     let mut diags = Vec::new();
     let tree = parse::parse(src, &mut diags);
-    let mut cx = Cx {
-        t: &tree,
-        diags,
-        version: 800,
-    };
+    let mut cx = Cx::new(&tree, diags, 800);
     let mut m = Model {
         version: 800,
         ..Model::default()
@@ -154,11 +150,20 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
     }
     cx.version = m.version;
     let mut extension = None;
+    // Node blocks without an ObjectId get the ids after the highest one given.
+    let mut next_id = max_object_id(cx).map_or(0, |v| v.wrapping_add(1));
     for c in t.children(0) {
         let k = cx.key(c);
         macro_rules! one {
             ($list:ident) => {{
-                let r = MdlRecord::read_mdl(cx, c);
+                cx.saw_object_id = false;
+                let mut r = MdlRecord::read_mdl(cx, c);
+                if !cx.saw_object_id {
+                    if let Some(node) = MdlRecord::node_mut(&mut r) {
+                        node.object_id = next_id;
+                        next_id = next_id.wrapping_add(1);
+                    }
+                }
                 m.$list.push(r);
             }};
         }
@@ -226,41 +231,30 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
             cx.unknown(c, "the file", ROOT_BLOCKS);
         }
     }
-    assign_missing_object_ids(m);
     if let Some(c) = extension {
         extension::read(cx, c, m);
     }
 }
 
-/// Nodes written without `ObjectId` get the next free ids in the conventional node order.
-fn assign_missing_object_ids(m: &mut Model) {
-    let mut next = m
-        .nodes()
-        .map(|n| n.object_id)
-        .filter(|&id| id != u32::MAX)
-        .map(|id| id + 1)
-        .max()
-        .unwrap_or(0);
-    let mut fix = |n: &mut crate::model::Node| {
-        if n.object_id == u32::MAX {
-            n.object_id = next;
-            next += 1;
+/// The highest `ObjectId` any top-level block gives.
+fn max_object_id(cx: &mut Cx) -> Option<u32> {
+    let t = cx.t;
+    let mut best = None;
+    for c in t.children(0) {
+        for k in t.children(c) {
+            if is(cx.key(k), "ObjectId") {
+                if let Some(a) = cx.args(k).first() {
+                    let v = cx::parse_int(t.text(a)).and_then(|v| {
+                        u32::try_from(v)
+                            .ok()
+                            .or((v >= i32::MIN as i64 && v < 0).then_some(v as u32))
+                    });
+                    best = best.max(v);
+                }
+            }
         }
-    };
-    m.bones.iter_mut().for_each(|x| fix(&mut x.node));
-    m.lights.iter_mut().for_each(|x| fix(&mut x.node));
-    m.helpers.iter_mut().for_each(|x| fix(&mut x.node));
-    m.attachments.iter_mut().for_each(|x| fix(&mut x.node));
-    m.particle_emitters
-        .iter_mut()
-        .for_each(|x| fix(&mut x.node));
-    m.particle_emitters2
-        .iter_mut()
-        .for_each(|x| fix(&mut x.node));
-    m.popcorn_emitters.iter_mut().for_each(|x| fix(&mut x.node));
-    m.ribbon_emitters.iter_mut().for_each(|x| fix(&mut x.node));
-    m.event_objects.iter_mut().for_each(|x| fix(&mut x.node));
-    m.collision_shapes.iter_mut().for_each(|x| fix(&mut x.node));
+    }
+    best
 }
 
 /// Writing state: the text, the version, and the records that need the extension block.
@@ -327,11 +321,7 @@ fn reread<T: MdlRecord>(text: &[u8], version: u32) -> Option<T> {
     let mut diags = Vec::new();
     let tree = parse::parse(text, &mut diags);
     let first = tree.children(0).next()?;
-    let mut cx = Cx {
-        t: &tree,
-        diags,
-        version,
-    };
+    let mut cx = Cx::new(&tree, diags, version);
     let r = T::read_mdl(&mut cx, first);
     (!cx.diags.iter().any(|d| d.severity == Severity::Error)).then_some(r)
 }

@@ -76,9 +76,13 @@ impl Out {
     }
 
     /// Appends a quoted string (its text bytes, without padding).
+    /// MDL strings have no escapes: a `"` inside the text is written as `'` so the file
+    /// stays readable; the record check then keeps the exact bytes in the extension block.
     pub fn string(&mut self, s: &FixedString) {
         self.buf.push(b'"');
-        self.buf.extend_from_slice(s.text_bytes());
+        for &b in s.text_bytes() {
+            self.buf.push(if b == b'"' { b'\'' } else { b });
+        }
         self.buf.push(b'"');
     }
 

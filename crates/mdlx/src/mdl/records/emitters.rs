@@ -248,6 +248,10 @@ fn read_particle_field(cx: &mut Cx, c: usize, p: &mut ParticleEmitter) -> bool {
 impl MdlRecord for ParticleEmitter {
     const BLOCK: &'static str = "ParticleEmitter";
 
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
+
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
     }
@@ -472,6 +476,10 @@ fn read_pre2_int(cx: &mut Cx, c: usize, p: &mut ParticleEmitter2) -> bool {
 impl MdlRecord for ParticleEmitter2 {
     const BLOCK: &'static str = "ParticleEmitter2";
 
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
+
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
     }
@@ -623,6 +631,10 @@ fn ribbon_u32<'a>(r: &'a mut RibbonEmitter, k: &[u8]) -> Option<&'a mut u32> {
 impl MdlRecord for RibbonEmitter {
     const BLOCK: &'static str = "RibbonEmitter";
 
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
+
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
     }
@@ -724,6 +736,10 @@ fn popcorn_float<'a>(p: &'a mut PopcornEmitter, k: &[u8]) -> Option<&'a mut f32>
 
 impl MdlRecord for PopcornEmitter {
     const BLOCK: &'static str = "ParticleEmitterPopcorn";
+
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
 
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
@@ -877,11 +893,7 @@ mod tests {
     fn read<T: MdlRecord>(src: &[u8]) -> (T, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let tree = parse(src, &mut diags);
-        let mut cx = Cx {
-            t: &tree,
-            diags,
-            version: 800,
-        };
+        let mut cx = Cx::new(&tree, diags, 800);
         let first = tree.children(0).next().expect("a block");
         let r = T::read_mdl(&mut cx, first);
         (r, cx.diags)

@@ -453,11 +453,7 @@ pub(crate) mod tests {
         let mut diags = Vec::new();
         let tree = parse(src.as_bytes(), &mut diags);
         let first = tree.children(0).next().expect("a block");
-        let mut cx = Cx {
-            t: &tree,
-            diags,
-            version,
-        };
+        let mut cx = Cx::new(&tree, diags, version);
         let r = T::read_mdl(&mut cx, first);
         (r, cx.diags)
     }

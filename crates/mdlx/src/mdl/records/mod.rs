@@ -25,4 +25,8 @@ pub trait MdlRecord: Sized {
     fn flags_mut(&mut self) -> Option<&mut u32> {
         None
     }
+    /// The node part, for node blocks.
+    fn node_mut(&mut self) -> Option<&mut crate::model::Node> {
+        None
+    }
 }

@@ -97,6 +97,7 @@ pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node) -> bool {
     if is(k, "ObjectId") {
         if let Some(v) = cx.u32_arg(c, "ObjectId") {
             node.object_id = v;
+            cx.saw_object_id = true;
         }
     } else if is(k, "Parent") {
         if let Some(v) = cx.i32_arg(c, "Parent") {
@@ -221,6 +222,10 @@ pub fn new_node(kind_bit: u32) -> Node {
 impl MdlRecord for Bone {
     const BLOCK: &'static str = "Bone";
 
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
+
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
     }
@@ -276,6 +281,10 @@ fn write_id_or(out: &mut Out, key: &str, v: i32, none: &str) {
 impl MdlRecord for Helper {
     const BLOCK: &'static str = "Helper";
 
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
+
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
     }
@@ -304,6 +313,10 @@ const ATTACHMENT_TRACKS: &[(Tag, &str)] = &[(tk::KATV, "Visibility")];
 
 impl MdlRecord for Attachment {
     const BLOCK: &'static str = "Attachment";
+
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
 
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
@@ -347,6 +360,10 @@ impl MdlRecord for Attachment {
 
 impl MdlRecord for EventObject {
     const BLOCK: &'static str = "EventObject";
+
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
 
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
@@ -412,6 +429,10 @@ const SHAPES: [&str; 4] = ["Box", "Plane", "Sphere", "Cylinder"];
 
 impl MdlRecord for CollisionShape {
     const BLOCK: &'static str = "CollisionShape";
+
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
 
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
@@ -490,6 +511,10 @@ const LIGHT_TRACKS: &[(Tag, &str)] = &[
 
 impl MdlRecord for Light {
     const BLOCK: &'static str = "Light";
+
+    fn node_mut(&mut self) -> Option<&mut Node> {
+        Some(&mut self.node)
+    }
 
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.node.flags)
