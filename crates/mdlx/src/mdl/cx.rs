@@ -2,7 +2,7 @@
 //! diagnostics list. Record readers use only these helpers, so every value error carries
 //! the span of the text it came from.
 
-use super::error::{Diagnostic, MdlErrorKind};
+use super::error::{push, Diagnostic, MdlErrorKind};
 use super::parse::{Atom, AtomKind, Tree};
 use crate::model::FixedString;
 
@@ -50,7 +50,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     /// Records an error at item `i`.
     pub fn error(&mut self, i: usize, kind: MdlErrorKind) {
         let span = self.span(i);
-        self.diags.push(Diagnostic::error(kind, span));
+        push(&mut self.diags, Diagnostic::error(kind, span));
     }
 
     /// Records an error at an atom.
@@ -62,7 +62,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     /// Records a warning at item `i`.
     pub fn warn(&mut self, i: usize, kind: MdlErrorKind) {
         let span = self.span(i);
-        self.diags.push(Diagnostic::warning(kind, span));
+        push(&mut self.diags, Diagnostic::warning(kind, span));
     }
 
     /// Whether the item starts with `static`.

@@ -173,6 +173,18 @@ impl Diagnostic {
     }
 }
 
+/// At most this many diagnostics are kept from one read (hostile input cannot make the
+/// list, or its rendering, grow with the file).
+pub const MAX_DIAGNOSTICS: usize = 200;
+
+/// Adds a diagnostic unless the list is full.
+#[inline]
+pub fn push(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
+    if diags.len() < MAX_DIAGNOSTICS {
+        diags.push(d);
+    }
+}
+
 /// The diagnostics of one read: all errors (if any) and warnings, in source order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MdlErrors {
@@ -183,6 +195,14 @@ pub struct MdlErrors {
 impl MdlErrors {
     /// Renders every diagnostic against the source.
     pub fn render(&self, src: &[u8], file: &str) -> String {
+        let mut text = self.render_all(src, file);
+        if self.diagnostics.len() >= MAX_DIAGNOSTICS {
+            text += &format!("\nerror: stopped after {MAX_DIAGNOSTICS} diagnostics");
+        }
+        text
+    }
+
+    fn render_all(&self, src: &[u8], file: &str) -> String {
         self.diagnostics
             .iter()
             .map(|d| d.render(src, file))

@@ -8,7 +8,7 @@
 //! depth limit, so hostile input cannot overflow the call stack. Items live in one flat
 //! vector in document order; each knows where its subtree ends.
 
-use super::error::{Diagnostic, MdlErrorKind};
+use super::error::{push, Diagnostic, MdlErrorKind};
 
 /// The deepest nesting accepted (real files use at most 5 levels).
 pub const MAX_DEPTH: usize = 64;
@@ -119,7 +119,7 @@ impl<'a> Lexer<'a> {
                     match s[start + 2..].windows(2).position(|w| w == b"*/") {
                         Some(p) => self.pos = start + 2 + p + 2,
                         None => {
-                            diags.push(Diagnostic::error(
+                            push(diags, Diagnostic::error(
                                 MdlErrorKind::UnterminatedComment,
                                 (start, start + 2),
                             ));
@@ -134,7 +134,7 @@ impl<'a> Lexer<'a> {
                             Tok::Atom(atom(AtomKind::Str, start + 1, start + 1 + p))
                         }
                         None => {
-                            diags.push(Diagnostic::error(
+                            push(diags, Diagnostic::error(
                                 MdlErrorKind::UnterminatedString,
                                 (start, start + 1),
                             ));
@@ -163,7 +163,7 @@ impl<'a> Lexer<'a> {
                     } else {
                         ch.len_utf8()
                     };
-                    diags.push(Diagnostic::error(
+                    push(diags, Diagnostic::error(
                         MdlErrorKind::UnexpectedChar(ch),
                         (start, start + len),
                     ));
@@ -223,7 +223,7 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
 /// unterminated strings) are pushed to `diags`; the tree is always usable.
 pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     if src.len() > u32::MAX as usize - 1 {
-        diags.push(Diagnostic::error(
+        push(diags, Diagnostic::error(
             MdlErrorKind::Note("file larger than 4 GiB".into()),
             (0, 0),
         ));
@@ -282,7 +282,7 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
                 });
                 items[i].body = true;
                 if stack.len() > MAX_DEPTH {
-                    diags.push(Diagnostic::error(
+                    push(diags, Diagnostic::error(
                         MdlErrorKind::TooDeep { limit: MAX_DEPTH },
                         (at, at + 1),
                     ));
@@ -295,7 +295,7 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
             Tok::Close(at) => {
                 close_current(&mut current, &mut items);
                 if stack.len() == 1 {
-                    diags.push(Diagnostic::error(
+                    push(diags, Diagnostic::error(
                         MdlErrorKind::UnmatchedClose,
                         (at, at + 1),
                     ));
@@ -325,7 +325,7 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     while stack.len() > 1 {
         let (i, at) = stack.pop().expect("open item");
         if !swallowed {
-            diags.push(Diagnostic::error(MdlErrorKind::UnclosedBlock, (at, at + 1)));
+            push(diags, Diagnostic::error(MdlErrorKind::UnclosedBlock, (at, at + 1)));
         }
         items[i].end = items.len() as u32;
     }
