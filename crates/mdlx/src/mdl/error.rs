@@ -112,55 +112,40 @@ impl Diagnostic {
 
     /// Line and column (both from 1; the column counts characters) of the span's start.
     pub fn line_col(&self, src: &[u8]) -> (usize, usize) {
-        let start = self.span.0.min(src.len());
-        let line_start = src[..start]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let line = src[..start].iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = String::from_utf8_lossy(&src[line_start..start])
-            .chars()
-            .count()
-            + 1;
+        let (line, col, _, _) = LineIndex::new(src).locate(src, self.span.0);
         (line, col)
     }
 
     /// The diagnostic as text: header, `--> file:line:col`, the line and a caret, and
     /// what was expected. Very long lines are cut around the column.
     pub fn render(&self, src: &[u8], file: &str) -> String {
-        let (line, col) = self.line_col(src);
+        self.render_with(src, file, &LineIndex::new(src))
+    }
+
+    fn render_with(&self, src: &[u8], file: &str, lines: &LineIndex) -> String {
         let start = self.span.0.min(src.len());
-        let ls = src[..start]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let le = src[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(src.len(), |p| start + p);
-        let text = String::from_utf8_lossy(&src[ls..le])
-            .trim_end_matches('\r')
-            .replace('\t', " ");
-        let chars: Vec<char> = text.chars().collect();
-        // Show at most 100 characters, keeping the column in view.
-        let from = (col - 1).saturating_sub(60).min(chars.len());
-        let to = (from + 100).min(chars.len());
-        let shown: String = chars[from..to].iter().collect();
-        let prefix = if from > 0 { "..." } else { "" };
-        let width = self.span.1.saturating_sub(self.span.0).clamp(1, 40);
-        let width = width.min(chars.len().saturating_sub(col - 1).max(1));
-        let caret_at = col - 1 - from + prefix.len();
+        let (line, col, ls, le) = lines.locate(src, start);
+        // A window of the line around the column, cut at character boundaries.
+        let mut from = start.saturating_sub(240).max(ls);
+        while from > ls && from < src.len() && src[from] & 0xc0 == 0x80 {
+            from -= 1;
+        }
+        let to = (start + 240).min(le);
+        let before = String::from_utf8_lossy(&src[from..start]).replace('\t', " ");
+        let after = String::from_utf8_lossy(&src[start..to]).replace('\t', " ");
+        let after = after.trim_end_matches('\r');
+        let prefix = if from > ls { "..." } else { "" };
+        let suffix = if to < le { "..." } else { "" };
+        let caret_at = prefix.len() + before.chars().count();
+        let width = self.span.1.saturating_sub(self.span.0).clamp(1, 40).min(after.chars().count().max(1));
         let gutter = " ".repeat(line.to_string().len());
         let label = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut s = format!(
-            "{label}: {}\n{gutter}--> {file}:{line}:{col}\n{gutter} |\n",
-            self.kind
-        );
+        let mut s = format!("{label}: {}\n{gutter}--> {file}:{line}:{col}\n{gutter} |\n", self.kind);
         s += &format!(
-            "{line} | {prefix}{shown}\n{gutter} | {}{}",
+            "{line} | {prefix}{before}{after}{suffix}\n{gutter} | {}{}",
             " ".repeat(caret_at),
             "^".repeat(width)
         );
@@ -203,9 +188,10 @@ impl MdlErrors {
     }
 
     fn render_all(&self, src: &[u8], file: &str) -> String {
+        let lines = LineIndex::new(src);
         self.diagnostics
             .iter()
-            .map(|d| d.render(src, file))
+            .map(|d| d.render_with(src, file, &lines))
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -230,3 +216,27 @@ impl fmt::Display for MdlErrors {
 }
 
 impl std::error::Error for MdlErrors {}
+
+/// Where each line starts, found once per rendering.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes the lines of `src`.
+    pub fn new(src: &[u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(src.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// Line (from 1), column in characters (from 1), and the line's byte range.
+    pub fn locate(&self, src: &[u8], pos: usize) -> (usize, usize, usize, usize) {
+        let pos = pos.min(src.len());
+        let n = self.starts.partition_point(|&s| s <= pos);
+        let ls = self.starts[n - 1];
+        let le = self.starts.get(n).map_or(src.len(), |&s| s - 1);
+        let col = src[ls..pos].iter().filter(|&&b| b & 0xc0 != 0x80).count() + 1;
+        (n, col, ls, le)
+    }
+}

@@ -119,10 +119,13 @@ impl<'a> Lexer<'a> {
                     match s[start + 2..].windows(2).position(|w| w == b"*/") {
                         Some(p) => self.pos = start + 2 + p + 2,
                         None => {
-                            push(diags, Diagnostic::error(
-                                MdlErrorKind::UnterminatedComment,
-                                (start, start + 2),
-                            ));
+                            push(
+                                diags,
+                                Diagnostic::error(
+                                    MdlErrorKind::UnterminatedComment,
+                                    (start, start + 2),
+                                ),
+                            );
                             self.pos = s.len();
                         }
                     }
@@ -134,10 +137,13 @@ impl<'a> Lexer<'a> {
                             Tok::Atom(atom(AtomKind::Str, start + 1, start + 1 + p))
                         }
                         None => {
-                            push(diags, Diagnostic::error(
-                                MdlErrorKind::UnterminatedString,
-                                (start, start + 1),
-                            ));
+                            push(
+                                diags,
+                                Diagnostic::error(
+                                    MdlErrorKind::UnterminatedString,
+                                    (start, start + 1),
+                                ),
+                            );
                             self.pos = s.len();
                             Tok::End
                         }
@@ -163,10 +169,10 @@ impl<'a> Lexer<'a> {
                     } else {
                         ch.len_utf8()
                     };
-                    push(diags, Diagnostic::error(
-                        MdlErrorKind::UnexpectedChar(ch),
-                        (start, start + len),
-                    ));
+                    push(
+                        diags,
+                        Diagnostic::error(MdlErrorKind::UnexpectedChar(ch), (start, start + len)),
+                    );
                     self.pos += len;
                 }
             }
@@ -223,10 +229,10 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
 /// unterminated strings) are pushed to `diags`; the tree is always usable.
 pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     if src.len() > u32::MAX as usize - 1 {
-        push(diags, Diagnostic::error(
-            MdlErrorKind::Note("file larger than 4 GiB".into()),
-            (0, 0),
-        ));
+        push(
+            diags,
+            Diagnostic::error(MdlErrorKind::Note("file larger than 4 GiB".into()), (0, 0)),
+        );
         return Tree {
             src,
             atoms: Vec::new(),
@@ -282,10 +288,10 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
                 });
                 items[i].body = true;
                 if stack.len() > MAX_DEPTH {
-                    push(diags, Diagnostic::error(
-                        MdlErrorKind::TooDeep { limit: MAX_DEPTH },
-                        (at, at + 1),
-                    ));
+                    push(
+                        diags,
+                        Diagnostic::error(MdlErrorKind::TooDeep { limit: MAX_DEPTH }, (at, at + 1)),
+                    );
                     skip_block(&mut lx, diags);
                     items[i].end = items.len() as u32;
                 } else {
@@ -295,10 +301,10 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
             Tok::Close(at) => {
                 close_current(&mut current, &mut items);
                 if stack.len() == 1 {
-                    push(diags, Diagnostic::error(
-                        MdlErrorKind::UnmatchedClose,
-                        (at, at + 1),
-                    ));
+                    push(
+                        diags,
+                        Diagnostic::error(MdlErrorKind::UnmatchedClose, (at, at + 1)),
+                    );
                 } else {
                     let (i, _) = stack.pop().expect("non-root open item");
                     items[i].end = items.len() as u32;
@@ -325,7 +331,10 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     while stack.len() > 1 {
         let (i, at) = stack.pop().expect("open item");
         if !swallowed {
-            push(diags, Diagnostic::error(MdlErrorKind::UnclosedBlock, (at, at + 1)));
+            push(
+                diags,
+                Diagnostic::error(MdlErrorKind::UnclosedBlock, (at, at + 1)),
+            );
         }
         items[i].end = items.len() as u32;
     }
