@@ -137,13 +137,21 @@ impl Diagnostic {
         let prefix = if from > ls { "..." } else { "" };
         let suffix = if to < le { "..." } else { "" };
         let caret_at = prefix.len() + before.chars().count();
-        let width = self.span.1.saturating_sub(self.span.0).clamp(1, 40).min(after.chars().count().max(1));
+        let width = self
+            .span
+            .1
+            .saturating_sub(self.span.0)
+            .clamp(1, 40)
+            .min(after.chars().count().max(1));
         let gutter = " ".repeat(line.to_string().len());
         let label = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut s = format!("{label}: {}\n{gutter}--> {file}:{line}:{col}\n{gutter} |\n", self.kind);
+        let mut s = format!(
+            "{label}: {}\n{gutter}--> {file}:{line}:{col}\n{gutter} |\n",
+            self.kind
+        );
         s += &format!(
             "{line} | {prefix}{before}{after}{suffix}\n{gutter} | {}{}",
             " ".repeat(caret_at),
@@ -226,7 +234,12 @@ impl LineIndex {
     /// Indexes the lines of `src`.
     pub fn new(src: &[u8]) -> Self {
         let mut starts = vec![0];
-        starts.extend(src.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            src.iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex { starts }
     }
 

@@ -89,7 +89,6 @@ pub struct ParticleEmitter2 {
     pub emission_rate: f32,
     /// Emitter length: the first of the two emitter-area floats, as seeds 000 and 003 and the
     /// `wc3` crate name it (mdx-m3-viewer calls this one width).
-    // TODO: settle width/length with MDL evidence (FORMAT-NOTES open point; MDL issue).
     pub length: f32,
     /// Emitter width: the second emitter-area float (see `length`).
     pub width: f32,

@@ -15,7 +15,7 @@
 //! Two conventions were settled against the corpus (MDL files with an MDX twin):
 //! - static colors are printed in the reverse order of their MDX bytes, animated color keys
 //!   in stored order ([`mdl_color`]);
-//! - the PRE2 emitter-area floats: see [`PRE2_AREA_KEYWORDS`] (still open).
+//! - the PRE2 emitter-area floats: see [`PRE2_AREA_KEYWORDS`] (settled, with evidence).
 
 use super::node::{
     is_track, kind, new_node, read_node_item, read_record_track, write_node_head,
@@ -31,11 +31,11 @@ use crate::model::*;
 /// The MDL keywords of the two PRE2 emitter-area floats: `.0` is written for the field
 /// `length` (the first of the two in MDX), `.1` for the field `width` (the second).
 ///
-/// Open question (FORMAT-NOTES, "PRE2 width/length"): exporters disagree. MdlxConv
-/// (`Alliance_Exp.mdl`, first float 0.068777 printed as `Length`) and the war3mdlx fixture
-/// (`all.mdl`) agree with this mapping; Magos' War3 Model Editor (`HeroBladeMaster.mdl.txt`,
-/// first float 5.2 printed as `Width`) and mdx-m3-viewer use the other. Swap the two words
-/// here to flip it; the tracks keep their tags (`Length` is KP2N, `Width` is KP2W).
+/// Settled (FORMAT-NOTES' open point "PRE2 width/length"; evidence in
+/// `tests/peer_mdl.rs`): the first float pairs with the KP2N track (their values agree in
+/// `ArcaneWave.mdx`), and KP2N is `Length` for MdxLib, the `wc3` crate and war3-model's
+/// track names; MdlxConv's twin `Alliance_Exp.mdl` prints the first float as `Length`.
+/// Magos' War3 Model Editor and mdx-m3-viewer print it as `Width`; their MDL swaps the two.
 pub const PRE2_AREA_KEYWORDS: (&str, &str) = ("Length", "Width");
 
 /// A static color as MDL prints it: the reverse of its MDX byte order. Every twin in the
@@ -132,7 +132,13 @@ impl<'o, 't> Statics<'o, 't> {
 
     /// `static Key { a, b, c },` or, for one value, `static Key v,` (same rule as `f32`).
     fn floats(&mut self, key: &str, v: &[f32]) {
-        if self.animated(key) && v.iter().all(|x| x.to_bits() == 0) {
+        self.floats_or(key, v, 0.0);
+    }
+
+    /// Like `floats`, for a field whose absent line reads as `default` (white colors and
+    /// alpha 1, as war3-model and MdxLib treat them).
+    fn floats_or(&mut self, key: &str, v: &[f32], default: f32) {
+        if self.animated(key) && v.iter().all(|x| x.to_bits() == default.to_bits()) {
             return;
         }
         self.start(key);
@@ -642,6 +648,7 @@ impl MdlRecord for RibbonEmitter {
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut r = RibbonEmitter {
             node: new_node(kind::RIBBON_EMITTER),
+            color: [1.0; 3],
             ..Default::default()
         };
         r.node.name = cx.name_arg(i);
@@ -673,7 +680,7 @@ impl MdlRecord for RibbonEmitter {
         s.f32("HeightAbove", self.height_above);
         s.f32("HeightBelow", self.height_below);
         s.f32("Alpha", self.alpha);
-        s.floats("Color", &mdl_color(self.color));
+        s.floats_or("Color", &mdl_color(self.color), 1.0);
         s.int("TextureSlot", self.texture_slot as i64);
         out.kv_int("EmissionRate", self.emission_rate as i64);
         out.kv_f32("LifeSpan", self.life_span);
@@ -748,6 +755,8 @@ impl MdlRecord for PopcornEmitter {
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut p = PopcornEmitter {
             node: new_node(kind::PARTICLE_EMITTER),
+            color: [1.0; 3],
+            alpha: 1.0,
             ..Default::default()
         };
         p.node.name = cx.name_arg(i);
@@ -783,8 +792,8 @@ impl MdlRecord for PopcornEmitter {
         s.f32("LifeSpan", self.life_span);
         s.f32("EmissionRate", self.emission_rate);
         s.f32("Speed", self.speed);
-        s.floats("Color", &mdl_color(self.color));
-        s.f32("Alpha", self.alpha);
+        s.floats_or("Color", &mdl_color(self.color), 1.0);
+        s.floats_or("Alpha", &[self.alpha], 1.0);
         if self.replaceable_id != 0 {
             out.kv_int("ReplaceableId", self.replaceable_id as i64);
         }

@@ -28,7 +28,8 @@ const NODE_FLAG_ALIASES: &[(&str, u32)] = &[
 
 /// `DontInherit { ... }` words and their bits. Rotation is 0x2 and Scaling 0x4, as Magos'
 /// War3 Model Editor writes them (its MDL of `HeroBladeMaster` beside the MDX in the corpus,
-/// checked by `tests/mdl_twins.rs`), and as war3-model and the `wc3` crate read them;
+/// checked by `evidence_dont_inherit_bits` in `tests/peer_mdl.rs`), and as MdxLib,
+/// war3-model and the `wc3` crate read them;
 /// mdx-m3-viewer and FORMAT-NOTES have the two swapped.
 const DONT_INHERIT: &[(&str, u32)] = &[("Translation", 0x1), ("Rotation", 0x2), ("Scaling", 0x4)];
 
@@ -521,8 +522,11 @@ impl MdlRecord for Light {
     }
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
+        // An absent color reads as white, as war3-model and MdxLib treat it.
         let mut l = Light {
             node: new_node(kind::LIGHT),
+            color: [1.0; 3],
+            ambient_color: [1.0; 3],
             ..Default::default()
         };
         l.node.name = cx.name_arg(i);
@@ -560,8 +564,11 @@ impl MdlRecord for Light {
         write_node_head(out, Self::BLOCK, &self.node);
         out.flag(LIGHT_TYPES[(self.light_type as usize).min(2)]);
         let has = |tag| self.tracks.iter().any(|a| a.tag == tag);
+        // Animated: the static line is written only when it differs from what its absence
+        // reads as (white for colors, 0 otherwise).
         let stat = |out: &mut Out, tag, key: &str, v: &[f32]| {
-            if !has(tag) || v.iter().any(|x| x.to_bits() != 0) {
+            let absent = if v.len() == 3 { 1f32 } else { 0.0 };
+            if !has(tag) || v.iter().any(|x| x.to_bits() != absent.to_bits()) {
                 out.indent();
                 out.raw("static ");
                 out.raw(key);
