@@ -318,6 +318,23 @@ fn write_groups(out: &mut Out, g: &Geoset) {
 impl MdlRecord for Geoset {
     const BLOCK: &'static str = "Geoset";
 
+    fn skeleton(&self) -> Option<Self> {
+        use super::trim_list;
+        let mut s = self.clone();
+        let mut ok = trim_list(&mut s.vertices) & trim_list(&mut s.normals);
+        for uv in &mut s.uv_sets {
+            ok &= trim_list(uv);
+        }
+        if let Some(t) = &mut s.tangents {
+            ok &= trim_list(t);
+        }
+        if let Some(w) = &mut s.skin {
+            w.truncate(8);
+        }
+        s.vertex_groups.truncate(1);
+        ok.then_some(s)
+    }
+
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut g = Geoset::default();
         for c in cx.children(i) {

@@ -223,6 +223,11 @@ pub fn new_node(kind_bit: u32) -> Node {
 impl MdlRecord for Bone {
     const BLOCK: &'static str = "Bone";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        super::trim_tracks(&mut s.node.tracks).then_some(s)
+    }
+
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
     }
@@ -281,6 +286,11 @@ fn write_id_or(out: &mut Out, key: &str, v: i32, none: &str) {
 
 impl MdlRecord for Helper {
     const BLOCK: &'static str = "Helper";
+
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        super::trim_tracks(&mut s.node.tracks).then_some(s)
+    }
 
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
