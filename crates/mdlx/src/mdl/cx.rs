@@ -392,6 +392,19 @@ fn describe_atom(t: &Tree, a: &Atom) -> String {
 
 /// Powers of ten exactly representable as `f32` (5^10 < 2^24).
 const POW10: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+/// The same, as `f64` and `u64`, up to 10^8.
+const POW10_F64: [f64; 9] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+const POW10_U64: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
 
 /// The common case `[-]digits[.digits]` with at most 2^24 as the digit value and at most
 /// ten decimals: both operands are exact in `f32`, so one division rounds correctly
@@ -402,25 +415,47 @@ fn fast_f32(t: &[u8]) -> Option<f32> {
         Some(b'-') => (true, &t[1..]),
         _ => (false, t),
     };
-    let (mut m, mut digits, mut frac, mut dot) = (0u64, 0u32, 0usize, false);
-    for &c in t {
-        match c {
-            b'0'..=b'9' => {
-                m = m * 10 + u64::from(c - b'0');
-                digits += 1;
-                frac += usize::from(dot);
-                if digits > 18 {
-                    return None;
-                }
-            }
-            b'.' if !dot => dot = true,
-            _ => return None,
-        }
-    }
-    if digits == 0 || m > 1 << 24 || frac > 10 {
+    if t.is_empty() || t.len() > 19 {
         return None;
     }
-    let v = m as f32 / POW10[frac];
+    let (mut m, mut i) = (0u64, 0usize);
+    while i < t.len() {
+        let d = t[i].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        m = m * 10 + u64::from(d);
+        i += 1;
+    }
+    let (mut frac, dot) = (0, i < t.len() && t[i] == b'.');
+    if dot {
+        i += 1;
+        let from = i;
+        while i < t.len() {
+            let d = t[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            m = m * 10 + u64::from(d);
+            i += 1;
+        }
+        frac = i - from;
+    }
+    // Every byte must be a digit or the one dot, with at least one digit.
+    if i != t.len() || t.len() == usize::from(dot) {
+        return None;
+    }
+    let v = if m <= 1 << 24 && frac <= 10 {
+        m as f32 / POW10[frac]
+    } else if frac <= 8 && m < 1 << 53 && m / POW10_U64[frac] < 1 << 24 {
+        // Up to 8 decimals and below 2^24: the division rounds once in f64, and the f64
+        // result cannot land on the midpoint between two f32 unless the decimal is that
+        // midpoint (the decimal and the midpoint differ by at least 1/(10^8 * 2^25) of the
+        // value, more than half an f64 ulp), so rounding it to f32 is correct too.
+        (m as f64 / POW10_F64[frac]) as f32
+    } else {
+        return None;
+    };
     Some(if neg { -v } else { v })
 }
 
@@ -513,6 +548,54 @@ mod tests {
             let s = format!("{}.{:06}", m % 97, m);
             let want = s.parse::<f32>().unwrap().to_bits();
             assert_eq!(parse_f32(s.as_bytes()).unwrap().to_bits(), want, "{s}");
+        }
+    }
+
+    #[test]
+    fn eight_and_nine_digit_decimals_agree_with_std() {
+        // xorshift; 3 million random decimals of 7 to 15 digits with up to 8 decimals.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = 7 + (x % 9) as u32;
+            let m = (x >> 8) % 10u64.pow(digits);
+            let frac = ((x >> 4) % 9) as usize;
+            let s = format!("{}", m);
+            let s = if frac > 0 && s.len() > frac {
+                format!("{}.{}", &s[..s.len() - frac], &s[s.len() - frac..])
+            } else {
+                s
+            };
+            let want = s.parse::<f32>().unwrap().to_bits();
+            assert_eq!(parse_f32(s.as_bytes()).unwrap().to_bits(), want, "{s}");
+        }
+    }
+
+    #[test]
+    fn decimals_next_to_f32_midpoints_agree_with_std() {
+        // The hard cases: decimals within a few units of the last digit of a midpoint
+        // between two neighbouring f32 values.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f32::from_bits(0x3400_0000 + (x % 0x1680_0000) as u32); // ~1e-7 .. 1.6e7
+            let mid = (v as f64 + f32::from_bits(v.to_bits() + 1) as f64) / 2.0;
+            for decimals in [6usize, 7, 8] {
+                let base = format!("{mid:.decimals$}");
+                let unit = 10f64.powi(-(decimals as i32));
+                for d in -2i32..=2 {
+                    let s = format!(
+                        "{:.decimals$}",
+                        base.parse::<f64>().unwrap() + d as f64 * unit
+                    );
+                    let want = s.parse::<f32>().unwrap().to_bits();
+                    assert_eq!(parse_f32(s.as_bytes()).unwrap().to_bits(), want, "{s}");
+                }
+            }
         }
     }
 

@@ -109,6 +109,10 @@ fn estimate(m: &Model) -> usize {
         .iter()
         .map(|g| g.vertices.len() * 120 + g.faces.len() * 6)
         .sum::<usize>()
+        + m.nodes()
+            .flat_map(|n| n.tracks.iter())
+            .map(|a| a.track.len() * 48)
+            .sum::<usize>()
         + 64 * 1024
 }
 

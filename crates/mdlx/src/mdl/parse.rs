@@ -247,7 +247,7 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     }
     let mut lx = Lexer { src, pos: 0 };
     let mut atoms = Vec::with_capacity(src.len() / 4);
-    let mut items = Vec::with_capacity(src.len() / 8);
+    let mut items = Vec::with_capacity(src.len() / 5);
     items.push(Item {
         atoms: 0,
         natoms: 0,

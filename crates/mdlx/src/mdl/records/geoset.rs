@@ -319,20 +319,32 @@ impl MdlRecord for Geoset {
     const BLOCK: &'static str = "Geoset";
 
     fn skeleton(&self) -> Option<Self> {
-        use super::trim_list;
-        let mut s = self.clone();
-        let mut ok = trim_list(&mut s.vertices) & trim_list(&mut s.normals);
-        for uv in &mut s.uv_sets {
-            ok &= trim_list(uv);
-        }
-        if let Some(t) = &mut s.tangents {
-            ok &= trim_list(t);
-        }
-        if let Some(w) = &mut s.skin {
-            w.truncate(8);
-        }
-        s.vertex_groups.truncate(1);
-        ok.then_some(s)
+        use super::{exact_after_first, first};
+        let ok = exact_after_first(&self.vertices)
+            && exact_after_first(&self.normals)
+            && self.uv_sets.iter().all(|uv| exact_after_first(uv))
+            && self.tangents.as_ref().is_none_or(|t| exact_after_first(t));
+        ok.then(|| Geoset {
+            vertices: first(&self.vertices),
+            normals: first(&self.normals),
+            face_types: self.face_types.clone(),
+            face_group_sizes: self.face_group_sizes.clone(),
+            faces: self.faces.clone(),
+            vertex_groups: first(&self.vertex_groups),
+            matrix_group_sizes: self.matrix_group_sizes.clone(),
+            matrix_indices: self.matrix_indices.clone(),
+            material_id: self.material_id,
+            selection_group: self.selection_group,
+            selection_flags: self.selection_flags,
+            lod: self.lod,
+            lod_name: self.lod_name.clone(),
+            extent: self.extent,
+            sequence_extents: self.sequence_extents.clone(),
+            tangents: self.tangents.as_ref().map(|t| first(t)),
+            skin: self.skin.as_ref().map(|w| w[..w.len().min(8)].to_vec()),
+            uv_sets: self.uv_sets.iter().map(|uv| first(uv)).collect(),
+            tail: self.tail.clone(),
+        })
     }
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {

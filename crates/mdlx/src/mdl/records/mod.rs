@@ -42,28 +42,50 @@ pub fn exact(v: f32) -> bool {
     !v.is_nan() || v.to_bits() == f32::NAN.to_bits()
 }
 
-/// Cuts every track to its first two keys; false if a cut key holds an inexact float.
-pub fn trim_tracks(tracks: &mut crate::model::Tracks) -> bool {
-    use crate::model::AnyTrack;
-    fn cut<T: Copy>(keys: &mut Vec<crate::model::Key<T>>, floats: impl Fn(&T) -> bool) -> bool {
-        let ok = keys
-            .iter()
-            .skip(2)
-            .all(|k| floats(&k.value) && floats(&k.in_tan) && floats(&k.out_tan));
-        keys.truncate(2);
-        ok
+/// The tracks cut to their first two keys, if every cut key holds only exact floats.
+pub fn trimmed_tracks(tracks: &crate::model::Tracks) -> Option<crate::model::Tracks> {
+    use crate::model::{Animation, AnyTrack, Key, Track};
+    fn cut<T: Copy>(t: &Track<T>, floats: impl Fn(&T) -> bool) -> Option<Track<T>> {
+        let rest: &[Key<T>] = t.keys.get(2..).unwrap_or(&[]);
+        rest.iter()
+            .all(|k| floats(&k.value) && floats(&k.in_tan) && floats(&k.out_tan))
+            .then(|| Track {
+                interpolation: t.interpolation,
+                global_sequence_id: t.global_sequence_id,
+                keys: t.keys[..t.keys.len().min(2)].to_vec(),
+            })
     }
-    tracks.0.iter_mut().all(|a| match &mut a.track {
-        AnyTrack::Float(t) => cut(&mut t.keys, |v| exact(*v)),
-        AnyTrack::Vector3(t) => cut(&mut t.keys, |v| v.iter().all(|x| exact(*x))),
-        AnyTrack::Quaternion(t) => cut(&mut t.keys, |v| v.iter().all(|x| exact(*x))),
-        AnyTrack::Integer(t) => cut(&mut t.keys, |_| true),
+    let all = |v: &[f32]| v.iter().all(|x| exact(*x));
+    let list = tracks.iter().map(|a| {
+        let track = match &a.track {
+            AnyTrack::Float(t) => AnyTrack::Float(cut(t, |v| exact(*v))?),
+            AnyTrack::Vector3(t) => AnyTrack::Vector3(cut(t, |v| all(v))?),
+            AnyTrack::Quaternion(t) => AnyTrack::Quaternion(cut(t, |v| all(v))?),
+            AnyTrack::Integer(t) => AnyTrack::Integer(cut(t, |_| true)?),
+        };
+        Some(Animation { tag: a.tag, track })
+    });
+    list.collect::<Option<Vec<_>>>().map(crate::model::Tracks)
+}
+
+/// The node with its tracks cut (see [`trimmed_tracks`]).
+pub fn trimmed_node(n: &crate::model::Node) -> Option<crate::model::Node> {
+    Some(crate::model::Node {
+        name: n.name.clone(),
+        object_id: n.object_id,
+        parent_id: n.parent_id,
+        flags: n.flags,
+        tracks: trimmed_tracks(&n.tracks)?,
+        tail: n.tail.clone(),
     })
 }
 
-/// Cuts a list to one element; false if a cut element holds an inexact float.
-pub fn trim_list<const N: usize>(v: &mut Vec<[f32; N]>) -> bool {
-    let ok = v.iter().skip(1).all(|e| e.iter().all(|x| exact(*x)));
-    v.truncate(1);
-    ok
+/// True if every element after the first holds only exact floats.
+pub fn exact_after_first<const N: usize>(v: &[[f32; N]]) -> bool {
+    v.iter().skip(1).all(|e| e.iter().all(|x| exact(*x)))
+}
+
+/// A copy of the first element of a list (or an empty list).
+pub fn first<T: Clone>(v: &[T]) -> Vec<T> {
+    v[..v.len().min(1)].to_vec()
 }

@@ -224,8 +224,10 @@ impl MdlRecord for Bone {
     const BLOCK: &'static str = "Bone";
 
     fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        super::trim_tracks(&mut s.node.tracks).then_some(s)
+        Some(Self {
+            node: super::trimmed_node(&self.node)?,
+            ..*self
+        })
     }
 
     fn node_mut(&mut self) -> Option<&mut Node> {
@@ -288,8 +290,9 @@ impl MdlRecord for Helper {
     const BLOCK: &'static str = "Helper";
 
     fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        super::trim_tracks(&mut s.node.tracks).then_some(s)
+        Some(Self {
+            node: super::trimmed_node(&self.node)?,
+        })
     }
 
     fn node_mut(&mut self) -> Option<&mut Node> {
