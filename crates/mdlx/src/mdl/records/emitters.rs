@@ -254,6 +254,13 @@ fn read_particle_field(cx: &mut Cx, c: usize, p: &mut ParticleEmitter) -> bool {
 impl MdlRecord for ParticleEmitter {
     const BLOCK: &'static str = "ParticleEmitter";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
+
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
     }
@@ -482,6 +489,13 @@ fn read_pre2_int(cx: &mut Cx, c: usize, p: &mut ParticleEmitter2) -> bool {
 impl MdlRecord for ParticleEmitter2 {
     const BLOCK: &'static str = "ParticleEmitter2";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
+
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
     }
@@ -637,6 +651,13 @@ fn ribbon_u32<'a>(r: &'a mut RibbonEmitter, k: &[u8]) -> Option<&'a mut u32> {
 impl MdlRecord for RibbonEmitter {
     const BLOCK: &'static str = "RibbonEmitter";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
+
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
     }
@@ -744,6 +765,13 @@ fn popcorn_float<'a>(p: &'a mut PopcornEmitter, k: &[u8]) -> Option<&'a mut f32>
 impl MdlRecord for PopcornEmitter {
     const BLOCK: &'static str = "ParticleEmitterPopcorn";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
+
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
     }
@@ -842,6 +870,12 @@ fn read_target(cx: &mut Cx, c: usize, cam: &mut Camera) {
 
 impl MdlRecord for Camera {
     const BLOCK: &'static str = "Camera";
+
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut cam = Camera {

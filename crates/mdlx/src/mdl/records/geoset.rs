@@ -419,6 +419,12 @@ const DEFAULT_COLOR: [f32; 3] = [1.0, 1.0, 1.0];
 impl MdlRecord for GeosetAnimation {
     const BLOCK: &'static str = "GeosetAnim";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
+
     fn flags_mut(&mut self) -> Option<&mut u32> {
         Some(&mut self.flags)
     }

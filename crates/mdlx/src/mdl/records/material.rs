@@ -424,6 +424,14 @@ pub fn write_layer(out: &mut Out, l: &Layer, version: u32) {
 impl MdlRecord for Material {
     const BLOCK: &'static str = "Material";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        for l in &mut s.layers {
+            l.tracks = super::trimmed_tracks(&l.tracks)?;
+        }
+        Some(s)
+    }
+
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut m = Material::default();
         let mut implicit_shader_type = Vec::new();
@@ -491,6 +499,12 @@ const TEXTURE_ANIM_TRACKS: &[(Tag, &str)] = &[
 
 impl MdlRecord for TextureAnimation {
     const BLOCK: &'static str = "TVertexAnim";
+
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut t = TextureAnimation::default();

@@ -328,6 +328,13 @@ const ATTACHMENT_TRACKS: &[(Tag, &str)] = &[(tk::KATV, "Visibility")];
 impl MdlRecord for Attachment {
     const BLOCK: &'static str = "Attachment";
 
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
+
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
     }
@@ -374,6 +381,12 @@ impl MdlRecord for Attachment {
 
 impl MdlRecord for EventObject {
     const BLOCK: &'static str = "EventObject";
+
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        Some(s)
+    }
 
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
@@ -443,6 +456,12 @@ const SHAPES: [&str; 4] = ["Box", "Plane", "Sphere", "Cylinder"];
 
 impl MdlRecord for CollisionShape {
     const BLOCK: &'static str = "CollisionShape";
+
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        Some(s)
+    }
 
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
@@ -525,6 +544,13 @@ const LIGHT_TRACKS: &[(Tag, &str)] = &[
 
 impl MdlRecord for Light {
     const BLOCK: &'static str = "Light";
+
+    fn skeleton(&self) -> Option<Self> {
+        let mut s = self.clone();
+        s.node = super::trimmed_node(&self.node)?;
+        s.tracks = super::trimmed_tracks(&self.tracks)?;
+        Some(s)
+    }
 
     fn node_mut(&mut self) -> Option<&mut Node> {
         Some(&mut self.node)
