@@ -21,7 +21,7 @@ use super::node::{
     is_track, kind, new_node, read_node_item, read_record_track, write_node_head,
     write_node_tracks, write_tracks,
 };
-use super::MdlRecord;
+use super::{node_parts, MdlRecord};
 use crate::format::track as tk;
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
@@ -254,20 +254,7 @@ fn read_particle_field(cx: &mut Cx, c: usize, p: &mut ParticleEmitter) -> bool {
 impl MdlRecord for ParticleEmitter {
     const BLOCK: &'static str = "ParticleEmitter";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        s.tracks = super::trimmed_tracks(&self.tracks)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(tracks);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut p = ParticleEmitter {
@@ -489,20 +476,7 @@ fn read_pre2_int(cx: &mut Cx, c: usize, p: &mut ParticleEmitter2) -> bool {
 impl MdlRecord for ParticleEmitter2 {
     const BLOCK: &'static str = "ParticleEmitter2";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        s.tracks = super::trimmed_tracks(&self.tracks)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(tracks);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut p = ParticleEmitter2 {
@@ -651,20 +625,7 @@ fn ribbon_u32<'a>(r: &'a mut RibbonEmitter, k: &[u8]) -> Option<&'a mut u32> {
 impl MdlRecord for RibbonEmitter {
     const BLOCK: &'static str = "RibbonEmitter";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        s.tracks = super::trimmed_tracks(&self.tracks)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(tracks);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut r = RibbonEmitter {
@@ -765,20 +726,7 @@ fn popcorn_float<'a>(p: &'a mut PopcornEmitter, k: &[u8]) -> Option<&'a mut f32>
 impl MdlRecord for PopcornEmitter {
     const BLOCK: &'static str = "ParticleEmitterPopcorn";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        s.tracks = super::trimmed_tracks(&self.tracks)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(tracks);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut p = PopcornEmitter {

@@ -10,6 +10,40 @@ pub mod node;
 use super::cx::Cx;
 use super::out::Out;
 
+/// The trait methods every node block shares: its node, its flags word, and (for `tracks`
+/// or `node_only`) its skeleton with the node's tracks, and the record's own, cut short.
+macro_rules! node_parts {
+    (@common) => {
+        fn node_mut(&mut self) -> Option<&mut crate::model::Node> {
+            Some(&mut self.node)
+        }
+
+        fn flags_mut(&mut self) -> Option<&mut u32> {
+            Some(&mut self.node.flags)
+        }
+    };
+    (node_only) => {
+        node_parts!(@common);
+
+        fn skeleton(&self) -> Option<Self> {
+            let mut s = self.clone();
+            s.node = super::trimmed_node(&self.node)?;
+            Some(s)
+        }
+    };
+    (tracks) => {
+        node_parts!(@common);
+
+        fn skeleton(&self) -> Option<Self> {
+            let mut s = self.clone();
+            s.node = super::trimmed_node(&self.node)?;
+            s.tracks = super::trimmed_tracks(&self.tracks)?;
+            Some(s)
+        }
+    };
+}
+pub(crate) use node_parts;
+
 /// A record that reads from an MDL block and writes one.
 pub trait MdlRecord: Sized {
     /// The block keyword (`Bone`, `Geoset`, ...), also the record's name in messages.

@@ -3,7 +3,7 @@
 //! `Attachment`, `EventObject`, `CollisionShape`, `Light`.
 
 use super::emitters::mdl_color;
-use super::MdlRecord;
+use super::{node_parts, MdlRecord};
 use crate::format::track as tk;
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
@@ -230,13 +230,7 @@ impl MdlRecord for Bone {
         })
     }
 
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(@common);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut b = Bone {
@@ -295,13 +289,7 @@ impl MdlRecord for Helper {
         })
     }
 
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(@common);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut h = Helper {
@@ -328,20 +316,7 @@ const ATTACHMENT_TRACKS: &[(Tag, &str)] = &[(tk::KATV, "Visibility")];
 impl MdlRecord for Attachment {
     const BLOCK: &'static str = "Attachment";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        s.tracks = super::trimmed_tracks(&self.tracks)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(tracks);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut a = Attachment {
@@ -382,19 +357,7 @@ impl MdlRecord for Attachment {
 impl MdlRecord for EventObject {
     const BLOCK: &'static str = "EventObject";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(node_only);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut e = EventObject {
@@ -457,19 +420,7 @@ const SHAPES: [&str; 4] = ["Box", "Plane", "Sphere", "Cylinder"];
 impl MdlRecord for CollisionShape {
     const BLOCK: &'static str = "CollisionShape";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(node_only);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         let mut s = CollisionShape {
@@ -545,20 +496,7 @@ const LIGHT_TRACKS: &[(Tag, &str)] = &[
 impl MdlRecord for Light {
     const BLOCK: &'static str = "Light";
 
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.node = super::trimmed_node(&self.node)?;
-        s.tracks = super::trimmed_tracks(&self.tracks)?;
-        Some(s)
-    }
-
-    fn node_mut(&mut self) -> Option<&mut Node> {
-        Some(&mut self.node)
-    }
-
-    fn flags_mut(&mut self) -> Option<&mut u32> {
-        Some(&mut self.node.flags)
-    }
+    node_parts!(tracks);
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
         // An absent color reads as white, as war3-model and MdxLib treat it.
