@@ -120,7 +120,13 @@ pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node) -> bool {
                 }
             }
         }
-    } else if let Some(tag) = track_tag(k, NODE_TRACKS).filter(|_| is_track(cx, c)) {
+    } else if let Some(tag) = track_tag(k, NODE_TRACKS)
+        .filter(|_| is_track(cx, c))
+        .or_else(|| raw_tag(k).filter(|_| cx.has_body(c)))
+    {
+        // A raw tag (`KGAC 3 { ... }`) is a track this kind of block does not normally
+        // hold; it is taken as a node track (the extension block keeps the exact record
+        // when it belonged to the record's own tracks).
         if let Some(a) = read_track(cx, c, tag) {
             node.tracks.0.push(a);
         }
