@@ -296,6 +296,32 @@ fn write_faces(out: &mut Out, g: &Geoset) {
     out.close();
 }
 
+impl Geoset {
+    /// The face groups cut to at most three indices each, when the groups account for
+    /// every index exactly (then each group is written by the same code, whatever its
+    /// length); otherwise all of them, so the check sees the odd structure.
+    fn skeleton_faces(&self) -> (Vec<u32>, Vec<u16>) {
+        let consistent = self.face_types.len() == self.face_group_sizes.len()
+            && self
+                .face_group_sizes
+                .iter()
+                .map(|&s| s as usize)
+                .sum::<usize>()
+                == self.faces.len();
+        if !consistent {
+            return (self.face_group_sizes.clone(), self.faces.clone());
+        }
+        let (mut sizes, mut faces, mut start) = (Vec::new(), Vec::new(), 0usize);
+        for &s in &self.face_group_sizes {
+            let keep = (s as usize).min(3);
+            faces.extend_from_slice(&self.faces[start..start + keep]);
+            sizes.push(keep as u32);
+            start += s as usize;
+        }
+        (sizes, faces)
+    }
+}
+
 /// `Groups <n> <total> { Matrices { a, b }, ... }`.
 fn write_groups(out: &mut Out, g: &Geoset) {
     out.open(&format!(
@@ -324,12 +350,13 @@ impl MdlRecord for Geoset {
             && exact_after_first(&self.normals)
             && self.uv_sets.iter().all(|uv| exact_after_first(uv))
             && self.tangents.as_ref().is_none_or(|t| exact_after_first(t));
+        let (face_group_sizes, faces) = self.skeleton_faces();
         ok.then(|| Geoset {
             vertices: first(&self.vertices),
             normals: first(&self.normals),
             face_types: self.face_types.clone(),
-            face_group_sizes: self.face_group_sizes.clone(),
-            faces: self.faces.clone(),
+            face_group_sizes,
+            faces,
             vertex_groups: first(&self.vertex_groups),
             matrix_group_sizes: self.matrix_group_sizes.clone(),
             matrix_indices: self.matrix_indices.clone(),
