@@ -259,9 +259,21 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
     // The item being built (atoms seen, no body yet).
     let mut current: Option<usize> = None;
+    // Whether the current item holds only numbers so far.
+    let mut numeric = false;
+    // A numbers-only item just ended by a comma: a number that follows joins it, so a
+    // list of values (`{ 0, 0, 1 }`, a long VertexGroup) is one item, not one per value.
+    let mut run: Option<usize> = None;
     loop {
         match lx.next(diags) {
             Tok::Atom(a) => {
+                if current.is_none() {
+                    match run.take() {
+                        Some(r) if a.kind == AtomKind::Number => current = Some(r),
+                        _ => numeric = a.kind == AtomKind::Number,
+                    }
+                }
+                numeric &= a.kind == AtomKind::Number;
                 let i = *current.get_or_insert_with(|| {
                     items.push(Item {
                         atoms: atoms.len() as u32,
@@ -276,6 +288,7 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
                 items[i].natoms += 1;
             }
             Tok::Open(at) => {
+                run = None;
                 let i = current.take().unwrap_or_else(|| {
                     items.push(Item {
                         atoms: atoms.len() as u32,
@@ -299,6 +312,7 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
                 }
             }
             Tok::Close(at) => {
+                run = None;
                 close_current(&mut current, &mut items);
                 if stack.len() == 1 {
                     push(
@@ -310,7 +324,10 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
                     items[i].end = items.len() as u32;
                 }
             }
-            Tok::Comma => close_current(&mut current, &mut items),
+            Tok::Comma => {
+                run = if numeric { current } else { None };
+                close_current(&mut current, &mut items);
+            }
             Tok::Newline => {
                 // A line break ends an item unless a `{` follows (Allman-style blocks).
                 if current.is_some() && !next_is_open(&lx) {
@@ -467,14 +484,14 @@ mod tests {
         let (s, errs) =
             shape("Model \"a\" {\n BlendTime 150,\n MinimumExtent { -1, 2.5e-05, 3 },\n}\n");
         assert_eq!(errs, 0);
-        assert_eq!(s, "{Model a{BlendTime 150|MinimumExtent{-1|2.5e-05|3}}}");
+        assert_eq!(s, "{Model a{BlendTime 150|MinimumExtent{-1 2.5e-05 3}}}");
     }
 
     #[test]
     fn keys_and_allman_braces() {
         let (s, _) =
             shape("Translation 1 {\n Linear,\n 0: { 1, 2, 3 },\n}\nAnim \"x\"\n{\n NonLooping\n}");
-        assert_eq!(s, "{Translation 1{Linear|0 :{1|2|3}}|Anim x{NonLooping}}");
+        assert_eq!(s, "{Translation 1{Linear|0 :{1 2 3}}|Anim x{NonLooping}}");
     }
 
     #[test]
