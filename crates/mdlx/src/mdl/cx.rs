@@ -447,7 +447,7 @@ fn fast_f32(t: &[u8]) -> Option<f32> {
     }
     let v = if m <= 1 << 24 && frac <= 10 {
         m as f32 / POW10[frac]
-    } else if frac <= 8 && m < 1 << 53 && m / POW10_U64[frac] < 1 << 24 {
+    } else if frac <= 8 && m < (1 << 24) * POW10_U64[frac] {
         // Up to 8 decimals and below 2^24: the division rounds once in f64, and the f64
         // result cannot land on the midpoint between two f32 unless the decimal is that
         // midpoint (the decimal and the midpoint differ by at least 1/(10^8 * 2^25) of the
