@@ -23,12 +23,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Convert a model: input format from the content, output format from OUT's extension.
+    /// Convert a model, or every model under a folder (with --to).
+    ///
+    /// The input format is told by the content; the output format is --to, or else OUT's
+    /// extension. Outputs are written whole or not at all; inputs are never written over.
+    /// A folder's tree is mirrored under OUT; files that fail are listed at the end.
     Convert {
-        /// The input model (never modified).
+        /// The input model (never modified), or a folder of .mdx/.mdl files.
         input: PathBuf,
-        /// The output file (`.mdx` or `.mdl`); written whole or not at all.
+        /// The output file (`.mdx` or `.mdl`), or the output folder.
         output: PathBuf,
+        /// Output format: mdx or mdl (needed for a folder).
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl"])]
+        to: Option<String>,
         /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
         #[arg(long)]
         strict_mdl: bool,

@@ -72,7 +72,13 @@ pub fn write_atomic(target: &Path, data: &[u8], input: &Path) -> Result<()> {
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         f.sync_all()
             .with_context(|| format!("cannot sync {}", tmp.display()))?;
-        fs::rename(&tmp, target).with_context(|| format!("cannot rename to {}", target.display()))
+        fs::rename(&tmp, target)
+            .with_context(|| format!("cannot rename to {}", target.display()))?;
+        // Make the rename itself durable; a folder that cannot be synced is not an error.
+        if let Ok(d) = fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);

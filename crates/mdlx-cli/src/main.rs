@@ -16,9 +16,18 @@ fn main() -> ExitCode {
         cli::Command::Convert {
             input,
             output,
+            to,
             strict_mdl,
             allow_lossy,
-        } => cmd::convert::run(&input, &output, strict_mdl, allow_lossy),
+        } => cmd::convert::run(
+            &input,
+            &output,
+            to.as_deref(),
+            cmd::convert::Options {
+                strict_mdl,
+                allow_lossy,
+            },
+        ),
         cli::Command::Roundtrip { paths, via } => cmd::roundtrip::run(&paths, via.is_some()),
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
     };

@@ -1,40 +1,246 @@
-//! `mdlx convert IN OUT`: input format from the content, output format from the extension.
+//! `mdlx convert IN OUT`: one file, or every model under a folder.
+//!
+//! The input format is told by the content. The output format is `--to`, or else OUT's
+//! extension. Every output is written beside its target and renamed into place, so a
+//! target is either its old self or the whole new file; an input is never written over.
+//!
+//! A folder conversion (`mdlx convert DIR OUTDIR --to mdl`) mirrors DIR's tree under
+//! OUTDIR, converts files in parallel, shows a progress bar when stderr is a terminal,
+//! goes on past files that fail, lists every failure at the end and exits 1 if any failed.
 
-use anyhow::{bail, Result};
-use std::path::Path;
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum To {
+    /// Binary MDX.
+    Mdx,
+    /// MDL text.
+    Mdl,
+}
+
+impl To {
+    /// The format named on the command line (`--to`).
+    pub fn parse(name: &str) -> Result<To> {
+        match name.to_ascii_lowercase().as_str() {
+            "mdx" => Ok(To::Mdx),
+            "mdl" => Ok(To::Mdl),
+            _ => bail!("unknown output format {name:?} (supported: mdx, mdl)"),
+        }
+    }
+
+    /// The format an output path's extension names.
+    fn from_path(path: &Path) -> Result<To> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("mdx") => Ok(To::Mdx),
+            Some(e) if e.eq_ignore_ascii_case("mdl") => Ok(To::Mdl),
+            _ => bail!(
+                "{}: unsupported output format (supported: .mdx, .mdl, or name one with --to)",
+                path.display()
+            ),
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            To::Mdx => "mdx",
+            To::Mdl => "mdl",
+        }
+    }
+}
+
+/// What to do about MDL that standard keywords cannot hold.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Write only standard MDL (no `MdlxExtension` block).
+    pub strict_mdl: bool,
+    /// With `strict_mdl`: write anyway, listing what was lost.
+    pub allow_lossy: bool,
+}
 
 /// Runs the verb.
-pub fn run(input: &Path, output: &Path, strict_mdl: bool, allow_lossy: bool) -> Result<ExitCode> {
+pub fn run(input: &Path, output: &Path, to: Option<&str>, opts: Options) -> Result<ExitCode> {
+    let to = to.map(To::parse).transpose()?;
+    if input.is_dir() {
+        let Some(to) = to else {
+            bail!("converting a folder needs --to FORMAT (mdx or mdl)");
+        };
+        return run_dir(input, output, to, opts);
+    }
+    let to = match to {
+        Some(t) => t,
+        None => To::from_path(output)?,
+    };
+    for note in convert_file(input, output, to, opts)? {
+        eprintln!("{note}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Converts one file; returns the notes to show (losses written anyway).
+fn convert_file(input: &Path, output: &Path, to: To, opts: Options) -> Result<Vec<String>> {
     let data = crate::files::read(input)?;
-    let model = super::decode(&data, input)?;
-    let bytes = if crate::files::has_ext(output, &["mdx"]) {
-        mdlx::mdx::to_bytes(&model)?
-    } else if super::is_mdl(output) {
-        let written = mdlx::mdl::write(&model, mdlx::mdl::WriteOptions { strict: strict_mdl });
-        if !written.losses.is_empty() {
-            for l in &written.losses {
-                eprintln!(
-                    "mdlx: {}: standard MDL cannot hold {}: {}",
-                    input.display(),
-                    l.what,
-                    l.detail
-                );
-            }
-            if !allow_lossy {
+    let (model, mut notes) = super::decode_with_warnings(&data, input)?;
+    let bytes = match to {
+        To::Mdx => mdlx::mdx::to_bytes(&model)?,
+        To::Mdl => {
+            let written = mdlx::mdl::write(
+                &model,
+                mdlx::mdl::WriteOptions {
+                    strict: opts.strict_mdl,
+                },
+            );
+            let losses: Vec<String> = written
+                .losses
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{}: standard MDL cannot hold {}: {}",
+                        input.display(),
+                        l.what,
+                        l.detail
+                    )
+                })
+                .collect();
+            if !losses.is_empty() && !opts.allow_lossy {
                 bail!(
-                    "{} thing(s) would be lost in strictly standard MDL; nothing written (use --allow-lossy to write anyway, or drop --strict-mdl to keep them in an MdlxExtension block)",
-                    written.losses.len()
+                    "{}\n{} thing(s) would be lost in strictly standard MDL; nothing written (use --allow-lossy to write anyway, or drop --strict-mdl to keep them in an MdlxExtension block)",
+                    losses.join("\n"),
+                    losses.len()
                 );
             }
+            notes.extend(losses.into_iter().map(|l| format!("mdlx: {l}")));
+            written.text
         }
-        written.text
-    } else {
-        bail!(
-            "{}: unsupported output format (supported: .mdx, .mdl)",
-            output.display()
-        );
     };
     crate::files::write_atomic(output, &bytes, input)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(notes)
+}
+
+/// Converts every model under `dir` into the same tree under `out_dir`.
+fn run_dir(dir: &Path, out_dir: &Path, to: To, opts: Options) -> Result<ExitCode> {
+    let inputs = crate::files::find(&[dir.to_path_buf()], &["mdx", "mdl"])?;
+    if inputs.is_empty() {
+        bail!("no .mdx or .mdl files under {}", dir.display());
+    }
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+
+    // Plan every target first, so two inputs that would land on one output (a.mdx and
+    // a.mdl converted to MDL) are caught before anything is written.
+    let mut first_claim: HashMap<PathBuf, &Path> = HashMap::new();
+    let mut jobs: Vec<(&Path, PathBuf, Option<String>)> = Vec::with_capacity(inputs.len());
+    for input in &inputs {
+        let rel = input.strip_prefix(dir).unwrap_or(input);
+        let target = out_dir.join(rel).with_extension(to.extension());
+        let clash = match first_claim.get(&target) {
+            Some(first) => Some(format!(
+                "would write {} which {} also converts to; skipped",
+                target.display(),
+                first.display()
+            )),
+            None => {
+                first_claim.insert(target.clone(), input);
+                None
+            }
+        };
+        jobs.push((input, target, clash));
+    }
+
+    let bar = Progress::new(jobs.len());
+    let failures: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
+    jobs.par_iter().for_each(|(input, target, clash)| {
+        let result = match clash {
+            Some(msg) => Err(anyhow::anyhow!("{msg}")),
+            None => target
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .with_context(|| format!("cannot create the folder of {}", target.display()))
+                .and_then(|()| convert_file(input, target, to, opts)),
+        };
+        match result {
+            Ok(notes) => {
+                for n in notes {
+                    bar.println(&n);
+                }
+            }
+            Err(e) => {
+                bar.println(&format!("mdlx: failed: {}", input.display()));
+                failures
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((input.to_path_buf(), format!("{e:#}")));
+            }
+        }
+        bar.inc();
+    });
+    bar.finish();
+
+    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+    failures.sort();
+    let done = jobs.len() - failures.len();
+    eprintln!(
+        "mdlx: converted {done} of {} file(s) to {} under {}",
+        jobs.len(),
+        to.extension(),
+        out_dir.display()
+    );
+    if failures.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!("mdlx: {} file(s) failed:", failures.len());
+    for (path, err) in &failures {
+        // Most errors already start with the input's name; say it once.
+        let shown = path.display().to_string();
+        let err = err
+            .strip_prefix(&shown)
+            .and_then(|e| e.strip_prefix(": "))
+            .unwrap_or(err);
+        eprintln!("  {shown}: {}", err.replace('\n', "\n    "));
+    }
+    Ok(ExitCode::from(1))
+}
+
+/// A progress bar on stderr when it is a terminal; nothing otherwise.
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    fn new(len: usize) -> Progress {
+        if !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = indicatif::ProgressBar::new(len as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} files, {elapsed} elapsed, {eta} left",
+        ) {
+            bar.set_style(style);
+        }
+        Progress(Some(bar))
+    }
+
+    fn inc(&self) {
+        if let Some(b) = &self.0 {
+            b.inc(1);
+        }
+    }
+
+    /// Prints a line above the bar (or plainly when there is no bar).
+    fn println(&self, line: &str) {
+        match &self.0 {
+            Some(b) => b.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
 }
