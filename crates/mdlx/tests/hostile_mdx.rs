@@ -7,78 +7,17 @@
 //! The allocator's counters are global, so the tests take [`serial`] and run one at a time.
 
 mod common;
+#[path = "common/counting.rs"]
+mod counting;
 
+use counting::{serial, CURRENT, PEAK};
 use mdlx::format::{track_kind, TrackKind};
 use mdlx::mdx::{from_bytes, to_bytes, MdxError, MdxErrorKind};
 use mdlx::model::{LayoutEntry, Tag};
 use mdlx::Model;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Mutex, MutexGuard};
-
-// ---------------------------------------------------------------------------------------
-// Counting allocator
-// ---------------------------------------------------------------------------------------
-
-/// `System`, plus the bytes currently allocated and the highest value since the last reset.
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    let now = CURRENT.fetch_add(by, Relaxed) + by;
-    PEAK.fetch_max(now, Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        CURRENT.fetch_sub(layout.size(), Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // A moving realloc holds the old and the new block at once: count that as a peak.
-        PEAK.fetch_max(CURRENT.load(Relaxed) + new_size, Relaxed);
-        let p = System.realloc(ptr, layout, new_size);
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                grew(new_size - layout.size());
-            } else {
-                CURRENT.fetch_sub(layout.size() - new_size, Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The allocation counters are global: every test holds this while it runs.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Allocation peaks seen by [`decode`].
 #[derive(Default)]

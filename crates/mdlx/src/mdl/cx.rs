@@ -103,11 +103,18 @@ impl<'t, 'a> Cx<'t, 'a> {
     /// Reports `kw` as unknown in `block`.
     pub fn unknown(&mut self, i: usize, block: &'static str, expected: &'static [&'static str]) {
         let keyword = String::from_utf8_lossy(self.key(i)).into_owned();
-        let keyword = if keyword.is_empty() {
-            self.describe(i)
-        } else {
-            keyword
-        };
+        if keyword.is_empty() {
+            // A bare block or value where a keyword should start the line.
+            let found = self.describe(i);
+            self.error(
+                i,
+                MdlErrorKind::Expected {
+                    expected: format!("a keyword of {block}"),
+                    found,
+                },
+            );
+            return;
+        }
         self.error(
             i,
             MdlErrorKind::UnknownKeyword {

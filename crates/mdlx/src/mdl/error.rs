@@ -17,6 +17,8 @@ pub enum Severity {
 pub enum MdlErrorKind {
     /// A character that cannot start any token.
     UnexpectedChar(char),
+    /// A control byte: the input is binary, not MDL text. Reading stops there.
+    BinaryData(u8),
     /// A string that runs to the end of the file.
     UnterminatedString,
     /// A `/*` comment that is never closed.
@@ -54,6 +56,10 @@ impl fmt::Display for MdlErrorKind {
         use MdlErrorKind::*;
         match self {
             UnexpectedChar(c) => write!(f, "unexpected character {c:?}"),
+            BinaryData(b) => write!(
+                f,
+                "byte {b:#04x} is binary data, not MDL text (a damaged MDX file, or not a model?); reading stopped here"
+            ),
             UnterminatedString => write!(
                 f,
                 "unterminated string: no closing `\"` before the end of the file"

@@ -158,6 +158,16 @@ impl<'a> Lexer<'a> {
                     return Tok::Atom(atom(AtomKind::Word, start, self.pos));
                 }
                 0xef if s[start..].starts_with(&[0xef, 0xbb, 0xbf]) => self.pos += 3,
+                // Control bytes never appear in MDL text: this is binary data (a damaged
+                // MDX, or not a model at all). One error, not one per byte.
+                c if c < 0x20 || c == 0x7f => {
+                    push(
+                        diags,
+                        Diagnostic::error(MdlErrorKind::BinaryData(c), (start, start + 1)),
+                    );
+                    self.pos = s.len();
+                    return Tok::End;
+                }
                 _ => {
                     let ch = std::str::from_utf8(&s[start..(start + 4).min(s.len())])
                         .ok()
@@ -338,11 +348,14 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
         }
     }
     close_current(&mut current, &mut items);
-    // After a string or comment that ran to the end, unclosed blocks are only its echo.
+    // After a string or comment that ran to the end, or binary data that stopped the lexer,
+    // unclosed blocks are only its echo.
     let swallowed = diags.iter().any(|d| {
         matches!(
             d.kind,
-            MdlErrorKind::UnterminatedString | MdlErrorKind::UnterminatedComment
+            MdlErrorKind::UnterminatedString
+                | MdlErrorKind::UnterminatedComment
+                | MdlErrorKind::BinaryData(_)
         )
     });
     while stack.len() > 1 {
