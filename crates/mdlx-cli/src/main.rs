@@ -31,6 +31,9 @@ fn main() -> ExitCode {
         cli::Command::Roundtrip { paths, via } => cmd::roundtrip::run(&paths, via.is_some()),
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
     };
+    if std::env::var_os("MDLX_REPORT_PEAK_RSS").is_some() {
+        report_peak_rss();
+    }
     match result {
         Ok(code) => code,
         Err(e) => {
@@ -52,4 +55,14 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
                 .and_then(|j| j.io_error_kind())
                 == Some(ErrorKind::BrokenPipe)
     })
+}
+
+/// With `MDLX_REPORT_PEAK_RSS` set, prints this process's peak resident memory (Linux
+/// `VmHWM`) to stderr: how the memory bound on hostile input is measured.
+fn report_peak_rss() {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    match status.lines().find_map(|l| l.strip_prefix("VmHWM:")) {
+        Some(v) => eprintln!("mdlx: peak resident memory: {}", v.trim()),
+        None => eprintln!("mdlx: peak resident memory: unknown on this system"),
+    }
 }
