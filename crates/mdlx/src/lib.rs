@@ -18,6 +18,7 @@
 //! assert_eq!(mdlx::mdx::to_bytes(&model).unwrap(), bytes);
 //! ```
 
+pub mod anim;
 pub mod format;
 pub mod mdl;
 pub mod mdx;
