@@ -5,6 +5,8 @@
 //! (1300-1500 with alpha chunk layouts) is recognised by the shape of its chunks and
 //! refused with a clear error for now.
 //!
+//! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type.
+//!
 //! ## Loss policy
 //! Reading then writing a file gives back the same bytes. Everything the typed model does
 //! not understand is kept: unknown chunks (in place), unknown flag bits and enum values
@@ -23,6 +25,7 @@ pub mod format;
 pub mod mdl;
 pub mod mdx;
 pub mod model;
+pub mod ms3d;
 
 pub use model::Model;
 
@@ -33,14 +36,20 @@ pub enum Format {
     Mdx,
     /// Text MDL.
     Mdl,
+    /// Milkshape 3D ASCII text ([`ms3d`]).
+    Ms3d,
 }
 
 impl Format {
-    /// Tells the format from the first bytes of a file. Anything that is not MDX is taken
-    /// as text and left for the text readers to judge.
+    /// Tells the format from the content of a file: MDX starts with `MDLX`; Milkshape's
+    /// first line that is neither blank nor a `//` comment is one of its block lines
+    /// (`Frames:`, `Meshes:`, ...; see [`ms3d::detect`]). Anything else is taken as MDL
+    /// and left for the MDL reader to judge.
     pub fn detect(data: &[u8]) -> Format {
         if data.starts_with(b"MDLX") {
             Format::Mdx
+        } else if ms3d::detect(data) {
+            Format::Ms3d
         } else {
             Format::Mdl
         }

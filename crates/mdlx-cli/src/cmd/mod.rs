@@ -35,5 +35,6 @@ pub fn decode_with_warnings(data: &[u8], path: &Path) -> Result<(Model, Vec<Stri
                 bail!("{shown}: {n} error(s) in MDL\n{}", e.render(data, &shown))
             }
         },
+        Format::Ms3d => bail!("{shown}: Milkshape input is not supported by this command yet"),
     }
 }
