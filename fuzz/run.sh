@@ -3,19 +3,22 @@
 #   bash fuzz/run.sh [SECONDS] [TARGET...]
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). The machine's stable toolchain is used with
 # RUSTC_BOOTSTRAP=1, which lets it accept the sanitizer flags cargo-fuzz passes.
-# Seeds: the bundled cube, the MDL error fixtures, and a sample of ../shared/corpus copied
+# Seeds: the bundled cube, the MDL and Milkshape error fixtures, and a sample of ../shared/corpus copied
 # into fuzz/corpus/ (not committed). Crashes land in fuzz/artifacts/TARGET/.
 set -uo pipefail
 cd "$(dirname "$0")"
 secs="${1:-60}"; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip)
+[ ${#targets[@]} -eq 0 ] && targets=(mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse)
 shared=../../shared/corpus
 seed() { # TARGET KIND
   local dir="corpus/$1"; mkdir -p "$dir"
   if [ "$2" = mdx ]; then
     cp ../examples/cube.mdx "$dir/" 2>/dev/null
     [ -d "$shared/mdx" ] && ls -S "$shared/mdx"/*.mdx | tail -40 | xargs -I{} cp {} "$dir/"
+  elif [ "$2" = ms3d ]; then
+    cp ../crates/mdlx/tests/ms3d_errors/*.txt "$dir/" 2>/dev/null
+    [ -d "$shared/ms3d_ascii" ] && ls -S "$shared/ms3d_ascii"/*.txt | tail -20 | xargs -I{} cp {} "$dir/"
   else
     cp ../crates/mdlx/tests/mdl_errors/*.mdl "$dir/" 2>/dev/null
     [ -d "$shared/mdl" ] && ls -S "$shared/mdl"/*.mdl | tail -40 | xargs -I{} cp {} "$dir/"
@@ -24,7 +27,7 @@ seed() { # TARGET KIND
 export RUSTC_BOOTSTRAP=1
 status=0
 for t in "${targets[@]}"; do
-  case "$t" in mdl_*) seed "$t" mdl ;; *) seed "$t" mdx ;; esac
+  case "$t" in mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
   log="$(mktemp)"
   cargo fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=1048576 >"$log" 2>&1
   rc=$?
