@@ -31,17 +31,54 @@ pub enum Command {
     Convert {
         /// The input model (never modified), or a folder of .mdx/.mdl files.
         input: PathBuf,
-        /// The output file (`.mdx` or `.mdl`), or the output folder.
+        /// The output file (`.mdx`, `.mdl` or `.obj`), or the output folder.
         output: PathBuf,
-        /// Output format: mdx or mdl (needed for a folder).
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl"])]
+        /// Output format: mdx, mdl or obj (needed for a folder).
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj"])]
         to: Option<String>,
+        /// OBJ: the sequence to pose (name or index); without it, the bind pose.
+        #[arg(long, value_name = "NAME|INDEX")]
+        sequence: Option<String>,
+        /// OBJ: milliseconds into the sequence.
+        #[arg(
+            long,
+            value_name = "MS",
+            default_value_t = 0.0,
+            allow_negative_numbers = true
+        )]
+        time: f64,
+        /// OBJ: the camera's view direction, to turn billboarded nodes toward it.
+        #[arg(long, value_name = "X,Y,Z", value_parser = crate::cmd::pose::parse_view)]
+        view: Option<[f32; 3]>,
         /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
         #[arg(long)]
         strict_mdl: bool,
         /// With --strict-mdl: write anyway and list what was lost.
         #[arg(long, requires = "strict_mdl")]
         allow_lossy: bool,
+    },
+    /// Pose a model: every node's world transform and every geoset's visibility at one
+    /// moment of a sequence.
+    Pose {
+        /// The model file.
+        file: PathBuf,
+        /// The sequence (name or index); without it, the bind pose.
+        #[arg(long, value_name = "NAME|INDEX")]
+        sequence: Option<String>,
+        /// Milliseconds into the sequence (looping sequences wrap, others stop at the end).
+        #[arg(
+            long,
+            value_name = "MS",
+            default_value_t = 0.0,
+            allow_negative_numbers = true
+        )]
+        time: f64,
+        /// The camera's view direction, to turn billboarded nodes toward it.
+        #[arg(long, value_name = "X,Y,Z", value_parser = crate::cmd::pose::parse_view)]
+        view: Option<[f32; 3]>,
+        /// Print JSON (with full world matrices, column-major) instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Decode and re-encode every .mdx under the paths and compare the bytes.
     Roundtrip {

@@ -17,6 +17,9 @@ fn main() -> ExitCode {
             input,
             output,
             to,
+            sequence,
+            time,
+            view,
             strict_mdl,
             allow_lossy,
         } => cmd::convert::run(
@@ -26,7 +29,27 @@ fn main() -> ExitCode {
             cmd::convert::Options {
                 strict_mdl,
                 allow_lossy,
+                moment: cmd::pose::Moment {
+                    sequence,
+                    time,
+                    view,
+                },
             },
+        ),
+        cli::Command::Pose {
+            file,
+            sequence,
+            time,
+            view,
+            json,
+        } => cmd::pose::run(
+            &file,
+            &cmd::pose::Moment {
+                sequence,
+                time,
+                view,
+            },
+            json,
         ),
         cli::Command::Roundtrip { paths, via } => cmd::roundtrip::run(&paths, via.is_some()),
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),

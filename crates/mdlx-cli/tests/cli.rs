@@ -236,3 +236,76 @@ fn roundtrip_via_mdl() {
         .unwrap()
         .ends_with("1 passed, 0 failed\n"));
 }
+
+/// The `v` lines of an OBJ file.
+fn obj_vertices(text: &str) -> Vec<[f32; 3]> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            let p: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+            [p[0], p[1], p[2]]
+        })
+        .collect()
+}
+
+#[test]
+fn pose_json_gives_world_matrices_and_geoset_visibility() {
+    // Spin turns the cube's bone a quarter about +Z every 500 ms.
+    let out = mdlx(&["pose", &cube(), "--sequence", "spin", "--time", "500", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sequence"], 1);
+    let m: Vec<f64> = v["nodes"][0]["world_matrix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    // Column-major: +X goes to +Y, +Y to -X, +Z stays.
+    let want = [0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    for (i, w) in want.iter().enumerate() {
+        assert!((m[i] - w).abs() < 1e-6, "m[{i}] = {} in {m:?}", m[i]);
+    }
+    assert_eq!(v["geosets"][0]["visible"], true);
+    // A sequence that does not exist is an error that lists the real ones.
+    let out = mdlx(&["pose", &cube(), "--sequence", "Walk"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("0: Stand, 1: Spin"), "{err}");
+}
+
+#[test]
+fn obj_frames_follow_the_animation() {
+    let dir = temp_dir("obj");
+    let bind = dir.join("bind.obj");
+    let spun = dir.join("spun.obj");
+    let r = mdlx(&["convert", &cube(), bind.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = mdlx(&[
+        "convert",
+        &cube(),
+        spun.to_str().unwrap(),
+        "--sequence",
+        "Spin",
+        "--time",
+        "500",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let bind_text = std::fs::read_to_string(&bind).unwrap();
+    let count = |p: &str| bind_text.lines().filter(|l| l.starts_with(p)).count();
+    // The cube: 24 vertices with UVs and normals, 12 triangles.
+    assert_eq!(
+        (count("v "), count("vt "), count("vn "), count("f ")),
+        (24, 24, 24, 12)
+    );
+    // A quarter turn about WC3's +Z is a quarter turn about OBJ's +Y: (X, Y, Z) -> (Z, Y, -X).
+    let a = obj_vertices(&bind_text);
+    let b = obj_vertices(&std::fs::read_to_string(&spun).unwrap());
+    for (p, q) in a.iter().zip(&b) {
+        let want = [p[2], p[1], -p[0]];
+        assert!(
+            (0..3).all(|k| (q[k] - want[k]).abs() < 1e-4),
+            "{p:?} -> {q:?}, want {want:?}"
+        );
+    }
+}

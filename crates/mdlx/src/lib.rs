@@ -26,6 +26,7 @@ pub mod mdl;
 pub mod mdx;
 pub mod model;
 pub mod ms3d;
+pub mod obj;
 
 pub use model::Model;
 

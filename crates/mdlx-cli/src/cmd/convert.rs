@@ -23,6 +23,8 @@ pub enum To {
     Mdx,
     /// MDL text.
     Mdl,
+    /// Wavefront OBJ of the posed, skinned, visible mesh.
+    Obj,
 }
 
 impl To {
@@ -31,7 +33,8 @@ impl To {
         match name.to_ascii_lowercase().as_str() {
             "mdx" => Ok(To::Mdx),
             "mdl" => Ok(To::Mdl),
-            _ => bail!("unknown output format {name:?} (supported: mdx, mdl)"),
+            "obj" => Ok(To::Obj),
+            _ => bail!("unknown output format {name:?} (supported: mdx, mdl, obj)"),
         }
     }
 
@@ -40,8 +43,9 @@ impl To {
         match path.extension().and_then(|e| e.to_str()) {
             Some(e) if e.eq_ignore_ascii_case("mdx") => Ok(To::Mdx),
             Some(e) if e.eq_ignore_ascii_case("mdl") => Ok(To::Mdl),
+            Some(e) if e.eq_ignore_ascii_case("obj") => Ok(To::Obj),
             _ => bail!(
-                "{}: unsupported output format (supported: .mdx, .mdl, or name one with --to)",
+                "{}: unsupported output format (supported: .mdx, .mdl, .obj, or name one with --to)",
                 path.display()
             ),
         }
@@ -51,17 +55,20 @@ impl To {
         match self {
             To::Mdx => "mdx",
             To::Mdl => "mdl",
+            To::Obj => "obj",
         }
     }
 }
 
-/// What to do about MDL that standard keywords cannot hold.
-#[derive(Clone, Copy, Debug, Default)]
+/// How to write: MDL strictness, and the moment an OBJ shows.
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Write only standard MDL (no `MdlxExtension` block).
     pub strict_mdl: bool,
     /// With `strict_mdl`: write anyway, listing what was lost.
     pub allow_lossy: bool,
+    /// OBJ: the sequence and time to pose.
+    pub moment: super::pose::Moment,
 }
 
 /// Runs the verb.
@@ -69,22 +76,22 @@ pub fn run(input: &Path, output: &Path, to: Option<&str>, opts: Options) -> Resu
     let to = to.map(To::parse).transpose()?;
     if input.is_dir() {
         let Some(to) = to else {
-            bail!("converting a folder needs --to FORMAT (mdx or mdl)");
+            bail!("converting a folder needs --to FORMAT (mdx, mdl or obj)");
         };
-        return run_dir(input, output, to, opts);
+        return run_dir(input, output, to, &opts);
     }
     let to = match to {
         Some(t) => t,
         None => To::from_path(output)?,
     };
-    for note in convert_file(input, output, to, opts)? {
+    for note in convert_file(input, output, to, &opts)? {
         eprintln!("{note}");
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Converts one file; returns the notes to show (losses written anyway).
-fn convert_file(input: &Path, output: &Path, to: To, opts: Options) -> Result<Vec<String>> {
+fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<Vec<String>> {
     let data = crate::files::read(input)?;
     let (model, mut notes) = super::decode_with_warnings(&data, input)?;
     let bytes = match to {
@@ -118,13 +125,41 @@ fn convert_file(input: &Path, output: &Path, to: To, opts: Options) -> Result<Ve
             notes.extend(losses.into_iter().map(|l| format!("mdlx: {l}")));
             written.text
         }
+        To::Obj => {
+            let posed = super::pose::pose_model(&model, &opts.moment)?;
+            let title = format!("{}: {}", input.display(), posed.title);
+            let (text, report) = mdlx::obj::write(&model, &posed.geosets, &title);
+            if report.geosets_hidden > 0 {
+                notes.push(format!(
+                    "mdlx: {}: {} geoset(s) hidden at this moment, not written",
+                    input.display(),
+                    report.geosets_hidden
+                ));
+            }
+            if report.groups_skipped + report.faces_skipped > 0 {
+                notes.push(format!(
+                    "mdlx: {}: skipped {} face group(s) of unsupported primitive types and {} face(s) naming missing vertices",
+                    input.display(),
+                    report.groups_skipped,
+                    report.faces_skipped
+                ));
+            }
+            if posed.pose.billboards_ignored > 0 {
+                notes.push(format!(
+                    "mdlx: {}: {} billboarded node(s) left unturned (give --view X,Y,Z)",
+                    input.display(),
+                    posed.pose.billboards_ignored
+                ));
+            }
+            text.into_bytes()
+        }
     };
     crate::files::write_atomic(output, &bytes, input)?;
     Ok(notes)
 }
 
 /// Converts every model under `dir` into the same tree under `out_dir`.
-fn run_dir(dir: &Path, out_dir: &Path, to: To, opts: Options) -> Result<ExitCode> {
+fn run_dir(dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Result<ExitCode> {
     let inputs = crate::files::find(&[dir.to_path_buf()], &["mdx", "mdl"])?;
     if inputs.is_empty() {
         bail!("no .mdx or .mdl files under {}", dir.display());

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod convert;
 pub mod info;
+pub mod pose;
 pub mod roundtrip;
 
 use anyhow::{bail, Result};

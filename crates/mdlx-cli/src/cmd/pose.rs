@@ -1,0 +1,188 @@
+//! `mdlx pose FILE --sequence NAME|INDEX --time MS [--view X,Y,Z] [--json]`: every node's
+//! world transform and every geoset's visibility at one moment of one sequence.
+
+use anyhow::{bail, Result};
+use mdlx::anim::{math, posed_geosets, AnimTime, Pose, PosedGeoset, Skeleton};
+use mdlx::Model;
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Which moment to pose, as the command line gives it.
+#[derive(Clone, Debug, Default)]
+pub struct Moment {
+    /// A sequence name (case-insensitive) or index; none for the bind pose.
+    pub sequence: Option<String>,
+    /// Milliseconds since the sequence started.
+    pub time: f64,
+    /// The camera's view direction, for billboards.
+    pub view: Option<[f32; 3]>,
+}
+
+/// Finds the sequence a name or index means.
+pub fn find_sequence(model: &Model, which: &str) -> Result<usize> {
+    if let Some(i) = model
+        .sequences
+        .iter()
+        .position(|s| s.name.text().eq_ignore_ascii_case(which))
+    {
+        return Ok(i);
+    }
+    if let Ok(i) = which.parse::<usize>() {
+        if i < model.sequences.len() {
+            return Ok(i);
+        }
+    }
+    let names: Vec<String> = model
+        .sequences
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{i}: {}", s.name.text()))
+        .collect();
+    if names.is_empty() {
+        bail!("no sequence {which:?}: the model has no sequences");
+    }
+    bail!("no sequence {which:?}; the model has {}", names.join(", "))
+}
+
+/// A posed model: the skeleton's pose and the geosets.
+pub struct Posed {
+    /// The sequence index, if any.
+    pub sequence: Option<usize>,
+    /// The node transforms.
+    pub pose: Pose,
+    /// The geosets.
+    pub geosets: Vec<PosedGeoset>,
+    /// A one-line description of the moment.
+    pub title: String,
+}
+
+/// Poses `model` at `moment`.
+pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
+    let sequence = moment
+        .sequence
+        .as_deref()
+        .map(|s| find_sequence(model, s))
+        .transpose()?;
+    if !moment.time.is_finite() {
+        bail!("--time must be a finite number of milliseconds");
+    }
+    let skeleton = Skeleton::new(model);
+    let at = AnimTime::new(sequence, moment.time);
+    let pose = skeleton.pose(at, moment.view);
+    let clock = skeleton.clock(at);
+    let geosets = posed_geosets(model, &skeleton, &pose, &clock);
+    let title = match sequence {
+        Some(i) => {
+            let s = &model.sequences[i];
+            format!(
+                "sequence {i} \"{}\" [{}, {}], {} ms in",
+                s.name.text(),
+                s.interval[0],
+                s.interval[1],
+                moment.time
+            )
+        }
+        None => "bind pose (no sequence)".to_string(),
+    };
+    Ok(Posed {
+        sequence,
+        pose,
+        geosets,
+        title,
+    })
+}
+
+/// Runs the verb.
+pub fn run(file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
+    let data = crate::files::read(file)?;
+    let model = super::decode(&data, file)?;
+    let posed = pose_model(&model, moment)?;
+    let skeleton = Skeleton::new(&model);
+    let mut out = std::io::stdout().lock();
+    let nodes: Vec<_> = skeleton
+        .nodes
+        .iter()
+        .zip(&posed.pose.nodes)
+        .map(|(n, p)| (n, p, math::transform_point(&p.world, n.pivot)))
+        .collect();
+    if as_json {
+        let v = json!({
+            "file": file.display().to_string(),
+            "moment": posed.title,
+            "sequence": posed.sequence,
+            "time_ms": moment.time,
+            "billboards_ignored": posed.pose.billboards_ignored,
+            "nodes": nodes.iter().map(|(n, p, at)| json!({
+                "kind": n.kind.name(),
+                "index": n.index,
+                "name": n.node.name.text(),
+                "object_id": n.node.object_id,
+                "parent_id": n.node.parent_id,
+                "pivot": n.pivot,
+                "position": at,
+                "world_matrix": p.world,
+            })).collect::<Vec<_>>(),
+            "geosets": posed.geosets.iter().map(|g| json!({
+                "index": g.index,
+                "visible": g.visible,
+                "alpha": g.alpha,
+                "layer_alpha": g.layer_alpha,
+                "color": g.color,
+                "vertices": g.positions.len(),
+            })).collect::<Vec<_>>(),
+        });
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{}: {}", file.display(), posed.title)?;
+    if posed.pose.billboards_ignored > 0 {
+        writeln!(
+            out,
+            "  {} billboarded node(s) left unturned: give --view X,Y,Z to face a camera",
+            posed.pose.billboards_ignored
+        )?;
+    }
+    writeln!(out, "nodes (pivot's position now)")?;
+    for (n, _, at) in &nodes {
+        writeln!(
+            out,
+            "  {:<18} {:>4}  {:<32} {:>10.3} {:>10.3} {:>10.3}",
+            format!("{}[{}]", n.kind.name(), n.index),
+            n.node.object_id,
+            n.node.name.text(),
+            at[0],
+            at[1],
+            at[2]
+        )?;
+    }
+    writeln!(out, "geosets")?;
+    for g in &posed.geosets {
+        writeln!(
+            out,
+            "  Geoset[{}]  {}  alpha {:.3}  layer alpha {:.3}  {} vertices",
+            g.index,
+            if g.visible { "visible" } else { "hidden " },
+            g.alpha,
+            g.layer_alpha,
+            g.positions.len()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Parses `X,Y,Z`.
+pub fn parse_view(text: &str) -> Result<[f32; 3], String> {
+    let parts: Vec<f32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("expected X,Y,Z: {e}"))?;
+    match parts[..] {
+        [x, y, z] if (x * x + y * y + z * z) > 0.0 => Ok([x, y, z]),
+        [_, _, _] => Err("the view direction cannot be zero".into()),
+        _ => Err("expected three numbers: X,Y,Z".into()),
+    }
+}
