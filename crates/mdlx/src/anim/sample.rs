@@ -7,14 +7,14 @@
 //!   at one time, the last stored wins.
 //! - No key in the interval: the static value applies (also when no sequence plays, or the
 //!   track names a global sequence the model does not have).
-//! - One key: its value, at every time.
+//! - One key: its value, at every time. On a key's time: that key's value, as stored.
 //! - Before the first key or after the last one: that key's value holds.
 //! - Between two keys, the earlier key's interpolation: step holds the earlier value;
 //!   linear is a straight line (spherical for rotations); Hermite and Bezier are the cubic
 //!   curves through the stored tangents (rotations: [`squad`](super::math::squad)).
 //!   Integer tracks always step. Unknown interpolation numbers step.
 
-use super::math::{slerp, squad, Quat, Vec3};
+use super::math::{qnormalize, slerp, squad, Quat, Vec3};
 use crate::model::{Interpolation, Key, Model, Track};
 use std::borrow::Cow;
 
@@ -66,16 +66,19 @@ impl TrackValue for Vec3 {
     }
 }
 
-/// Rotations: `[x, y, z, w]` quaternions.
+/// Rotations: `[x, y, z, w]` quaternions. Stored values and tangents are normalised before
+/// they are blended, and the result after: many files store them rounded to a length near
+/// 0.998, which means the same rotation; see the module docs of [`crate::anim`].
 impl TrackValue for Quat {
     fn lerp(a: Quat, b: Quat, t: f32) -> Quat {
-        slerp(a, b, t)
+        qnormalize(slerp(qnormalize(a), qnormalize(b), t))
     }
     fn hermite(a: Quat, a_out: Quat, b_in: Quat, b: Quat, t: f32) -> Quat {
-        squad(a, a_out, b_in, b, t)
+        let n = qnormalize;
+        n(squad(n(a), n(a_out), n(b_in), n(b), t))
     }
     fn bezier(a: Quat, a_out: Quat, b_in: Quat, b: Quat, t: f32) -> Quat {
-        squad(a, a_out, b_in, b, t)
+        Self::hermite(a, a_out, b_in, b, t)
     }
 }
 
@@ -237,6 +240,10 @@ pub fn sample_keys<T: TrackValue>(
         return Some(keys[next - 1].value);
     }
     let (a, b) = (&keys[next - 1], &keys[next]);
+    if f == f64::from(a.time) {
+        // On a key: its value as stored.
+        return Some(a.value);
+    }
     let t = ((f - f64::from(a.time)) / (f64::from(b.time) - f64::from(a.time))) as f32;
     Some(match interpolation {
         Interpolation::Linear => T::lerp(a.value, b.value, t),
