@@ -606,3 +606,91 @@ fn skin_weights_blend_the_bones_they_name_through_the_matrix_list() {
     assert!(close3(p.positions[2], [1.0, 1.0, 1.0]));
     assert_eq!(p.unbound_vertices, 1);
 }
+
+#[test]
+fn geoset_alpha_layer_alpha_and_texture_animation() {
+    use crate::format::track::{KGAO, KMTA, KTAT};
+    use crate::model::{GeosetAnimation, Layer, Material, TextureAnimation};
+    // Geoset 0 fades out over sequence 0 (alpha 1 at 0 ms, 0 at 1000 ms); geoset 1's
+    // material has one layer at static alpha 0.5 and one whose alpha track is 0 in
+    // sequence 1 only; the first layer of material 0 slides its UVs by (0.25, 0.5, 0).
+    let fade = track(Interpolation::Linear, vec![key(0, 1.0f32), key(1000, 0.0)]);
+    let layer0 = Layer {
+        alpha: 1.0,
+        texture_animation_id: 0,
+        ..Default::default()
+    };
+    let half = Layer {
+        alpha: 0.5,
+        texture_animation_id: -1,
+        ..Default::default()
+    };
+    let gone_in_1 = Layer {
+        alpha: 1.0,
+        texture_animation_id: -1,
+        tracks: Tracks(vec![Animation {
+            tag: KMTA,
+            track: AnyTrack::Float(track(Interpolation::None, vec![key(2000, 0.0f32)])),
+        }]),
+        ..Default::default()
+    };
+    let mut g0 = geoset(vec![[0.0; 3]]);
+    g0.uv_sets = vec![vec![[0.5, 0.5]]];
+    let mut g1 = geoset(vec![[0.0; 3]]);
+    g1.material_id = 1;
+    let m = Model {
+        geosets: vec![g0, g1],
+        materials: vec![
+            Material {
+                layers: vec![layer0],
+                ..Default::default()
+            },
+            Material {
+                layers: vec![half, gone_in_1],
+                ..Default::default()
+            },
+        ],
+        geoset_animations: vec![GeosetAnimation {
+            alpha: 1.0,
+            color: [1.0; 3],
+            geoset_id: 0,
+            tracks: Tracks(vec![Animation {
+                tag: KGAO,
+                track: AnyTrack::Float(fade),
+            }]),
+            ..Default::default()
+        }],
+        texture_animations: vec![TextureAnimation {
+            tracks: Tracks(vec![Animation {
+                tag: KTAT,
+                track: AnyTrack::Vector3(still([0.25f32, 0.5, 0.0])),
+            }]),
+            ..Default::default()
+        }],
+        ..model()
+    };
+    let s = Skeleton::new(&m);
+    let posed = |seq: usize, ms: f64| {
+        let at = AnimTime::new(Some(seq), ms);
+        posed_geosets(&m, &s, &s.pose(at, None), &s.clock(at))
+    };
+    let p = posed(0, 250.0);
+    assert!(close(p[0].alpha, 0.75) && p[0].visible);
+    assert_eq!(p[0].uvs, vec![[0.75, 1.0]]);
+    // Geoset 1: the most opaque layer counts: 1 in sequence 0, 0.5 in sequence 1.
+    assert!(close(p[1].layer_alpha, 1.0) && p[1].visible);
+    let p = posed(0, 999.999);
+    assert!(p[0].alpha < 1e-4);
+    // At 1000 ms a looping sequence 1000 ms long is back at its start: alpha 1 again.
+    let p = posed(1, 500.0);
+    assert!(close(p[1].layer_alpha, 0.5) && p[1].visible);
+    // The fade holds 0 at its end in a sequence that stops there: hidden.
+    let m2 = Model {
+        sequences: vec![seq(0, 1000, 1)],
+        ..m.clone()
+    };
+    let s2 = Skeleton::new(&m2);
+    let at = AnimTime::new(Some(0), 5000.0);
+    let p = posed_geosets(&m2, &s2, &s2.pose(at, None), &s2.clock(at));
+    assert!(p[0].alpha == 0.0 && !p[0].visible);
+}
