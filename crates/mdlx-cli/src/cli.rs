@@ -29,16 +29,26 @@ pub enum Command {
     /// extension. Outputs are written whole or not at all; inputs are never written over.
     /// A folder's tree is mirrored under OUT; files that fail are listed at the end.
     Convert {
-        /// The input model (never modified), or a folder of .mdx/.mdl files.
+        /// The input model (MDX, MDL or Milkshape ASCII; never modified), or a folder.
         input: PathBuf,
-        /// The output file (`.mdx`, `.mdl` or `.obj`), or the output folder.
+        /// The output file (`.mdx`, `.mdl`, `.obj`, `.txt` for Milkshape), or the output folder.
         output: PathBuf,
-        /// Output format: mdx, mdl or obj (needed for a folder).
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj"])]
+        /// Output format: mdx, mdl, obj or ms3d (Milkshape 3D ASCII, `.txt`); needed for a
+        /// folder.
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d"])]
         to: Option<String>,
-        /// OBJ: the sequence to pose (name or index); without it, the bind pose.
+        /// OBJ: the sequence to pose (name or index; without it, the bind pose). Milkshape
+        /// output: the one sequence to write (without it, all of them).
         #[arg(long, value_name = "NAME|INDEX")]
         sequence: Option<String>,
+        /// Milkshape: frames per second (its key times are frame numbers).
+        #[arg(long, value_name = "FPS", default_value_t = 24.0)]
+        fps: f32,
+        /// Milkshape input: frame ranges that become sequences, `Stand=1-30,Death=31-60!`
+        /// (`!`: plays once); without it, the ranges an mdlx-written file lists, else one
+        /// sequence over all frames.
+        #[arg(long, value_name = "RANGES")]
+        frames: Option<String>,
         /// OBJ: milliseconds into the sequence.
         #[arg(
             long,

@@ -20,6 +20,8 @@ fn main() -> ExitCode {
             sequence,
             time,
             view,
+            fps,
+            frames,
             strict_mdl,
             allow_lossy,
         } => cmd::convert::run(
@@ -34,6 +36,8 @@ fn main() -> ExitCode {
                     time,
                     view,
                 },
+                fps,
+                ranges: frames,
             },
         ),
         cli::Command::Pose {

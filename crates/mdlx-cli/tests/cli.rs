@@ -251,8 +251,20 @@ fn obj_vertices(text: &str) -> Vec<[f32; 3]> {
 #[test]
 fn pose_json_gives_world_matrices_and_geoset_visibility() {
     // Spin turns the cube's bone a quarter about +Z every 500 ms.
-    let out = mdlx(&["pose", &cube(), "--sequence", "spin", "--time", "500", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = mdlx(&[
+        "pose",
+        &cube(),
+        "--sequence",
+        "spin",
+        "--time",
+        "500",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["sequence"], 1);
     let m: Vec<f64> = v["nodes"][0]["world_matrix"]
@@ -308,4 +320,79 @@ fn obj_frames_follow_the_animation() {
             "{p:?} -> {q:?}, want {want:?}"
         );
     }
+}
+
+#[test]
+fn milkshape_converts_both_ways_and_lists_what_it_cannot_hold() {
+    let dir = temp_dir("ms3d");
+    let sample = repo().join(
+        "../shared/corpus/ms3d_ascii/Charsi82__ms3d-plugins__3rd_party__milkshape_sdk__ms3dsdk__specs__MilkShape_3D_ASCII.txt",
+    );
+    let mdx = dir.join("box.mdx");
+    let r = mdlx(&[
+        "convert",
+        sample.to_str().unwrap(),
+        mdx.to_str().unwrap(),
+        "--frames",
+        "Wave=1-30",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("not carried from Milkshape: Material[0]"),
+        "{err}"
+    );
+    let info = mdlx(&["info", "--json", mdx.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    // The SDK sample: one box mesh, three joints, frames 1-30 at 24 fps (29 frames of
+    // 41.67 ms). Its vertices name no joint (-1), so a fourth, still bone carries them.
+    assert_eq!(v["counts"]["geosets"], 1);
+    assert_eq!(v["counts"]["bones"], 4);
+    assert_eq!(v["sequences"][0]["name"], "Wave");
+    assert_eq!(v["sequences"][0]["end"], 1208);
+
+    // Back to Milkshape, with the loss report.
+    let txt = dir.join("box.txt");
+    let r = mdlx(&["convert", mdx.to_str().unwrap(), txt.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert!(text.starts_with("// MilkShape 3D ASCII\r\n"), "{text}");
+    assert!(text.contains("mdlx sequences: 1-30 Wave"), "{text}");
+    // A model with things Milkshape cannot hold lists them.
+    let halberdier = repo().join(
+        "../shared/corpus/mdx/WarRaft__Legion-Tower-Defence__map__war3mapImported__Halberdier.mdx",
+    );
+    let out = dir.join("halberdier.txt");
+    let r = mdlx(&[
+        "convert",
+        halberdier.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--sequence",
+        "Walk",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let err = String::from_utf8_lossy(&r.stderr);
+    for want in [
+        "Milkshape cannot hold: Attachment: 9 dropped",
+        "Milkshape cannot hold: GeosetAnimation: 7 dropped",
+        "bound to several bones now follow the strongest",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in\n{err}");
+    }
+    // A broken Milkshape file: file:line and the expected form.
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "Frames: 30\nFrame: 1\nMeshes: 1\n\"m\" 0 0\n2\n0 1 2 3 0 0 0\n",
+    )
+    .unwrap();
+    let r = mdlx(&[
+        "convert",
+        bad.to_str().unwrap(),
+        dir.join("bad.mdx").to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("bad.txt:"), "{err}");
+    assert!(!dir.join("bad.mdx").exists());
 }

@@ -21,6 +21,7 @@
 //! ```
 
 pub mod anim;
+pub mod convert;
 pub mod format;
 pub mod mdl;
 pub mod mdx;

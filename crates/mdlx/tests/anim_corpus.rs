@@ -70,7 +70,10 @@ fn every_sequence_poses_and_skins_and_bind_frames_match_the_stored_vertices() {
                 let at = AnimTime::new(Some(i), elapsed);
                 let pose = skeleton.pose(at, Some([1.0, 0.0, -0.5]));
                 let geosets = posed_geosets(&model, &skeleton, &pose, &skeleton.clock(at));
-                finite &= pose.nodes.iter().all(|n| n.world.iter().all(|x| x.is_finite()))
+                finite &= pose
+                    .nodes
+                    .iter()
+                    .all(|n| n.world.iter().all(|x| x.is_finite()))
                     && geosets
                         .iter()
                         .all(|g| g.positions.iter().flatten().all(|x| x.is_finite()));

@@ -25,6 +25,8 @@ pub enum To {
     Mdl,
     /// Wavefront OBJ of the posed, skinned, visible mesh.
     Obj,
+    /// Milkshape 3D ASCII (`.txt`).
+    Ms3d,
 }
 
 impl To {
@@ -34,7 +36,8 @@ impl To {
             "mdx" => Ok(To::Mdx),
             "mdl" => Ok(To::Mdl),
             "obj" => Ok(To::Obj),
-            _ => bail!("unknown output format {name:?} (supported: mdx, mdl, obj)"),
+            "ms3d" | "txt" => Ok(To::Ms3d),
+            _ => bail!("unknown output format {name:?} (supported: mdx, mdl, obj, ms3d)"),
         }
     }
 
@@ -44,8 +47,9 @@ impl To {
             Some(e) if e.eq_ignore_ascii_case("mdx") => Ok(To::Mdx),
             Some(e) if e.eq_ignore_ascii_case("mdl") => Ok(To::Mdl),
             Some(e) if e.eq_ignore_ascii_case("obj") => Ok(To::Obj),
+            Some(e) if e.eq_ignore_ascii_case("txt") => Ok(To::Ms3d),
             _ => bail!(
-                "{}: unsupported output format (supported: .mdx, .mdl, .obj, or name one with --to)",
+                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .txt for Milkshape, or name one with --to)",
                 path.display()
             ),
         }
@@ -56,6 +60,7 @@ impl To {
             To::Mdx => "mdx",
             To::Mdl => "mdl",
             To::Obj => "obj",
+            To::Ms3d => "txt",
         }
     }
 }
@@ -67,16 +72,23 @@ pub struct Options {
     pub strict_mdl: bool,
     /// With `strict_mdl`: write anyway, listing what was lost.
     pub allow_lossy: bool,
-    /// OBJ: the sequence and time to pose.
+    /// OBJ: the sequence and time to pose; Milkshape output: the one sequence to write.
     pub moment: super::pose::Moment,
+    /// Milkshape: frames per second, and (input) the frame ranges that become sequences.
+    pub fps: f32,
+    /// Milkshape input: `Name=first-last[!]` ranges, as given on the command line.
+    pub ranges: Option<String>,
 }
 
 /// Runs the verb.
 pub fn run(input: &Path, output: &Path, to: Option<&str>, opts: Options) -> Result<ExitCode> {
     let to = to.map(To::parse).transpose()?;
+    if !(opts.fps.is_finite() && opts.fps > 0.0) {
+        bail!("--fps must be a positive number of frames per second");
+    }
     if input.is_dir() {
         let Some(to) = to else {
-            bail!("converting a folder needs --to FORMAT (mdx, mdl or obj)");
+            bail!("converting a folder needs --to FORMAT (mdx, mdl, obj or ms3d)");
         };
         return run_dir(input, output, to, &opts);
     }
@@ -93,8 +105,44 @@ pub fn run(input: &Path, output: &Path, to: Option<&str>, opts: Options) -> Resu
 /// Converts one file; returns the notes to show (losses written anyway).
 fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<Vec<String>> {
     let data = crate::files::read(input)?;
-    let (model, mut notes) = super::decode_with_warnings(&data, input)?;
+    let rate = mdlx::convert::ms3d::FrameRate { fps: opts.fps };
+    if to == To::Ms3d && mdlx::Format::detect(&data) == mdlx::Format::Ms3d {
+        // Milkshape to Milkshape: the document as read, in the strict form.
+        let doc = super::read_ms3d(&data, input)?;
+        let bytes = mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?;
+        crate::files::write_atomic(output, &bytes, input)?;
+        return Ok(Vec::new());
+    }
+    let ranges = match &opts.ranges {
+        Some(text) => mdlx::convert::ms3d::FrameRange::parse_list(text)
+            .map_err(|e| anyhow::anyhow!("--frames: {e}"))?,
+        None => Vec::new(),
+    };
+    let ms3d_in = mdlx::convert::ms3d::ToModelOptions {
+        rate,
+        ranges,
+        name: String::new(),
+    };
+    let (model, mut notes) = super::decode_as_model(&data, input, &ms3d_in)?;
     let bytes = match to {
+        To::Ms3d => {
+            let sequence = opts
+                .moment
+                .sequence
+                .as_deref()
+                .map(|s| super::pose::find_sequence(&model, s))
+                .transpose()?;
+            let (doc, losses) = mdlx::convert::ms3d::to_ms3d(
+                &model,
+                &mdlx::convert::ms3d::ToMs3dOptions { rate, sequence },
+            );
+            notes.extend(
+                losses
+                    .iter()
+                    .map(|l| format!("mdlx: {}: Milkshape cannot hold: {l}", input.display())),
+            );
+            mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?
+        }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
         To::Mdl => {
             let written = mdlx::mdl::write(
@@ -160,9 +208,14 @@ fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<V
 
 /// Converts every model under `dir` into the same tree under `out_dir`.
 fn run_dir(dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Result<ExitCode> {
-    let inputs = crate::files::find(&[dir.to_path_buf()], &["mdx", "mdl"])?;
+    let mut inputs = crate::files::find(&[dir.to_path_buf()], &["mdx", "mdl", "txt"])?;
+    // A .txt file takes part only if it is Milkshape.
+    inputs.retain(|p| !crate::files::has_ext(p, &["txt"]) || is_milkshape(p));
     if inputs.is_empty() {
-        bail!("no .mdx or .mdl files under {}", dir.display());
+        bail!(
+            "no .mdx, .mdl or Milkshape .txt files under {}",
+            dir.display()
+        );
     }
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
@@ -278,4 +331,14 @@ impl Progress {
             b.finish_and_clear();
         }
     }
+}
+
+/// Whether the file's first few kilobytes read as Milkshape.
+fn is_milkshape(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(64 << 10).read_to_end(&mut head))
+        .is_ok()
+        && mdlx::Format::detect(&head) == mdlx::Format::Ms3d
 }

@@ -20,8 +20,41 @@ pub fn decode(data: &[u8], path: &Path) -> Result<Model> {
 }
 
 /// Reads a model from bytes, the format told by the content; returns the rendered warnings.
+/// Milkshape input is converted with the default options; its losses are warnings.
 pub fn decode_with_warnings(data: &[u8], path: &Path) -> Result<(Model, Vec<String>)> {
+    decode_as_model(data, path, &mdlx::convert::ms3d::ToModelOptions::default())
+}
+
+/// Reads a Milkshape document, with errors as `file:line`.
+pub fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
     let shown = path.display().to_string();
+    mdlx::ms3d::from_bytes(data).map_err(|e| anyhow::anyhow!("{}", e.render(&shown)))
+}
+
+/// Reads any input as a model: Milkshape is converted with `ms3d` (the name defaults to
+/// the file's), and what the model cannot hold comes back as warnings.
+pub fn decode_as_model(
+    data: &[u8],
+    path: &Path,
+    ms3d: &mdlx::convert::ms3d::ToModelOptions,
+) -> Result<(Model, Vec<String>)> {
+    let shown = path.display().to_string();
+    if Format::detect(data) == Format::Ms3d {
+        let doc = read_ms3d(data, path)?;
+        let mut opts = ms3d.clone();
+        if opts.name.is_empty() {
+            opts.name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+        }
+        let (model, losses) = mdlx::convert::ms3d::to_model(&doc, &opts);
+        let notes = losses
+            .iter()
+            .map(|l| format!("mdlx: {shown}: not carried from Milkshape: {l}"))
+            .collect();
+        return Ok((model, notes));
+    }
     match Format::detect(data) {
         Format::Mdx => mdlx::mdx::from_bytes(data)
             .map(|m| (m, Vec::new()))
@@ -36,6 +69,6 @@ pub fn decode_with_warnings(data: &[u8], path: &Path) -> Result<(Model, Vec<Stri
                 bail!("{shown}: {n} error(s) in MDL\n{}", e.render(data, &shown))
             }
         },
-        Format::Ms3d => bail!("{shown}: Milkshape input is not supported by this command yet"),
+        Format::Ms3d => unreachable!("handled above"),
     }
 }

@@ -201,6 +201,93 @@ pub fn trs_about(t: Vec3, q: Quat, s: Vec3, origin: Vec3) -> Mat4 {
     ]
 }
 
+/// The rotation whose matrix has the columns `x`, `y`, `z` (orthonormal, right-handed).
+pub fn quat_from_basis(x: Vec3, y: Vec3, z: Vec3) -> Quat {
+    let trace = x[0] + y[1] + z[2];
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        [
+            (y[2] - z[1]) / s,
+            (z[0] - x[2]) / s,
+            (x[1] - y[0]) / s,
+            0.25 * s,
+        ]
+    } else if x[0] > y[1] && x[0] > z[2] {
+        let s = (1.0 + x[0] - y[1] - z[2]).sqrt() * 2.0;
+        [
+            0.25 * s,
+            (y[0] + x[1]) / s,
+            (z[0] + x[2]) / s,
+            (y[2] - z[1]) / s,
+        ]
+    } else if y[1] > z[2] {
+        let s = (1.0 + y[1] - x[0] - z[2]).sqrt() * 2.0;
+        [
+            (y[0] + x[1]) / s,
+            0.25 * s,
+            (z[1] + y[2]) / s,
+            (z[0] - x[2]) / s,
+        ]
+    } else {
+        let s = (1.0 + z[2] - x[0] - y[1]).sqrt() * 2.0;
+        [
+            (z[0] + x[2]) / s,
+            (z[1] + y[2]) / s,
+            0.25 * s,
+            (x[1] - y[0]) / s,
+        ]
+    };
+    qnormalize(q)
+}
+
+/// The rotation part of an affine matrix whose 3x3 part is a rotation times a positive
+/// scale per axis: its columns, normalised. Also returns the three column lengths.
+pub fn decompose(m: &Mat4) -> (Quat, Vec3) {
+    let cols = [[m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]];
+    let lens = cols.map(|c| dot(c, c).sqrt());
+    let x = normalize(cols[0]);
+    let y = normalize(sub(cols[1], scale(x, dot(x, cols[1]))));
+    let z = cross(x, y);
+    (quat_from_basis(x, y, z), lens)
+}
+
+/// The inverse of an affine matrix (last row 0 0 0 1), or `None` if it is singular.
+pub fn invert_affine(m: &Mat4) -> Option<Mat4> {
+    let (a, b, c) = (m[0] as f64, m[4] as f64, m[8] as f64);
+    let (d, e, f) = (m[1] as f64, m[5] as f64, m[9] as f64);
+    let (g, h, i) = (m[2] as f64, m[6] as f64, m[10] as f64);
+    let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+    if det.abs() < 1e-12 || !det.is_finite() {
+        return None;
+    }
+    let inv = [
+        [
+            (e * i - f * h) / det,
+            (c * h - b * i) / det,
+            (b * f - c * e) / det,
+        ],
+        [
+            (f * g - d * i) / det,
+            (a * i - c * g) / det,
+            (c * d - a * f) / det,
+        ],
+        [
+            (d * h - e * g) / det,
+            (b * g - a * h) / det,
+            (a * e - b * d) / det,
+        ],
+    ];
+    let t = [m[12] as f64, m[13] as f64, m[14] as f64];
+    let mut out = IDENTITY;
+    for r in 0..3 {
+        for col in 0..3 {
+            out[col * 4 + r] = inv[r][col] as f32;
+        }
+        out[12 + r] = -(inv[r][0] * t[0] + inv[r][1] * t[1] + inv[r][2] * t[2]) as f32;
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +347,17 @@ mod tests {
             &transform_point(&mul(&shift, &turn), [0.0; 3]),
             &[1.0, 0.0, 0.0]
         ));
+    }
+
+    #[test]
+    fn decompose_and_invert_undo_trs() {
+        let q = qnormalize([0.1, -0.4, 0.3, 0.85]);
+        let m = trs_about([1.0, 2.0, 3.0], q, [2.0, 2.0, 2.0], [0.5, 0.0, -1.0]);
+        let (r, s) = decompose(&m);
+        assert!(close(&s, &[2.0, 2.0, 2.0]));
+        assert!(close(&r, &q) || close(&r, &q.map(|x| -x)));
+        let inv = invert_affine(&m).unwrap();
+        assert!(close(&mul(&inv, &m), &IDENTITY));
     }
 
     #[test]

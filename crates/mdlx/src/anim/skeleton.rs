@@ -2,8 +2,8 @@
 //! parent chain, the don't-inherit flags, and billboarding when a view direction is given.
 
 use super::math::{
-    self, cross, mul, normalize, qmul, qnormalize, transform_point, trs_about, Mat4, Quat, Vec3,
-    IDENTITY, QUAT_IDENTITY,
+    self, cross, mul, normalize, qmul, qnormalize, quat_from_basis, transform_point, trs_about,
+    Mat4, Quat, Vec3, IDENTITY, QUAT_IDENTITY,
 };
 use super::sample::{sample_keys, sorted_keys, AnimTime, Clock, TrackValue};
 use crate::format::track::{KGRT, KGSC, KGTR};
@@ -382,43 +382,4 @@ fn face(pose: NodePose, pivot: Vec3, bits: u32, view: Vec3) -> NodePose {
         rotation: turn,
         scale: pose.scale,
     }
-}
-
-/// The rotation whose matrix has the columns `x`, `y`, `z` (orthonormal, right-handed).
-fn quat_from_basis(x: Vec3, y: Vec3, z: Vec3) -> Quat {
-    let trace = x[0] + y[1] + z[2];
-    let q = if trace > 0.0 {
-        let s = (trace + 1.0).sqrt() * 2.0;
-        [
-            (y[2] - z[1]) / s,
-            (z[0] - x[2]) / s,
-            (x[1] - y[0]) / s,
-            0.25 * s,
-        ]
-    } else if x[0] > y[1] && x[0] > z[2] {
-        let s = (1.0 + x[0] - y[1] - z[2]).sqrt() * 2.0;
-        [
-            0.25 * s,
-            (y[0] + x[1]) / s,
-            (z[0] + x[2]) / s,
-            (y[2] - z[1]) / s,
-        ]
-    } else if y[1] > z[2] {
-        let s = (1.0 + y[1] - x[0] - z[2]).sqrt() * 2.0;
-        [
-            (y[0] + x[1]) / s,
-            0.25 * s,
-            (z[1] + y[2]) / s,
-            (z[0] - x[2]) / s,
-        ]
-    } else {
-        let s = (1.0 + z[2] - x[0] - y[1]).sqrt() * 2.0;
-        [
-            (z[0] + x[2]) / s,
-            (z[1] + y[2]) / s,
-            0.25 * s,
-            (x[1] - y[0]) / s,
-        ]
-    };
-    qnormalize(q)
 }
