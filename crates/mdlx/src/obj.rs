@@ -78,43 +78,10 @@ pub fn write(model: &Model, posed: &[PosedGeoset], title: &str) -> (String, ObjR
             }
             out.push('\n');
         };
-        // Face groups: (type, size) pairs over the index list. A geoset without them is
-        // one triangle list.
-        let groups: Vec<(u32, usize)> = if g.face_types.is_empty() {
-            vec![(4, g.faces.len())]
-        } else {
-            g.face_types
-                .iter()
-                .zip(&g.face_group_sizes)
-                .map(|(&t, &n)| (t, n as usize))
-                .collect()
-        };
-        let mut start = 0usize;
-        for (kind, size) in groups {
-            let end = start.saturating_add(size).min(g.faces.len());
-            let idx = &g.faces[start..end];
-            start = end;
-            match kind {
-                4 => idx
-                    .chunks_exact(3)
-                    .for_each(|t| face(&mut out, t[0], t[1], t[2])),
-                5 => {
-                    for (i, w) in idx.windows(3).enumerate() {
-                        // Every other triangle of a strip is wound the other way.
-                        if i % 2 == 0 {
-                            face(&mut out, w[0], w[1], w[2]);
-                        } else {
-                            face(&mut out, w[1], w[0], w[2]);
-                        }
-                    }
-                }
-                6 => {
-                    for w in idx.get(1..).unwrap_or(&[]).windows(2) {
-                        face(&mut out, idx[0], w[0], w[1]);
-                    }
-                }
-                _ => report.groups_skipped += 1,
-            }
+        let (triangles, skipped) = g.triangles();
+        report.groups_skipped += skipped;
+        for [a, b, c] in triangles {
+            face(&mut out, a, b, c);
         }
         base += count;
     }

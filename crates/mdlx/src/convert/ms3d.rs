@@ -1367,44 +1367,19 @@ pub fn to_ms3d(model: &Model, opts: &ToMs3dOptions) -> (Document, Vec<Loss>) {
         let normals = (0..g.vertices.len())
             .map(|v| point_to_ms3d(g.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0])))
             .collect();
-        let mut triangles = Vec::new();
-        let types: Vec<(u32, usize)> = if g.face_types.is_empty() {
-            vec![(4, g.faces.len())]
-        } else {
-            g.face_types
-                .iter()
-                .zip(&g.face_group_sizes)
-                .map(|(&t, &n)| (t, n as usize))
-                .collect()
-        };
-        let mut at = 0usize;
-        let mut skipped = 0usize;
-        let mut tri = |a: u16, b: u16, c: u16| {
-            let v = [a, b, c].map(i32::from);
-            triangles.push(Triangle {
-                flags: 0,
-                vertices: v,
-                normals: v,
-                smoothing_group: 1,
-            });
-        };
-        for (kind, size) in types {
-            let end = at.saturating_add(size).min(g.faces.len());
-            let idx = &g.faces[at..end];
-            at = end;
-            match kind {
-                4 => idx.chunks_exact(3).for_each(|t| tri(t[0], t[1], t[2])),
-                5 => idx.windows(3).enumerate().for_each(|(k, w)| {
-                    if k % 2 == 0 {
-                        tri(w[0], w[1], w[2])
-                    } else {
-                        tri(w[1], w[0], w[2])
-                    }
-                }),
-                6 if idx.len() >= 3 => idx[1..].windows(2).for_each(|w| tri(idx[0], w[0], w[1])),
-                _ => skipped += 1,
-            }
-        }
+        let (faces, skipped) = g.triangles();
+        let triangles = faces
+            .into_iter()
+            .map(|t| {
+                let v = t.map(i32::from);
+                Triangle {
+                    flags: 0,
+                    vertices: v,
+                    normals: v,
+                    smoothing_group: 1,
+                }
+            })
+            .collect();
         if skipped > 0 {
             losses.push(Loss::new(
                 &place,

@@ -95,6 +95,51 @@ fn tagged<T>(
     )
 }
 
+impl Geoset {
+    /// The faces as triangles of vertex indices: triangle lists as they are, strips and fans
+    /// turned into triangles (every other strip triangle wound back). A geoset without face
+    /// groups is one triangle list. Also returns how many groups of other primitive types
+    /// (points, lines) were left out.
+    pub fn triangles(&self) -> (Vec<[u16; 3]>, usize) {
+        let groups: Vec<(u32, usize)> = if self.face_types.is_empty() {
+            vec![(face_type::TRIANGLES, self.faces.len())]
+        } else {
+            self.face_types
+                .iter()
+                .zip(&self.face_group_sizes)
+                .map(|(&t, &n)| (t, n as usize))
+                .collect()
+        };
+        let mut out = Vec::with_capacity(self.faces.len() / 3);
+        let (mut start, mut skipped) = (0usize, 0usize);
+        for (kind, size) in groups {
+            let end = start.saturating_add(size).min(self.faces.len());
+            let idx = &self.faces[start..end];
+            start = end;
+            match kind {
+                face_type::TRIANGLES => {
+                    out.extend(idx.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
+                }
+                face_type::TRIANGLE_STRIP => {
+                    out.extend(idx.windows(3).enumerate().map(|(i, w)| {
+                        if i % 2 == 0 {
+                            [w[0], w[1], w[2]]
+                        } else {
+                            [w[1], w[0], w[2]]
+                        }
+                    }));
+                }
+                face_type::TRIANGLE_FAN if idx.len() >= 3 => {
+                    out.extend(idx[1..].windows(2).map(|w| [idx[0], w[0], w[1]]));
+                }
+                face_type::TRIANGLE_FAN => {}
+                _ => skipped += 1,
+            }
+        }
+        (out, skipped)
+    }
+}
+
 impl MdxRecord for Geoset {
     const NAME: &'static str = "Geoset";
 
@@ -206,5 +251,40 @@ impl MdxRecord for Geoset {
             w.bytes(&self.tail);
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod triangle_tests {
+    use super::{face_type, Geoset};
+
+    #[test]
+    fn lists_strips_and_fans_become_triangles() {
+        let g = Geoset {
+            face_types: vec![
+                face_type::TRIANGLES,
+                face_type::TRIANGLE_STRIP,
+                face_type::TRIANGLE_FAN,
+                face_type::LINES,
+            ],
+            face_group_sizes: vec![3, 5, 4, 2],
+            faces: vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+            ..Default::default()
+        };
+        let (t, skipped) = g.triangles();
+        // The strip 3 4 5 6 7: (3,4,5), (5,4,6) wound back, (5,6,7). The fan 8 9 10 11:
+        // (8,9,10), (8,10,11).
+        assert_eq!(
+            t,
+            vec![
+                [0, 1, 2],
+                [3, 4, 5],
+                [5, 4, 6],
+                [5, 6, 7],
+                [8, 9, 10],
+                [8, 10, 11]
+            ]
+        );
+        assert_eq!(skipped, 1);
     }
 }
