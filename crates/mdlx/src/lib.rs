@@ -2,8 +2,9 @@
 //!
 //! Reads and writes MDX (binary) models of every Warcraft III version: 800 (classic) and
 //! the Reforged versions (900, 1000, 1100, 1200 and later). The WoW alpha family
-//! (1300-1500 with alpha chunk layouts) is recognised by the shape of its chunks and
-//! refused with a clear error for now.
+//! (1300-1500 with alpha chunk layouts) is told apart by the shape of its chunks and read
+//! and written losslessly as its own document type ([`alpha`]), with conversions to and
+//! from the Warcraft III model.
 //!
 //! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type.
 //!
@@ -20,6 +21,7 @@
 //! assert_eq!(mdlx::mdx::to_bytes(&model).unwrap(), bytes);
 //! ```
 
+pub mod alpha;
 pub mod anim;
 pub mod convert;
 pub mod format;

@@ -1,5 +1,6 @@
 //! Every Warcraft III-family MDX in `../shared/corpus` decodes and encodes back
-//! byte-identical. The one WoW alpha file is recognised and refused (a later issue reads it).
+//! byte-identical. The one WoW alpha file is recognised and refused here (`mdlx::alpha`
+//! reads it; `tests/alpha.rs`).
 
 mod common;
 

@@ -95,7 +95,7 @@ impl fmt::Display for MdxErrorKind {
             UnknownLayout { what, value } => write!(f, "unknown {what} {value}: its layout is not known"),
             AlphaFamily { version } => write!(
                 f,
-                "this is a WoW alpha-family MDX (version {version}, alpha chunk layouts); reading it is not supported yet"
+                "this is a WoW alpha-family MDX (version {version}, alpha chunk layouts): read it with mdlx::alpha (the mdlx tool does so by itself)"
             ),
             Unwritable(msg) => write!(f, "cannot write: {msg}"),
         }

@@ -1,0 +1,226 @@
+//! Model information (MODL), sequences (SEQS), cameras (CAMS) and collision geometry
+//! (CLID) of the alpha family.
+//!
+//! Bounds (`CMdlBounds`) are stored radius first, then the minimum and maximum corners, as
+//! in Warcraft III. The page declares `{ CAaBox extent; float radius; }`, box first; the
+//! boar disagrees: of its 33 bounds (MODL, 10 sequences, 2 geosets and their 20
+//! per-sequence bounds), read radius first all 33 have minimum <= maximum on every axis;
+//! read box first, none does (the MODL one would have min x 0.0 above max x -0.36).
+//! `tests/alpha.rs` checks this on the file.
+
+use crate::format::len;
+use crate::mdx::reader::{scoped, Reader};
+use crate::mdx::record::{write_sized, MdxRecord};
+use crate::mdx::writer::Writer;
+use crate::mdx::{read_extent, write_extent, MdxResult};
+use crate::model::{Extent, FixedString, Tag};
+
+use super::geoset::sub::TRI;
+use super::tracks::{read_tracks, write_tracks, AlphaTracks};
+use crate::format::sub::{NRMS, VRTX};
+
+/// The MODL chunk (`MDLMODELSECTION`, 373 bytes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelInfo {
+    /// Name (80 bytes).
+    pub name: FixedString,
+    /// Animation file (260 bytes, always zero-filled, says the page).
+    pub animation_file: FixedString,
+    /// Bounds of the whole model.
+    pub bounds: Extent,
+    /// The u32 the page calls the blend time. The boar stores 14593 here.
+    pub blend_time: u32,
+    /// Flags byte (1, 2: ground track; 4: always animate). "Deprecated, always 0".
+    pub flags: u8,
+    /// Bytes after the 373 known ones, kept.
+    pub tail: Vec<u8>,
+}
+
+impl MdxRecord for ModelInfo {
+    const NAME: &'static str = "ModelInfo";
+
+    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
+        Ok(ModelInfo {
+            name: r.fixed_str(len::NAME)?,
+            animation_file: r.fixed_str(len::PATH)?,
+            bounds: read_extent(r)?,
+            blend_time: r.u32()?,
+            flags: r.u8()?,
+            tail: r.rest().to_vec(),
+        })
+    }
+
+    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
+        w.fixed_str(&self.name, len::NAME, "model name")?;
+        w.fixed_str(&self.animation_file, len::PATH, "animation file")?;
+        write_extent(w, &self.bounds);
+        w.u32(self.blend_time);
+        w.u8(self.flags);
+        w.bytes(&self.tail);
+        Ok(())
+    }
+}
+
+/// Sequence flag: plays once instead of looping.
+pub const SEQUENCE_NON_LOOPING: u32 = 1;
+
+/// A sequence (`MDLSEQUENCESSECTION`, 140 bytes; Warcraft III's has 132).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sequence {
+    /// Name (80 bytes).
+    pub name: FixedString,
+    /// Start and end time in milliseconds.
+    pub interval: [u32; 2],
+    /// Movement speed while playing.
+    pub move_speed: f32,
+    /// Flags (1 = non-looping); unknown bits kept.
+    pub flags: u32,
+    /// Bounds during the sequence.
+    pub bounds: Extent,
+    /// Chance of playing among the sequences of the same kind (they add up to 1).
+    pub frequency: f32,
+    /// Repetitions, minimum and maximum.
+    pub replay: [u32; 2],
+    /// Blend time.
+    pub blend_time: u32,
+}
+
+/// Bytes of a sequence record.
+pub const SEQUENCE_SIZE: usize = 140;
+
+impl MdxRecord for Sequence {
+    const NAME: &'static str = "Sequence";
+
+    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
+        Ok(Sequence {
+            name: r.fixed_str(len::NAME)?,
+            interval: [r.u32()?, r.u32()?],
+            move_speed: r.f32()?,
+            flags: r.u32()?,
+            bounds: read_extent(r)?,
+            frequency: r.f32()?,
+            replay: [r.u32()?, r.u32()?],
+            blend_time: r.u32()?,
+        })
+    }
+
+    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
+        w.fixed_str(&self.name, len::NAME, "sequence name")?;
+        w.vec_u32(&self.interval);
+        w.f32(self.move_speed);
+        w.u32(self.flags);
+        write_extent(w, &self.bounds);
+        w.f32(self.frequency);
+        w.vec_u32(&self.replay);
+        w.u32(self.blend_time);
+        Ok(())
+    }
+}
+
+/// A camera (`MDLCAMERASECTION`): the same fixed fields as Warcraft III, plus `KVIS`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Camera {
+    /// Name (80 bytes).
+    pub name: FixedString,
+    /// Eye position.
+    pub pivot: [f32; 3],
+    /// Field of view.
+    pub field_of_view: f32,
+    /// Far clip.
+    pub far_clip: f32,
+    /// Near clip.
+    pub near_clip: f32,
+    /// Target position.
+    pub target_pivot: [f32; 3],
+    /// `KCTR KCRL KVIS KTTR` tracks in file order.
+    pub tracks: AlphaTracks,
+    /// Bytes after the tracks inside the record's size, kept.
+    pub tail: Vec<u8>,
+}
+
+impl MdxRecord for Camera {
+    const NAME: &'static str = "Camera";
+
+    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
+        let mut c = r.inclusive_region(120)?;
+        let mut cam = Camera {
+            name: c.fixed_str(len::NAME)?,
+            pivot: c.f32s()?,
+            field_of_view: c.f32()?,
+            far_clip: c.f32()?,
+            near_clip: c.f32()?,
+            target_pivot: c.f32s()?,
+            ..Default::default()
+        };
+        (cam.tracks, cam.tail) = read_tracks(&mut c)?;
+        Ok(cam)
+    }
+
+    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
+        write_sized(w, |w| {
+            w.fixed_str(&self.name, len::NAME, "camera name")?;
+            w.f32s(&self.pivot);
+            w.f32(self.field_of_view);
+            w.f32(self.far_clip);
+            w.f32(self.near_clip);
+            w.f32s(&self.target_pivot);
+            write_tracks(w, &self.tracks, &self.tail)
+        })
+    }
+}
+
+/// Reads `tag, count` and the elements.
+fn part<T>(
+    c: &mut Reader,
+    tag: Tag,
+    f: impl FnOnce(&mut Reader, u32) -> MdxResult<T>,
+) -> MdxResult<T> {
+    scoped(
+        || tag.text(),
+        || {
+            c.expect_tag(tag)?;
+            let n = c.u32()?;
+            f(c, n)
+        },
+    )
+}
+
+/// Collision geometry (`MDLCOLLISION`): a triangle mesh, not Warcraft III's node shapes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Collision {
+    /// Vertices (VRTX).
+    pub vertices: Vec<[f32; 3]>,
+    /// Triangle vertex indices (`TRI `).
+    pub triangles: Vec<u16>,
+    /// One normal per facet (NRMS).
+    pub facet_normals: Vec<[f32; 3]>,
+    /// Bytes after NRMS inside the chunk, kept.
+    pub tail: Vec<u8>,
+}
+
+impl Collision {
+    /// Reads the whole chunk payload.
+    pub fn read(c: &mut Reader) -> MdxResult<Collision> {
+        Ok(Collision {
+            vertices: part(c, VRTX, |c, n| c.vec_f32(n))?,
+            triangles: part(c, TRI, |c, n| c.vec_u16(n))?,
+            facet_normals: part(c, NRMS, |c, n| c.vec_f32(n))?,
+            tail: c.rest().to_vec(),
+        })
+    }
+
+    /// Writes the whole chunk payload.
+    pub fn write(&self, w: &mut Writer) -> MdxResult<()> {
+        w.tag(VRTX);
+        w.count(self.vertices.len())?;
+        w.vec_f32(&self.vertices);
+        w.tag(TRI);
+        w.count(self.triangles.len())?;
+        w.vec_u16(&self.triangles);
+        w.tag(NRMS);
+        w.count(self.facet_normals.len())?;
+        w.vec_f32(&self.facet_normals);
+        w.bytes(&self.tail);
+        Ok(())
+    }
+}
