@@ -3,6 +3,8 @@
 # the MDL that mdx-m3-viewer and war3-model write from every corpus MDX.
 #
 #   scripts/peer-mdl.sh            prints `export MDLX_PEER_MDL=/tmp/mdlx-peers/mdl-out`
+#                                  and `export MDLX_PEERS_BIN=/tmp/mdlx-peers/bin` (the
+#                                  peers' command-line wrappers, for tests/peer_alpha.rs)
 #
 # 1. Installs the peer tools into /tmp/mdlx-peers (../shared/peers/SETUP.sh, about a
 #    minute; needs node, npm, cargo and the npm registry / crates.io) unless
@@ -62,3 +64,4 @@ else
 fi
 
 printf 'export MDLX_PEER_MDL=%q\n' "$out"
+printf 'export MDLX_PEERS_BIN=%q\n' "$peers/bin"

@@ -396,3 +396,43 @@ fn milkshape_converts_both_ways_and_lists_what_it_cannot_hold() {
     assert!(err.contains("bad.txt:"), "{err}");
     assert!(!dir.join("bad.mdx").exists());
 }
+
+#[test]
+fn wow_alpha_files_are_read_shown_posed_and_converted() {
+    let boar = repo().join("../shared/corpus/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx");
+    let out = mdlx(&["info", "--json", boar.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "mdx-alpha");
+    assert!(v["source"].as_str().unwrap().contains("version 1300"));
+    assert_eq!(v["counts"]["geosets"], 2);
+    assert_eq!(v["counts"]["vertices"], 401);
+    assert_eq!(v["counts"]["bones"], 26);
+    assert_eq!(v["sequences"][2]["name"], "Walk");
+    // The losses are listed on stderr.
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("not carried from the WoW alpha family: CLID"));
+    let dir = temp_dir("alpha");
+    let obj = dir.join("boar.obj");
+    let r = mdlx(&[
+        "convert",
+        boar.to_str().unwrap(),
+        obj.to_str().unwrap(),
+        "--sequence",
+        "Walk",
+        "--time",
+        "300",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&obj).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 401);
+    let mdx = dir.join("boar.mdx");
+    let r = mdlx(&["convert", boar.to_str().unwrap(), mdx.to_str().unwrap()]);
+    assert!(r.status.success());
+    let m = mdlx::mdx::from_bytes(&std::fs::read(&mdx).unwrap()).unwrap();
+    assert_eq!(m.version, 800);
+}

@@ -51,6 +51,13 @@ fn info_stays_within_input_size_plus_64_mib() {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "mdx" || e == "mdl"))
         .collect();
+    // The Milkshape fixtures, counts of 2^32-1 and counts larger than the file among them.
+    files.extend(
+        std::fs::read_dir(repo().join("crates/mdlx/tests/ms3d_errors"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "txt")),
+    );
     files.sort();
 
     // Made here: 200,000 empty unknown chunks; an 8 MB name; 8 MB of binary noise as MDL;

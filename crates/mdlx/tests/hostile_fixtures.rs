@@ -208,3 +208,90 @@ fn multi_megabyte_inputs() {
     assert!(got.len() < 4000, "the message is {} bytes", got.len());
     println!("multi-megabyte inputs: 200,000 empty chunks, an 8 MB name, an 8 MB number, 8 MB of comments, 8 MB of noise: all within 1 s and 64 MiB");
 }
+
+/// The Milkshape fixtures (`ms3d_errors/`, whose messages `tests/ms3d_errors.rs` checks
+/// against goldens) under the same bounds: no panic, under a second, memory within the
+/// input's size plus 64 MiB, and the same outcome as that test expects (an error for every
+/// fixture but the one valid file).
+#[test]
+fn milkshape_fixtures_stay_within_bounds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ms3d_errors");
+    let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    inputs.sort();
+    let mut errors = 0;
+    for path in &inputs {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let data = std::fs::read(path).unwrap();
+        let _serial = counting::serial();
+        let started = Instant::now();
+        let (read, peak) = counting::peak_during(|| {
+            catch_unwind(AssertUnwindSafe(|| mdlx::ms3d::from_bytes(&data)))
+        });
+        let read = read.unwrap_or_else(|_| panic!("{name}: the reader panicked"));
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{name}: too slow"
+        );
+        assert!(peak < data.len() + MEMORY_SLACK, "{name}: peak {peak}");
+        let golden = std::fs::read_to_string(path.with_extension("stderr")).unwrap();
+        assert_eq!(read.is_err(), golden.starts_with("error"), "{name}");
+        errors += usize::from(read.is_err());
+    }
+    println!(
+        "Milkshape fixtures: {} inputs ({errors} refused with an error), all within 1 s and input + 64 MiB",
+        inputs.len()
+    );
+    assert!(inputs.len() >= 20);
+}
+
+/// The WoW alpha reader on the boar cut at every 61st byte and with 300 random byte flips:
+/// no panic, under a second each, and allocation within the input's size plus 64 MiB
+/// (tests/alpha.rs checks the errors' offsets).
+#[test]
+fn alpha_inputs_stay_within_bounds() {
+    let boar = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx");
+    let data = std::fs::read(boar).unwrap();
+    let mut inputs: Vec<Vec<u8>> = (0..data.len())
+        .step_by(61)
+        .map(|n| data[..n].to_vec())
+        .collect();
+    let mut x = 0x1234_5678_9abc_def1u64;
+    for _ in 0..300 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut d = data.clone();
+        let at = (x as usize) % d.len();
+        d[at] ^= (x >> 32) as u8 | 1;
+        inputs.push(d);
+    }
+    let (mut decoded, mut worst) = (0, 0usize);
+    for (i, input) in inputs.iter().enumerate() {
+        let _serial = counting::serial();
+        let started = Instant::now();
+        let (read, peak) = counting::peak_during(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                mdlx::alpha::from_bytes(input).map(|a| a.to_model())
+            }))
+        });
+        let read = read.unwrap_or_else(|_| panic!("input {i}: the alpha reader panicked"));
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "input {i}: too slow"
+        );
+        assert!(peak < input.len() + MEMORY_SLACK, "input {i}: peak {peak}");
+        worst = worst.max(peak);
+        decoded += usize::from(read.is_ok());
+    }
+    println!(
+        "alpha: {} cut or flipped boars ({decoded} still decode), all within 1 s; largest allocation peak {} KiB for a {} KiB file",
+        inputs.len(),
+        worst / 1024,
+        data.len() / 1024
+    );
+}

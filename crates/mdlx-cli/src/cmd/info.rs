@@ -10,13 +10,19 @@ use std::process::ExitCode;
 /// Runs the verb.
 pub fn run(file: &Path, as_json: bool) -> Result<ExitCode> {
     let data = crate::files::read(file)?;
-    let model = super::decode(&data, file)?;
+    let d = super::decode_detailed(&data, file, &Default::default())?;
+    for n in &d.notes {
+        eprintln!("{n}");
+    }
     let mut out = std::io::stdout().lock();
     if as_json {
-        serde_json::to_writer_pretty(&mut out, &to_json(&model, file))?;
+        let mut v = to_json(&d.model, file);
+        v["format"] = json!(d.format);
+        v["source"] = json!(d.source);
+        serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else {
-        write_text(&mut out, &model, file)?;
+        write_text(&mut out, &d.model, file, &d.source)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -53,14 +59,9 @@ fn to_json(m: &Model, file: &Path) -> serde_json::Value {
     })
 }
 
-fn write_text(out: &mut impl Write, m: &Model, file: &Path) -> std::io::Result<()> {
+fn write_text(out: &mut impl Write, m: &Model, file: &Path, source: &str) -> std::io::Result<()> {
     writeln!(out, "{}", file.display())?;
-    writeln!(
-        out,
-        "  format   MDX, version {} ({})",
-        m.version,
-        m.family().name()
-    )?;
+    writeln!(out, "  format   {source}")?;
     writeln!(out, "  name     {}", m.info.name.text())?;
     writeln!(out, "counts")?;
     for (name, n) in m.counts().entries.iter().filter(|(_, n)| *n > 0) {

@@ -31,6 +31,18 @@ pub fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
     mdlx::ms3d::from_bytes(data).map_err(|e| anyhow::anyhow!("{}", e.render(&shown)))
 }
 
+/// A model read from a file, and what it was.
+pub struct Decoded {
+    /// The model.
+    pub model: Model,
+    /// Warnings and what a conversion could not carry, ready to print.
+    pub notes: Vec<String>,
+    /// The input's format, short: `mdx`, `mdl`, `ms3d`, `mdx-alpha`.
+    pub format: &'static str,
+    /// The input's format, for people.
+    pub source: String,
+}
+
 /// Reads any input as a model: Milkshape is converted with `ms3d` (the name defaults to
 /// the file's), and what the model cannot hold comes back as warnings.
 pub fn decode_as_model(
@@ -38,7 +50,33 @@ pub fn decode_as_model(
     path: &Path,
     ms3d: &mdlx::convert::ms3d::ToModelOptions,
 ) -> Result<(Model, Vec<String>)> {
+    decode_detailed(data, path, ms3d).map(|d| (d.model, d.notes))
+}
+
+/// As [`decode_as_model`], saying what the input was.
+pub fn decode_detailed(
+    data: &[u8],
+    path: &Path,
+    ms3d: &mdlx::convert::ms3d::ToModelOptions,
+) -> Result<Decoded> {
     let shown = path.display().to_string();
+    if Format::detect(data) == Format::Mdx && mdlx::alpha::is_alpha(data) {
+        let alpha = mdlx::alpha::from_bytes(data).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let (model, losses) = alpha.to_model();
+        let notes = losses
+            .iter()
+            .map(|l| format!("mdlx: {shown}: not carried from the WoW alpha family: {l}"))
+            .collect();
+        return Ok(Decoded {
+            model,
+            notes,
+            format: "mdx-alpha",
+            source: format!(
+                "MDX, WoW alpha family, version {} (shown as a version-800 model)",
+                alpha.version
+            ),
+        });
+    }
     if Format::detect(data) == Format::Ms3d {
         let doc = read_ms3d(data, path)?;
         let mut opts = ms3d.clone();
@@ -53,16 +91,25 @@ pub fn decode_as_model(
             .iter()
             .map(|l| format!("mdlx: {shown}: not carried from Milkshape: {l}"))
             .collect();
-        return Ok((model, notes));
+        return Ok(Decoded {
+            model,
+            notes,
+            format: "ms3d",
+            source: "Milkshape 3D ASCII (shown as a version-800 model)".into(),
+        });
     }
-    match Format::detect(data) {
+    let format = match Format::detect(data) {
+        Format::Mdl => "mdl",
+        _ => "mdx",
+    };
+    let (model, notes) = match Format::detect(data) {
         Format::Mdx => mdlx::mdx::from_bytes(data)
             .map(|m| (m, Vec::new()))
-            .map_err(|e| anyhow::anyhow!("{shown}: {e}")),
+            .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?,
         Format::Mdl => match mdlx::mdl::from_bytes_with_warnings(data) {
             Ok((model, warnings)) => {
                 let shown = warnings.iter().map(|w| w.render(data, &shown)).collect();
-                Ok((model, shown))
+                (model, shown)
             }
             Err(e) => {
                 let n = e.errors().count();
@@ -70,5 +117,17 @@ pub fn decode_as_model(
             }
         },
         Format::Ms3d => unreachable!("handled above"),
-    }
+    };
+    let source = format!(
+        "{}, version {} ({})",
+        format.to_uppercase(),
+        model.version,
+        model.family().name()
+    );
+    Ok(Decoded {
+        model,
+        notes,
+        format,
+        source,
+    })
 }
