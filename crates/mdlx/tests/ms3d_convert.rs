@@ -383,3 +383,42 @@ fn mdx_to_milkshape_and_back_keeps_vertices_hierarchy_and_motion() {
     println!("loss report entries by place: {loss_kinds:?}");
     assert!(files >= 545);
 }
+
+/// A material's diffuse color becomes the tint of the geosets using it (the geoset
+/// animation's static color, stored blue, green, red); a white one adds nothing.
+#[test]
+fn diffuse_colors_tint_their_geosets() {
+    use mdlx::ms3d::{Material, Mesh};
+    let material = |diffuse: [f32; 4]| Material {
+        diffuse,
+        transparency: 1.0,
+        ..Default::default()
+    };
+    let doc = Document {
+        frames: Some(1),
+        frame: Some(1),
+        meshes: vec![
+            Mesh {
+                material: 0,
+                ..Default::default()
+            },
+            Mesh {
+                material: 1,
+                ..Default::default()
+            },
+        ],
+        materials: vec![material([0.5, 0.25, 1.0, 1.0]), material([1.0; 4])],
+        ..Default::default()
+    };
+    let (model, _) = to_model(&doc, &ToModelOptions::default());
+    assert_eq!(model.geoset_animations.len(), 1);
+    let a = &model.geoset_animations[0];
+    assert_eq!((a.geoset_id, a.color), (0, [1.0, 0.25, 0.5]));
+    assert_eq!(a.flags, mdlx::model::geoset_animation_flags::USE_COLOR);
+    // And the tint shows when the model is posed.
+    let s = Skeleton::new(&model);
+    let at = AnimTime::new(Some(0), 0.0);
+    let g = mdlx::anim::posed_geosets(&model, &s, &s.pose(at, None), &s.clock(at));
+    assert_eq!(g[0].color, [1.0, 0.25, 0.5]);
+    assert_eq!(g[1].color, [1.0; 3]);
+}

@@ -667,7 +667,7 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
         losses.push(Loss::new(
             &place,
             format!(
-                "name {:?}, ambient, diffuse, specular and emissive colors and shininess (no place in a WC3 material)",
+                "name {:?}, ambient, specular and emissive colors and shininess (no place in a WC3 material; the diffuse color tints its geosets)",
                 m.name
             ),
         ));
@@ -720,6 +720,27 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
             &mut losses,
         );
         model.geosets.push(geoset);
+    }
+    // A material's diffuse color tints the geosets that use it: the geoset animation's
+    // static color (stored blue, green, red), which the game multiplies the texture by.
+    for (gi, mesh) in doc.meshes.iter().enumerate() {
+        let Some(m) = usize::try_from(mesh.material)
+            .ok()
+            .and_then(|m| doc.materials.get(m))
+        else {
+            continue;
+        };
+        let [r, g, b, _] = m.diffuse;
+        if [r, g, b].iter().all(|c| (c - 1.0).abs() < 1e-6) {
+            continue;
+        }
+        model.geoset_animations.push(crate::model::GeosetAnimation {
+            alpha: 1.0,
+            flags: crate::model::geoset_animation_flags::USE_COLOR,
+            color: [b, g, r],
+            geoset_id: gi as i32,
+            ..Default::default()
+        });
     }
     if doc.meshes.iter().any(|m| !m.name.is_empty()) {
         losses.push(Loss::new("meshes", "names (WC3 geosets have none)"));
