@@ -18,10 +18,9 @@ use std::time::{Duration, Instant};
 const MEMORY_SLACK: usize = 64 << 20;
 
 /// Reads `data` as `name` says (extension), with the checks every input gets, and returns the
-/// outcome text. The memory bound applies to reading; the write-back checks that follow a
+/// outcome text. The caller holds [`counting::serial`]. The memory bound applies to reading; the write-back checks that follow a
 /// successful read hold the model, the text and a second model at once and are not counted.
 fn outcome(name: &str, data: &[u8]) -> String {
-    let _serial = counting::serial();
     let started = Instant::now();
     let (read, peak) =
         counting::peak_during(|| catch_unwind(AssertUnwindSafe(|| read(name, data))));
@@ -96,6 +95,9 @@ fn check(name: &str, data: &[u8], read: Read) -> String {
 
 #[test]
 fn every_fixture_gives_its_expected_outcome() {
+    // The allocation counters are global: no other test of this file may allocate while
+    // this one measures, so each holds the lock from start to end.
+    let _serial = counting::serial();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
     let bless = std::env::var_os("BLESS").is_some();
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
@@ -149,6 +151,9 @@ fn empty_chunks(n: usize) -> Vec<u8> {
 /// Large inputs, made here: each with its expected outcome.
 #[test]
 fn multi_megabyte_inputs() {
+    // The allocation counters are global: no other test of this file may allocate while
+    // this one measures, so each holds the lock from start to end.
+    let _serial = counting::serial();
     // 200,000 empty unknown chunks (1.6 MB): all kept, in place.
     let data = empty_chunks(200_000);
     let got = outcome("empty_chunks.mdx", &data);
@@ -215,6 +220,9 @@ fn multi_megabyte_inputs() {
 /// fixture but the one valid file).
 #[test]
 fn milkshape_fixtures_stay_within_bounds() {
+    // The allocation counters are global: no other test of this file may allocate while
+    // this one measures, so each holds the lock from start to end.
+    let _serial = counting::serial();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ms3d_errors");
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -226,7 +234,6 @@ fn milkshape_fixtures_stay_within_bounds() {
     for path in &inputs {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let data = std::fs::read(path).unwrap();
-        let _serial = counting::serial();
         let started = Instant::now();
         let (read, peak) = counting::peak_during(|| {
             catch_unwind(AssertUnwindSafe(|| mdlx::ms3d::from_bytes(&data)))
@@ -253,6 +260,9 @@ fn milkshape_fixtures_stay_within_bounds() {
 /// (tests/alpha.rs checks the errors' offsets).
 #[test]
 fn alpha_inputs_stay_within_bounds() {
+    // The allocation counters are global: no other test of this file may allocate while
+    // this one measures, so each holds the lock from start to end.
+    let _serial = counting::serial();
     let boar = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/corpus/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx");
     let data = std::fs::read(boar).unwrap();
@@ -272,7 +282,6 @@ fn alpha_inputs_stay_within_bounds() {
     }
     let (mut decoded, mut worst) = (0, 0usize);
     for (i, input) in inputs.iter().enumerate() {
-        let _serial = counting::serial();
         let started = Instant::now();
         let (read, peak) = counting::peak_during(|| {
             catch_unwind(AssertUnwindSafe(|| {
