@@ -11,7 +11,7 @@
 //! - Before the first key or after the last one: that key's value holds.
 //! - Between two keys, the earlier key's interpolation: step holds the earlier value;
 //!   linear is a straight line (spherical for rotations); Hermite and Bezier are the cubic
-//!   curves through the stored tangents (rotations: [`squad`](super::math::squad)).
+//!   curves through the stored tangents (rotations: [`super::math::squad`]).
 //!   Integer tracks always step. Unknown interpolation numbers step.
 
 use super::math::{qnormalize, slerp, squad, Quat, Vec3};
