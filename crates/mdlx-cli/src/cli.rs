@@ -33,9 +33,9 @@ pub enum Command {
         input: PathBuf,
         /// The output file (`.mdx`, `.mdl`, `.obj`, `.txt` for Milkshape), or the output folder.
         output: PathBuf,
-        /// Output format: mdx, mdl, obj or ms3d (Milkshape 3D ASCII, `.txt`); needed for a
-        /// folder.
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d"])]
+        /// Output format: mdx, mdl, obj, ms3d (Milkshape 3D ASCII, `.txt`), or a WoW alpha
+        /// MDX: alpha1300, alpha1400, alpha1500; needed for a folder.
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500"])]
         to: Option<String>,
         /// OBJ: the sequence to pose (name or index; without it, the bind pose). Milkshape
         /// output: the one sequence to write (without it, all of them).

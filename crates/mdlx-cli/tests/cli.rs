@@ -436,3 +436,28 @@ fn wow_alpha_files_are_read_shown_posed_and_converted() {
     let m = mdlx::mdx::from_bytes(&std::fs::read(&mdx).unwrap()).unwrap();
     assert_eq!(m.version, 800);
 }
+
+#[test]
+fn models_convert_to_the_wow_alpha_layouts() {
+    let dir = temp_dir("to-alpha");
+    for version in ["1300", "1400", "1500"] {
+        let out = dir.join(format!("cube{version}.mdx"));
+        let r = mdlx(&[
+            "convert",
+            &cube(),
+            out.to_str().unwrap(),
+            "--to",
+            &format!("alpha{version}"),
+        ]);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let data = std::fs::read(&out).unwrap();
+        assert!(mdlx::alpha::is_alpha(&data), "{version}");
+        let alpha = mdlx::alpha::from_bytes(&data).unwrap();
+        assert_eq!(alpha.version.to_string(), version);
+        let info = mdlx(&["info", "--json", out.to_str().unwrap()]);
+        let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+        assert_eq!(v["format"], "mdx-alpha");
+        assert_eq!(v["counts"]["vertices"], 24);
+        assert_eq!(v["sequences"][1]["name"], "Spin");
+    }
+}

@@ -27,6 +27,8 @@ pub enum To {
     Obj,
     /// Milkshape 3D ASCII (`.txt`).
     Ms3d,
+    /// A WoW alpha-family MDX of this version (1300, 1400 or 1500).
+    Alpha(u32),
 }
 
 impl To {
@@ -37,7 +39,12 @@ impl To {
             "mdl" => Ok(To::Mdl),
             "obj" => Ok(To::Obj),
             "ms3d" | "txt" => Ok(To::Ms3d),
-            _ => bail!("unknown output format {name:?} (supported: mdx, mdl, obj, ms3d)"),
+            "alpha1300" => Ok(To::Alpha(1300)),
+            "alpha1400" => Ok(To::Alpha(1400)),
+            "alpha1500" => Ok(To::Alpha(1500)),
+            _ => bail!(
+                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500)"
+            ),
         }
     }
 
@@ -61,6 +68,7 @@ impl To {
             To::Mdl => "mdl",
             To::Obj => "obj",
             To::Ms3d => "txt",
+            To::Alpha(_) => "mdx",
         }
     }
 }
@@ -144,6 +152,16 @@ fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<V
             mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?
         }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
+        To::Alpha(version) => {
+            let (alpha, losses) = mdlx::alpha::AlphaModel::from_model(&model, version);
+            notes.extend(losses.iter().map(|l| {
+                format!(
+                    "mdlx: {}: the WoW alpha family cannot hold: {l}",
+                    input.display()
+                )
+            }));
+            mdlx::alpha::to_bytes(&alpha)?
+        }
         To::Mdl => {
             let written = mdlx::mdl::write(
                 &model,
