@@ -1,9 +1,10 @@
 //! The command line, declared with clap. Nothing here runs anything.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Read, write, check and convert Warcraft III models (MDX, MDL).
+/// Read, write, convert and pose Warcraft III models (MDX, MDL), Milkshape 3D ASCII and
+/// WoW alpha MDX.
 #[derive(Parser, Debug)]
 #[command(name = "mdlx", version, about, propagate_version = true)]
 pub struct Cli {
@@ -37,10 +38,10 @@ pub enum Command {
         /// MDX: alpha1300, alpha1400, alpha1500; needed for a folder.
         #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500"])]
         to: Option<String>,
-        /// OBJ: the sequence to pose (name or index; without it, the bind pose). Milkshape
-        /// output: the one sequence to write (without it, all of them).
-        #[arg(long, value_name = "NAME|INDEX")]
-        sequence: Option<String>,
+        /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
+        /// write (without it, all of them).
+        #[command(flatten)]
+        moment: Moment,
         /// Milkshape: frames per second (its key times are frame numbers).
         #[arg(long, value_name = "FPS", default_value_t = 24.0)]
         fps: f32,
@@ -49,17 +50,6 @@ pub enum Command {
         /// sequence over all frames.
         #[arg(long, value_name = "RANGES")]
         frames: Option<String>,
-        /// OBJ: milliseconds into the sequence.
-        #[arg(
-            long,
-            value_name = "MS",
-            default_value_t = 0.0,
-            allow_negative_numbers = true
-        )]
-        time: f64,
-        /// OBJ: the camera's view direction, to turn billboarded nodes toward it.
-        #[arg(long, value_name = "X,Y,Z", value_parser = crate::cmd::pose::parse_view)]
-        view: Option<[f32; 3]>,
         /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
         #[arg(long)]
         strict_mdl: bool,
@@ -72,20 +62,9 @@ pub enum Command {
     Pose {
         /// The model file.
         file: PathBuf,
-        /// The sequence (name or index); without it, the bind pose.
-        #[arg(long, value_name = "NAME|INDEX")]
-        sequence: Option<String>,
-        /// Milliseconds into the sequence (looping sequences wrap, others stop at the end).
-        #[arg(
-            long,
-            value_name = "MS",
-            default_value_t = 0.0,
-            allow_negative_numbers = true
-        )]
-        time: f64,
-        /// The camera's view direction, to turn billboarded nodes toward it.
-        #[arg(long, value_name = "X,Y,Z", value_parser = crate::cmd::pose::parse_view)]
-        view: Option<[f32; 3]>,
+        /// The moment to pose.
+        #[command(flatten)]
+        moment: Moment,
         /// Print JSON (with full world matrices, column-major) instead of text.
         #[arg(long)]
         json: bool,
@@ -107,4 +86,34 @@ pub enum Command {
         /// How many passes to time.
         repeat: u32,
     },
+}
+
+/// A moment of a model's animation.
+#[derive(Args, Debug)]
+pub struct Moment {
+    /// The sequence (name or index) to pose; without it, the bind pose. Converting to
+    /// Milkshape: the one sequence to write; without it, all of them.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub sequence: Option<String>,
+    /// Milliseconds into the sequence (looping sequences wrap, others stop at the end).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub time: f64,
+    /// The camera's view direction, to turn billboarded nodes toward it.
+    #[arg(long, value_name = "X,Y,Z", value_parser = crate::cmd::pose::parse_view)]
+    pub view: Option<[f32; 3]>,
+}
+
+impl From<Moment> for crate::cmd::pose::Moment {
+    fn from(m: Moment) -> Self {
+        crate::cmd::pose::Moment {
+            sequence: m.sequence,
+            time: m.time,
+            view: m.view,
+        }
+    }
 }

@@ -17,9 +17,7 @@ fn main() -> ExitCode {
             input,
             output,
             to,
-            sequence,
-            time,
-            view,
+            moment,
             fps,
             frames,
             strict_mdl,
@@ -31,30 +29,12 @@ fn main() -> ExitCode {
             cmd::convert::Options {
                 strict_mdl,
                 allow_lossy,
-                moment: cmd::pose::Moment {
-                    sequence,
-                    time,
-                    view,
-                },
+                moment: moment.into(),
                 fps,
                 ranges: frames,
             },
         ),
-        cli::Command::Pose {
-            file,
-            sequence,
-            time,
-            view,
-            json,
-        } => cmd::pose::run(
-            &file,
-            &cmd::pose::Moment {
-                sequence,
-                time,
-                view,
-            },
-            json,
-        ),
+        cli::Command::Pose { file, moment, json } => cmd::pose::run(&file, &moment.into(), json),
         cli::Command::Roundtrip { paths, via } => cmd::roundtrip::run(&paths, via.is_some()),
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
     };
