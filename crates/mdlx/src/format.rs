@@ -9,6 +9,8 @@ macro_rules! tags {
             #[doc = concat!("The `", stringify!($name), "` tag.")]
             pub const $name: Tag = Tag(*$text);
         )*
+        /// Every tag of this list.
+        pub const ALL: &[Tag] = &[$($name),*];
     };
 }
 

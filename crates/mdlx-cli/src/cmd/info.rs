@@ -54,7 +54,10 @@ fn to_json(m: &Model, file: &Path) -> serde_json::Value {
             "path": t.path.text(),
             "replaceable_id": t.replaceable_id,
         })).collect::<Vec<_>>(),
-        "unknown_chunks": m.unknown_chunks.iter().map(|u| u.tag.text()).collect::<Vec<_>>(),
+        "unknown_chunks": unknown_by_tag(m)
+            .into_iter()
+            .map(|(tag, n)| (tag, json!(n)))
+            .collect::<serde_json::Map<_, _>>(),
         "opaque_bytes": m.opaque_bytes(),
     })
 }
@@ -100,8 +103,20 @@ fn write_text(out: &mut impl Write, m: &Model, file: &Path, source: &str) -> std
         }
     }
     if !m.unknown_chunks.is_empty() {
-        let tags: Vec<String> = m.unknown_chunks.iter().map(|u| u.tag.text()).collect();
+        let tags: Vec<String> = unknown_by_tag(m)
+            .into_iter()
+            .map(|(tag, n)| if n == 1 { tag } else { format!("{tag} x{n}") })
+            .collect();
         writeln!(out, "kept unknown chunks: {}", tags.join(", "))?;
     }
     Ok(())
+}
+
+/// The unknown chunks kept, counted by tag (a file may hold thousands of one kind).
+fn unknown_by_tag(m: &Model) -> std::collections::BTreeMap<String, usize> {
+    let mut by_tag: std::collections::BTreeMap<mdlx::model::Tag, usize> = Default::default();
+    for u in &m.unknown_chunks {
+        *by_tag.entry(u.tag).or_default() += 1;
+    }
+    by_tag.into_iter().map(|(t, n)| (t.text(), n)).collect()
 }

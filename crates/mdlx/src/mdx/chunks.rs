@@ -213,6 +213,20 @@ pub fn detect_family(data: &[u8]) -> Family {
     }
 }
 
+/// How many top-level chunks, and how many of unknown tags, the declared sizes walk
+/// through (a capacity hint).
+fn count_chunks(data: &[u8]) -> (usize, usize) {
+    let (mut at, mut n, mut unknown) = (4usize, 0usize, 0usize);
+    while let Some(head) = data.get(at..at + 8) {
+        let tag = Tag([head[0], head[1], head[2], head[3]]);
+        let size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        at = at.saturating_add(8).saturating_add(size);
+        n += 1;
+        unknown += usize::from(!chunk::ALL.contains(&tag));
+    }
+    (n, unknown)
+}
+
 /// Decodes a whole file.
 pub fn read_model(data: &[u8]) -> MdxResult<Model> {
     let mut r = Reader::new(data);
@@ -231,6 +245,12 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
         version: peek_version(data).unwrap_or(800),
         ..Model::default()
     };
+    // Room for every chunk up front: a file of many small (or empty) chunks would otherwise
+    // hold twice its layout while the vectors grow. The walk is only a hint (it follows the
+    // declared sizes), and it cannot exceed one entry per 8 bytes of input.
+    let (chunks, unknown) = count_chunks(data);
+    m.layout.chunks.reserve_exact(chunks);
+    m.unknown_chunks.reserve_exact(unknown);
     let (mut seen_vers, mut seen_modl) = (false, false);
     while r.remaining() >= 8 {
         let tag = r.tag()?;
