@@ -217,7 +217,7 @@ pub fn detect_family(data: &[u8]) -> Family {
 /// through (a capacity hint).
 fn count_chunks(data: &[u8]) -> (usize, usize) {
     let (mut at, mut n, mut unknown) = (4usize, 0usize, 0usize);
-    while let Some(head) = data.get(at..at + 8) {
+    while let Some(head) = at.checked_add(8).and_then(|end| data.get(at..end)) {
         let tag = Tag([head[0], head[1], head[2], head[3]]);
         let size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
         at = at.saturating_add(8).saturating_add(size);
@@ -574,4 +574,21 @@ pub fn conventional_layout(m: &Model) -> Vec<LayoutEntry> {
     }
     v.extend(m.unknown_chunks.iter().map(|_| LayoutEntry::Unknown));
     v
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::count_chunks;
+
+    #[test]
+    fn the_capacity_walk_survives_sizes_that_overflow() {
+        // MDLX, then a chunk claiming u32::MAX bytes, then nothing: one chunk, one unknown.
+        let mut d = b"MDLXABCD".to_vec();
+        d.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(count_chunks(&d), (1, 1));
+        // Two empty chunks, a known VERS and an unknown.
+        let d = b"MDLXVERS\0\0\0\0ZZZZ\0\0\0\0".to_vec();
+        assert_eq!(count_chunks(&d), (2, 1));
+        assert_eq!(count_chunks(b"MDL"), (0, 0));
+    }
 }
