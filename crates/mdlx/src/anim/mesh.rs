@@ -67,15 +67,17 @@ fn node_matrix(skeleton: &Skeleton, pose: &Pose, object_id: u32) -> Option<Mat4>
         .map(|i| pose.nodes[i].world)
 }
 
-/// `sum(w_i * m_i)`.
-fn blend(parts: &[(f32, Mat4)]) -> Mat4 {
+/// `sum(w_i * m_i)`, or `None` when there is nothing to blend.
+fn blend(parts: impl Iterator<Item = (f32, Mat4)>) -> Option<Mat4> {
     let mut out = [0.0f32; 16];
+    let mut any = false;
     for (w, m) in parts {
+        any = true;
         for k in 0..16 {
             out[k] += w * m[k];
         }
     }
-    out
+    any.then_some(out)
 }
 
 fn pose_geoset(
@@ -93,28 +95,12 @@ fn pose_geoset(
     let group_matrices: Vec<Option<Mat4>> = if skin.is_some() {
         Vec::new()
     } else {
-        let mut start = 0usize;
-        g.matrix_group_sizes
-            .iter()
-            .map(|&size| {
-                let end = start
-                    .saturating_add(size as usize)
-                    .min(g.matrix_indices.len());
-                let ids = &g.matrix_indices[start.min(end)..end];
-                start = end;
-                let parts: Vec<(f32, Mat4)> = ids
-                    .iter()
-                    .filter_map(|&id| node_matrix(skeleton, pose, id))
-                    .map(|m| (1.0, m))
-                    .collect();
-                if parts.is_empty() {
-                    None
-                } else {
-                    let w = 1.0 / parts.len() as f32;
-                    Some(blend(
-                        &parts.iter().map(|&(_, m)| (w, m)).collect::<Vec<_>>(),
-                    ))
-                }
+        g.matrix_groups()
+            .into_iter()
+            .map(|ids| {
+                let found = || ids.iter().filter_map(|&id| node_matrix(skeleton, pose, id));
+                let w = 1.0 / found().count().max(1) as f32;
+                blend(found().map(|m| (w, m)))
             })
             .collect()
     };
@@ -124,18 +110,10 @@ fn pose_geoset(
         let m = match skin {
             Some(s) => {
                 let b = &s[v * 8..v * 8 + 8];
-                let parts: Vec<(f32, Mat4)> = (0..4)
-                    .filter(|&k| b[4 + k] > 0)
-                    .filter_map(|k| {
-                        let id = *g.matrix_indices.get(b[k] as usize)?;
-                        node_matrix(skeleton, pose, id).map(|m| (f32::from(b[4 + k]) / 255.0, m))
-                    })
-                    .collect();
-                if parts.is_empty() {
-                    None
-                } else {
-                    Some(blend(&parts))
-                }
+                blend((0..4).filter(|&k| b[4 + k] > 0).filter_map(|k| {
+                    let id = *g.matrix_indices.get(b[k] as usize)?;
+                    node_matrix(skeleton, pose, id).map(|m| (f32::from(b[4 + k]) / 255.0, m))
+                }))
             }
             None => g
                 .vertex_groups

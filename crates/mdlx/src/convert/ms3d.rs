@@ -1343,15 +1343,7 @@ pub fn to_ms3d(model: &Model, opts: &ToMs3dOptions) -> (Document, Vec<Loss>) {
             losses.push(Loss::new(&place, "level of detail"));
         }
         // Group boundaries.
-        let mut groups: Vec<&[u32]> = Vec::new();
-        let mut start = 0usize;
-        for &size in &g.matrix_group_sizes {
-            let end = start
-                .saturating_add(size as usize)
-                .min(g.matrix_indices.len());
-            groups.push(&g.matrix_indices[start.min(end)..end]);
-            start = end;
-        }
+        let groups = g.matrix_groups();
         let skin = g
             .skin
             .as_deref()

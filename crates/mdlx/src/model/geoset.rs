@@ -96,6 +96,23 @@ fn tagged<T>(
 }
 
 impl Geoset {
+    /// The matrix groups: for each, the node object ids it lists (slices of
+    /// `matrix_indices` by `matrix_group_sizes`; sizes past the end are cut short).
+    pub fn matrix_groups(&self) -> Vec<&[u32]> {
+        let mut start = 0usize;
+        self.matrix_group_sizes
+            .iter()
+            .map(|&size| {
+                let end = start
+                    .saturating_add(size as usize)
+                    .min(self.matrix_indices.len());
+                let ids = &self.matrix_indices[start.min(end)..end];
+                start = end;
+                ids
+            })
+            .collect()
+    }
+
     /// The faces as triangles of vertex indices: triangle lists as they are, strips and fans
     /// turned into triangles (every other strip triangle wound back). A geoset without face
     /// groups is one triangle list. Also returns how many groups of other primitive types
