@@ -8,11 +8,12 @@
 //! For every input: no panic, done in under a second, and the allocation peak (counting
 //! allocator) under the input's size plus 64 MiB.
 
+mod common;
 #[path = "common/counting.rs"]
 mod counting;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const MEMORY_SLACK: usize = 64 << 20;
@@ -99,39 +100,26 @@ fn every_fixture_gives_its_expected_outcome() {
     // this one measures, so each holds the lock from start to end.
     let _serial = counting::serial();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
-    let bless = std::env::var_os("BLESS").is_some();
-    let mut inputs: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mdx" || e == "mdl"))
-        .collect();
-    inputs.sort();
-    let (mut errors, mut oks, mut mismatches) = (0, 0, Vec::new());
-    for path in &inputs {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let data = std::fs::read(path).unwrap();
-        let got = outcome(&name, &data) + "\n";
-        if got.starts_with("error") {
-            errors += 1;
-        } else {
-            oks += 1;
-        }
-        let expected = dir.join(format!("{name}.expected"));
-        if bless {
-            std::fs::write(&expected, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&expected).unwrap_or_default();
-        if got != want {
-            mismatches.push(format!("{name}:\n--- expected\n{want}--- got\n{got}"));
-        }
-    }
+    let (mut errors, mut oks) = (0, 0);
+    let (inputs, mismatches) = common::check_goldens(
+        &dir,
+        |p| p.extension().is_some_and(|e| e == "mdx" || e == "mdl"),
+        |p| PathBuf::from(format!("{}.expected", p.display())),
+        |name, data| {
+            let got = outcome(name, data);
+            if got.starts_with("error") {
+                errors += 1;
+            } else {
+                oks += 1;
+            }
+            got
+        },
+    );
     println!(
-        "hostile fixtures: {} inputs ({errors} refused with an error, {oks} read and checked), {} mismatches",
-        inputs.len(),
+        "hostile fixtures: {inputs} inputs ({errors} refused with an error, {oks} read and checked), {} mismatches",
         mismatches.len()
     );
-    assert!(inputs.len() >= 25, "fixtures missing: run hostile/make.py");
+    assert!(inputs >= 25, "fixtures missing: run hostile/make.py");
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 

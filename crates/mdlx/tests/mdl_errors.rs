@@ -3,6 +3,8 @@
 //! the goldens (read the diff before committing). Huge and deeply nested inputs are made
 //! here rather than stored.
 
+mod common;
+
 use std::path::Path;
 use std::time::Instant;
 
@@ -19,34 +21,17 @@ fn render(src: &[u8], name: &str) -> String {
 #[test]
 fn golden_error_messages() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mdl_errors");
-    let bless = std::env::var_os("BLESS").is_some();
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mdl"))
-        .collect();
-    names.sort();
-    let mut mismatches = Vec::new();
-    for path in &names {
-        let src = std::fs::read(path).unwrap();
-        let name = format!("{}", path.file_name().unwrap().to_string_lossy());
-        let got = render(&src, &name) + "\n";
-        let golden = path.with_extension("stderr");
-        if bless {
-            std::fs::write(&golden, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&golden).unwrap_or_default();
-        if got != want {
-            mismatches.push(format!("{name}:\n--- want\n{want}--- got\n{got}"));
-        }
-    }
+    let (files, mismatches) = common::check_goldens(
+        &dir,
+        |p| p.extension().is_some_and(|e| e == "mdl"),
+        |p| p.with_extension("stderr"),
+        |name, src| render(src, name),
+    );
     println!(
-        "MDL error goldens: {} files, {} mismatches",
-        names.len(),
+        "MDL error goldens: {files} files, {} mismatches",
         mismatches.len()
     );
-    assert!(names.len() >= 7);
+    assert!(files >= 7);
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 

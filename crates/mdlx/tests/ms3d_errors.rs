@@ -3,6 +3,8 @@
 //! ms3d_errors` rewrites the goldens (read the diff before committing). Huge inputs are
 //! made here rather than stored.
 
+mod common;
+
 use mdlx::ms3d::{self, Ms3dErrorKind};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -17,34 +19,17 @@ fn render(src: &[u8], name: &str) -> String {
 #[test]
 fn golden_error_messages() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ms3d_errors");
-    let bless = std::env::var_os("BLESS").is_some();
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    names.sort();
-    let mut mismatches = Vec::new();
-    for path in &names {
-        let src = std::fs::read(path).unwrap();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let got = render(&src, &name) + "\n";
-        let golden = path.with_extension("stderr");
-        if bless {
-            std::fs::write(&golden, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&golden).unwrap_or_default();
-        if got != want {
-            mismatches.push(format!("{name}:\n--- want\n{want}--- got\n{got}"));
-        }
-    }
+    let (files, mismatches) = common::check_goldens(
+        &dir,
+        |p| p.extension().is_some_and(|e| e == "txt"),
+        |p| p.with_extension("stderr"),
+        |name, src| render(src, name),
+    );
     println!(
-        "Milkshape error goldens: {} files, {} mismatches",
-        names.len(),
+        "Milkshape error goldens: {files} files, {} mismatches",
         mismatches.len()
     );
-    assert!(names.len() >= 8);
+    assert!(files >= 8);
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 

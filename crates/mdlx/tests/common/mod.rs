@@ -61,3 +61,37 @@ pub fn manifest_version(path: &Path) -> u32 {
 pub fn name(p: &Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }
+
+/// Golden files: every file in `dir` that `keep` accepts is rendered by `render(name,
+/// bytes)` and compared with the file `golden(path)` names; `BLESS=1` rewrites the goldens
+/// instead (read the diff before committing). Returns how many inputs there were and a
+/// report of each mismatch.
+pub fn check_goldens(
+    dir: &Path,
+    keep: impl Fn(&Path) -> bool,
+    golden: impl Fn(&Path) -> PathBuf,
+    mut render: impl FnMut(&str, &[u8]) -> String,
+) -> (usize, Vec<String>) {
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| keep(p))
+        .collect();
+    inputs.sort();
+    let mut mismatches = Vec::new();
+    for path in &inputs {
+        let file = name(path);
+        let got = render(&file, &std::fs::read(path).unwrap()) + "\n";
+        let golden = golden(path);
+        if bless {
+            std::fs::write(&golden, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden).unwrap_or_default();
+        if got != want {
+            mismatches.push(format!("{file}:\n--- expected\n{want}--- got\n{got}"));
+        }
+    }
+    (inputs.len(), mismatches)
+}
