@@ -131,7 +131,9 @@ fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<V
         ranges,
         name: String::new(),
     };
-    let (model, mut notes) = super::decode_as_model(&data, input, &ms3d_in)?;
+    let super::Decoded {
+        model, mut notes, ..
+    } = super::decode_detailed(&data, input, &ms3d_in)?;
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts

@@ -10,19 +10,14 @@ use anyhow::{bail, Result};
 use mdlx::{Format, Model};
 use std::path::Path;
 
-/// Reads a model from bytes, the format told by the content. MDL warnings go to stderr.
+/// Reads a model from bytes, the format told by the content (Milkshape with the default
+/// options). Warnings and what a conversion could not carry go to stderr.
 pub fn decode(data: &[u8], path: &Path) -> Result<Model> {
-    let (model, warnings) = decode_with_warnings(data, path)?;
-    for w in &warnings {
-        eprintln!("{w}");
+    let d = decode_detailed(data, path, &Default::default())?;
+    for n in &d.notes {
+        eprintln!("{n}");
     }
-    Ok(model)
-}
-
-/// Reads a model from bytes, the format told by the content; returns the rendered warnings.
-/// Milkshape input is converted with the default options; its losses are warnings.
-pub fn decode_with_warnings(data: &[u8], path: &Path) -> Result<(Model, Vec<String>)> {
-    decode_as_model(data, path, &mdlx::convert::ms3d::ToModelOptions::default())
+    Ok(d.model)
 }
 
 /// Reads a Milkshape document, with errors as `file:line`.
@@ -43,17 +38,9 @@ pub struct Decoded {
     pub source: String,
 }
 
-/// Reads any input as a model: Milkshape is converted with `ms3d` (the name defaults to
-/// the file's), and what the model cannot hold comes back as warnings.
-pub fn decode_as_model(
-    data: &[u8],
-    path: &Path,
-    ms3d: &mdlx::convert::ms3d::ToModelOptions,
-) -> Result<(Model, Vec<String>)> {
-    decode_detailed(data, path, ms3d).map(|d| (d.model, d.notes))
-}
-
-/// As [`decode_as_model`], saying what the input was.
+/// Reads any input as a model, saying what it was: Milkshape is converted with `ms3d`
+/// (the name defaults to the file's) and the WoW alpha family to version 800; what the
+/// model cannot hold comes back as notes.
 pub fn decode_detailed(
     data: &[u8],
     path: &Path,
