@@ -1,4 +1,6 @@
-//! The command line, declared with clap. Nothing here runs anything.
+//! The command line, declared with clap. Nothing here runs anything; values that can be
+//! wrong on their own (`--fps 0`, `--time NaN`, `--frames bogus`) are refused while parsing,
+//! so every usage error exits with status 2.
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -8,6 +10,15 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "mdlx", version, about, propagate_version = true)]
 pub struct Cli {
+    /// Print no warnings or loss notes on stderr (errors are still printed; --json output
+    /// still lists them).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// Read inputs strictly: refuse an MDL file that a lenient reader would repair with a
+    /// warning (text outside every block, a static value for a field that can only be
+    /// animated).
+    #[arg(long, global = true)]
+    pub strict: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -16,26 +27,39 @@ pub struct Cli {
 /// The verbs.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Show a model's version, counts of every record kind, sequences and textures.
+    /// Show models' version and family, counts of every record kind, sequences and
+    /// textures.
+    ///
+    /// Several files are shown one after the other; a file that cannot be read is reported
+    /// and the others are still shown (exit status 1 at the end).
     Info {
-        /// The model file.
-        file: PathBuf,
-        /// Print JSON instead of text.
+        /// The model files (`-` reads standard input).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print JSON: one object per file, one per line.
         #[arg(long)]
         json: bool,
     },
     /// Convert a model, or every model under a folder (with --to).
     ///
     /// The input format is told by the content; the output format is --to, or else OUT's
-    /// extension. Outputs are written whole or not at all; inputs are never written over.
-    /// A folder's tree is mirrored under OUT; files that fail are listed at the end.
+    /// extension. Outputs are written whole or not at all, through symbolic links to their
+    /// target; special files (`/dev/null`, a pipe) are written directly; inputs are never
+    /// written over. `-` as IN reads standard input, `-` as OUT writes standard output
+    /// (with --to).
+    ///
+    /// A folder's tree is mirrored under OUT (an OUT inside IN is not walked into); files
+    /// that fail are listed at the end. When two inputs would make the same output (`X.mdx`
+    /// beside `X.mdl`), one is converted, preferring MDX over MDL over Milkshape `.txt`
+    /// (the MDX is what the game loads), and the other is reported as skipped.
     Convert {
-        /// The input model (MDX, MDL or Milkshape ASCII; never modified), or a folder.
+        /// The input model (MDX, MDL or Milkshape ASCII; never modified), a folder, or `-`.
         input: PathBuf,
-        /// The output file (`.mdx`, `.mdl`, `.obj`, `.txt` for Milkshape), or the output folder.
+        /// The output file (`.mdx`, `.mdl`, `.obj`, `.txt` for Milkshape), the output
+        /// folder, or `-` for standard output.
         output: PathBuf,
         /// Output format: mdx, mdl, obj, ms3d (Milkshape 3D ASCII, `.txt`), or a WoW alpha
-        /// MDX: alpha1300, alpha1400, alpha1500; needed for a folder.
+        /// MDX: alpha1300, alpha1400, alpha1500; needed for a folder and for `-`.
         #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500"])]
         to: Option<String>,
         /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
@@ -43,24 +67,28 @@ pub enum Command {
         #[command(flatten)]
         moment: Moment,
         /// Milkshape: frames per second (its key times are frame numbers).
-        #[arg(long, value_name = "FPS", default_value_t = 24.0)]
+        #[arg(long, value_name = "FPS", default_value_t = 24.0, value_parser = parse_fps)]
         fps: f32,
         /// Milkshape input: frame ranges that become sequences, `Stand=1-30,Death=31-60!`
         /// (`!`: plays once); without it, the ranges an mdlx-written file lists, else one
         /// sequence over all frames.
-        #[arg(long, value_name = "RANGES")]
-        frames: Option<String>,
+        #[arg(long, value_name = "RANGES", value_parser = parse_frames)]
+        frames: Option<Ranges>,
         /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
         #[arg(long)]
         strict_mdl: bool,
         /// With --strict-mdl: write anyway and list what was lost.
         #[arg(long, requires = "strict_mdl")]
         allow_lossy: bool,
+        /// Print one JSON object per file on standard output (what was written, its losses
+        /// and warnings, or the error).
+        #[arg(long)]
+        json: bool,
     },
     /// Pose a model: every node's world transform and every geoset's visibility at one
     /// moment of a sequence.
     Pose {
-        /// The model file.
+        /// The model file (`-` reads standard input).
         file: PathBuf,
         /// The moment to pose.
         #[command(flatten)]
@@ -70,13 +98,26 @@ pub enum Command {
         json: bool,
     },
     /// Decode and re-encode every .mdx under the paths and compare the bytes.
+    ///
+    /// Warcraft III files of every version go through the MDX codec; WoW alpha-family
+    /// files (1300-1500 with alpha chunk shapes) through their own codec.
     Roundtrip {
         /// Files or folders (searched recursively).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Go through MDL text: MDX -> MDL -> MDX.
+        /// Go through MDL text: MDX -> MDL -> MDX (WoW alpha files, which MDL cannot
+        /// hold, still go through their own codec and say so).
         #[arg(long, value_name = "FORMAT", value_parser = ["mdl"])]
         via: Option<String>,
+        /// Print one JSON object per file, one per line, then a summary object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script: `mdlx completions bash > /etc/bash_completion.d/mdlx`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
     /// Time decoding and encoding of every .mdx/.mdl under DIR (in memory).
     #[command(hide = true)]
@@ -95,14 +136,16 @@ pub struct Moment {
     /// Milkshape: the one sequence to write; without it, all of them.
     #[arg(long, value_name = "NAME|INDEX")]
     pub sequence: Option<String>,
-    /// Milliseconds into the sequence (looping sequences wrap, others stop at the end).
+    /// Milliseconds into the sequence (looping sequences wrap, others stop at the end);
+    /// needs --sequence.
     #[arg(
         long,
         value_name = "MS",
-        default_value_t = 0.0,
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        requires = "sequence",
+        value_parser = parse_time
     )]
-    pub time: f64,
+    pub time: Option<f64>,
     /// The camera's view direction, to turn billboarded nodes toward it.
     #[arg(long, value_name = "X,Y,Z", value_parser = crate::cmd::pose::parse_view)]
     pub view: Option<[f32; 3]>,
@@ -112,8 +155,39 @@ impl From<Moment> for crate::cmd::pose::Moment {
     fn from(m: Moment) -> Self {
         crate::cmd::pose::Moment {
             sequence: m.sequence,
-            time: m.time,
+            time: m.time.unwrap_or(0.0),
             view: m.view,
         }
     }
+}
+
+/// `--fps`: a positive, finite number.
+fn parse_fps(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+        Ok(_) => Err("must be a positive number of frames per second".into()),
+        Err(e) => Err(format!("expected a number: {e}")),
+    }
+}
+
+/// `--time`: a finite number of milliseconds.
+fn parse_time(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() => Ok(t),
+        Ok(_) => Err("must be a finite number of milliseconds".into()),
+        Err(e) => Err(format!("expected a number of milliseconds: {e}")),
+    }
+}
+
+/// The frame ranges of `--frames` (one value holding a list, not several values).
+#[derive(Clone, Debug)]
+pub struct Ranges(pub Vec<mdlx::convert::ms3d::FrameRange>);
+
+/// `--frames`: `Name=first-last[!],...`, checked while parsing.
+fn parse_frames(text: &str) -> Result<Ranges, String> {
+    let ranges = mdlx::convert::ms3d::FrameRange::parse_list(text)?;
+    if ranges.is_empty() {
+        return Err("expected at least one range, like Stand=1-30".into());
+    }
+    Ok(Ranges(ranges))
 }

@@ -4,15 +4,57 @@
 mod cli;
 mod cmd;
 mod files;
+mod report;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
+use std::fmt;
 use std::io::ErrorKind;
 use std::process::ExitCode;
 
+/// What every verb is told besides its own arguments.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ctx {
+    /// No warnings or loss notes on stderr.
+    pub quiet: bool,
+    /// Refuse input that a lenient reader would repair with a warning.
+    pub strict: bool,
+}
+
+impl Ctx {
+    /// Prints notes about `file` on stderr unless quiet.
+    pub fn print_notes(&self, file: &str, notes: &[report::Note]) {
+        if !self.quiet {
+            report::print_notes(file, notes, &mut |l| eprintln!("{l}"));
+        }
+    }
+}
+
+/// A usage error found after parsing (a combination of arguments that cannot work): exit
+/// status 2, like the errors clap finds.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl fmt::Display for Usage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// A [`Usage`] error, ready for `?`.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    Usage(message.into()).into()
+}
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
+    let ctx = Ctx {
+        quiet: args.quiet,
+        strict: args.strict,
+    };
     let result = match args.command {
-        cli::Command::Info { file, json } => cmd::info::run(&file, json),
+        cli::Command::Info { files, json } => cmd::info::run(&ctx, &files, json),
         cli::Command::Convert {
             input,
             output,
@@ -22,20 +64,32 @@ fn main() -> ExitCode {
             frames,
             strict_mdl,
             allow_lossy,
+            json,
         } => cmd::convert::run(
+            &ctx,
             &input,
             &output,
             to.as_deref(),
-            cmd::convert::Options {
+            &cmd::convert::Options {
                 strict_mdl,
                 allow_lossy,
                 moment: moment.into(),
                 fps,
-                ranges: frames,
+                ranges: frames.map(|r| r.0).unwrap_or_default(),
+                json,
             },
         ),
-        cli::Command::Pose { file, moment, json } => cmd::pose::run(&file, &moment.into(), json),
-        cli::Command::Roundtrip { paths, via } => cmd::roundtrip::run(&paths, via.is_some()),
+        cli::Command::Pose { file, moment, json } => {
+            cmd::pose::run(&ctx, &file, &moment.into(), json)
+        }
+        cli::Command::Roundtrip { paths, via, json } => {
+            cmd::roundtrip::run(&paths, via.is_some(), json)
+        }
+        cli::Command::Completions { shell } => {
+            let mut command = cli::Cli::command();
+            clap_complete::generate(shell, &mut command, "mdlx", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
     };
     if std::env::var_os("MDLX_REPORT_PEAK_RSS").is_some() {
@@ -49,6 +103,10 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("mdlx: error: {e:#}");
+            if e.downcast_ref::<Usage>().is_some() {
+                eprintln!("For more information, try '--help'.");
+                return ExitCode::from(2);
+            }
             ExitCode::from(1)
         }
     }

@@ -372,13 +372,22 @@ fn milkshape_converts_both_ways_and_lists_what_it_cannot_hold() {
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let err = String::from_utf8_lossy(&r.stderr);
+    // The file is named once, in the heading; each loss is one indented line under it.
+    assert!(
+        err.starts_with(&format!(
+            "mdlx: {}: 11 thing(s) Milkshape cannot hold:\n",
+            halberdier.display()
+        )),
+        "{err}"
+    );
     for want in [
-        "Milkshape cannot hold: Attachment: 9 dropped",
-        "Milkshape cannot hold: GeosetAnimation: 7 dropped",
+        "\n  Attachment: 9 dropped",
+        "\n  GeosetAnimation: 7 dropped",
         "bound to several bones now follow the strongest",
     ] {
         assert!(err.contains(want), "missing {want:?} in\n{err}");
     }
+    assert_eq!(err.matches("Halberdier.mdx").count(), 1, "{err}");
     // A broken Milkshape file: file:line and the expected form.
     let bad = dir.join("bad.txt");
     std::fs::write(

@@ -5,8 +5,13 @@
 //! turned a quarter about X: `(x, y, z)` becomes `(x, z, -y)`. `v` of the texture
 //! coordinates is flipped (`1 - v`), since OBJ puts the origin at the bottom left and WC3
 //! at the top left. Faces are triangles (triangle lists, strips and fans become triangles;
-//! other primitive types are skipped and counted). No material library is written: the
-//! textures are BLP files, which few viewers read.
+//! other primitive types are skipped and counted).
+//!
+//! [`write_mtl`] gives the material library that goes beside the OBJ file (`mtllib`): one
+//! material per model material, named `material_N`, with the texture path of its bottom
+//! layer as `map_Kd`. The paths are the model's own (archive paths of BLP or DDS files,
+//! with `/` for `\`), so a viewer finds the texture when the files are extracted beside
+//! the model, and shows the path otherwise.
 
 use crate::anim::PosedGeoset;
 use crate::model::Model;
@@ -26,8 +31,14 @@ pub struct ObjReport {
 }
 
 /// Writes `posed` (from [`crate::anim::posed_geosets`]) as OBJ text. `title` goes in the
-/// header comment (for example the sequence and time).
-pub fn write(model: &Model, posed: &[PosedGeoset], title: &str) -> (String, ObjReport) {
+/// header comment (for example the sequence and time). With `mtllib` (the file name of the
+/// [`write_mtl`] output beside it), each geoset uses its material from that library.
+pub fn write(
+    model: &Model,
+    posed: &[PosedGeoset],
+    title: &str,
+    mtllib: Option<&str>,
+) -> (String, ObjReport) {
     let mut out = String::new();
     let mut report = ObjReport::default();
     let _ = writeln!(out, "# {title}");
@@ -36,6 +47,9 @@ pub fn write(model: &Model, posed: &[PosedGeoset], title: &str) -> (String, ObjR
         "# written by mdlx {}; +Y up (WC3's +Z turned to +Y), v flipped",
         env!("CARGO_PKG_VERSION")
     );
+    if let Some(lib) = mtllib {
+        let _ = writeln!(out, "mtllib {lib}");
+    }
     // OBJ indices are 1-based and count across the whole file.
     let mut base = 1usize;
     for p in posed {
@@ -48,6 +62,9 @@ pub fn write(model: &Model, posed: &[PosedGeoset], title: &str) -> (String, ObjR
         };
         report.geosets_written += 1;
         let _ = writeln!(out, "o geoset_{}", p.index);
+        if mtllib.is_some() && (g.material_id as usize) < model.materials.len() {
+            let _ = writeln!(out, "usemtl material_{}", g.material_id);
+        }
         for v in &p.positions {
             let _ = writeln!(out, "v {} {} {}", v[0], v[2], -v[1]);
         }
@@ -86,4 +103,44 @@ pub fn write(model: &Model, posed: &[PosedGeoset], title: &str) -> (String, ObjR
         base += count;
     }
     (out, report)
+}
+
+/// The material library of [`write`]'s output: `newmtl material_N` for every material of
+/// the model, with the bottom layer's texture as `map_Kd` (a replaceable texture, such as
+/// team colour, is named in a comment, since it has no file).
+pub fn write_mtl(model: &Model) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# written by mdlx {}; texture paths as the model names them",
+        env!("CARGO_PKG_VERSION")
+    );
+    for (i, m) in model.materials.iter().enumerate() {
+        let _ = writeln!(out, "\nnewmtl material_{i}");
+        let _ = writeln!(out, "Kd 1 1 1");
+        let Some(layer) = m.layers.first() else {
+            continue;
+        };
+        let id = match (layer.texture_id, layer.texture_slots.first()) {
+            (id, Some(slot)) if id < 0 => slot.texture_id,
+            (id, _) => id,
+        };
+        if layer.alpha < 1.0 {
+            let _ = writeln!(out, "d {}", layer.alpha.max(0.0));
+        }
+        let Some(texture) = usize::try_from(id).ok().and_then(|i| model.textures.get(i)) else {
+            continue;
+        };
+        let path = texture.path.text().replace('\\', "/");
+        if !path.is_empty() {
+            let _ = writeln!(out, "map_Kd {path}");
+        } else if texture.replaceable_id != 0 {
+            let r = texture.replaceable_id;
+            let _ = writeln!(
+                out,
+                "# replaceable texture {r} (team colour, glow, trees...)"
+            );
+        }
+    }
+    out
 }

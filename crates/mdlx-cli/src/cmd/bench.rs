@@ -18,7 +18,7 @@ pub fn run(dir: &Path, repeat: u32) -> Result<ExitCode> {
     if repeat == 0 {
         bail!("REPEAT must be a positive integer");
     }
-    let files = crate::files::find(&[dir.to_path_buf()], &["mdx", "mdl"])?;
+    let files = crate::files::find(&[dir.to_path_buf()], &["mdx", "mdl"], &[])?;
     let (mdx, mdl): (Vec<PathBuf>, Vec<PathBuf>) = files
         .into_iter()
         .partition(|f| crate::files::has_ext(f, &["mdx"]));

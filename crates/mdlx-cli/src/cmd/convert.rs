@@ -8,13 +8,16 @@
 //! OUTDIR, converts files in parallel, shows a progress bar when stderr is a terminal,
 //! goes on past files that fail, lists every failure at the end and exits 1 if any failed.
 
+use crate::files;
+use crate::report::{self, Note};
+use crate::{usage, Ctx};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
+use serde_json::json;
 use std::collections::HashMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +65,19 @@ impl To {
         }
     }
 
+    /// The format's name, as `--to` takes it.
+    fn name(self) -> &'static str {
+        match self {
+            To::Mdx => "mdx",
+            To::Mdl => "mdl",
+            To::Obj => "obj",
+            To::Ms3d => "ms3d",
+            To::Alpha(1300) => "alpha1300",
+            To::Alpha(1400) => "alpha1400",
+            To::Alpha(_) => "alpha1500",
+        }
+    }
+
     fn extension(self) -> &'static str {
         match self {
             To::Mdx => "mdx",
@@ -73,7 +89,7 @@ impl To {
     }
 }
 
-/// How to write: MDL strictness, and the moment an OBJ shows.
+/// How to write: MDL strictness, the moment an OBJ shows, Milkshape frames, JSON.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Write only standard MDL (no `MdlxExtension` block).
@@ -82,58 +98,122 @@ pub struct Options {
     pub allow_lossy: bool,
     /// OBJ: the sequence and time to pose; Milkshape output: the one sequence to write.
     pub moment: super::pose::Moment,
-    /// Milkshape: frames per second, and (input) the frame ranges that become sequences.
+    /// Milkshape: frames per second (checked positive by the command line).
     pub fps: f32,
-    /// Milkshape input: `Name=first-last[!]` ranges, as given on the command line.
-    pub ranges: Option<String>,
+    /// Milkshape input: the frame ranges that become sequences.
+    pub ranges: Vec<mdlx::convert::ms3d::FrameRange>,
+    /// Print one JSON object per file on stdout.
+    pub json: bool,
 }
 
 /// Runs the verb.
-pub fn run(input: &Path, output: &Path, to: Option<&str>, opts: Options) -> Result<ExitCode> {
-    let to = to.map(To::parse).transpose()?;
-    if !(opts.fps.is_finite() && opts.fps > 0.0) {
-        bail!("--fps must be a positive number of frames per second");
+pub fn run(
+    ctx: &Ctx,
+    input: &Path,
+    output: &Path,
+    to: Option<&str>,
+    opts: &Options,
+) -> Result<ExitCode> {
+    let to = to
+        .map(To::parse)
+        .transpose()
+        .map_err(|e| usage(e.to_string()))?;
+    if opts.json && files::is_stdio(output) {
+        return Err(usage(
+            "--json and the output `-` would both use standard output; name an output file",
+        ));
     }
-    if input.is_dir() {
+    if !files::is_stdio(input) && input.is_dir() {
         let Some(to) = to else {
-            bail!("converting a folder needs --to FORMAT (mdx, mdl, obj or ms3d)");
+            return Err(usage(
+                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500)",
+            ));
         };
-        return run_dir(input, output, to, &opts);
+        if files::is_stdio(output) {
+            return Err(usage(
+                "a folder converts into a folder, not to standard output",
+            ));
+        }
+        return run_dir(ctx, input, output, to, opts);
     }
     let to = match to {
         Some(t) => t,
-        None => To::from_path(output)?,
+        None if files::is_stdio(output) => {
+            return Err(usage("writing to standard output (`-`) needs --to FORMAT"))
+        }
+        None => To::from_path(output).map_err(|e| usage(e.to_string()))?,
     };
-    for note in convert_file(input, output, to, &opts)? {
-        eprintln!("{note}");
+    let result = convert_file(ctx, input, output, to, opts);
+    let shown_in = files::shown(input);
+    if opts.json {
+        let v = outcome_json(input, output, to, &result);
+        println!("{v}");
     }
-    Ok(ExitCode::SUCCESS)
+    match result {
+        Ok(done) => {
+            ctx.print_notes(&shown_in, &done.notes);
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(e),
+    }
 }
 
-/// Converts one file; returns the notes to show (losses written anyway).
-fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<Vec<String>> {
-    let data = crate::files::read(input)?;
+/// What converting one file gave: the input's format and what to tell about it.
+struct Done {
+    /// The input's format, short (`mdx`, `mdl`, `ms3d`, `mdx-alpha`).
+    from: &'static str,
+    /// Warnings and losses.
+    notes: Vec<Note>,
+}
+
+/// One file's outcome as a JSON object.
+fn outcome_json(input: &Path, output: &Path, to: To, result: &Result<Done>) -> serde_json::Value {
+    let mut v = json!({
+        "input": files::shown(input),
+        "output": if files::is_stdio(output) { "-".to_string() } else { output.display().to_string() },
+        "to": to.name(),
+    });
+    match result {
+        Ok(done) => {
+            v["status"] = json!("converted");
+            v["from"] = json!(done.from);
+            v["notes"] = done.notes.iter().map(Note::to_json).collect();
+        }
+        Err(e) => {
+            v["status"] = json!("failed");
+            v["error"] = json!(format!("{e:#}"));
+        }
+    }
+    v
+}
+
+/// Converts one file; returns what to tell (losses written anyway).
+fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) -> Result<Done> {
+    let data = files::read(input)?;
     let rate = mdlx::convert::ms3d::FrameRate { fps: opts.fps };
     if to == To::Ms3d && mdlx::Format::detect(&data) == mdlx::Format::Ms3d {
         // Milkshape to Milkshape: the document as read, in the strict form.
         let doc = super::read_ms3d(&data, input)?;
         let bytes = mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?;
-        crate::files::write_atomic(output, &bytes, input)?;
-        return Ok(Vec::new());
+        files::write(output, &bytes, input)?;
+        return Ok(Done {
+            from: "ms3d",
+            notes: Vec::new(),
+        });
     }
-    let ranges = match &opts.ranges {
-        Some(text) => mdlx::convert::ms3d::FrameRange::parse_list(text)
-            .map_err(|e| anyhow::anyhow!("--frames: {e}"))?,
-        None => Vec::new(),
-    };
     let ms3d_in = mdlx::convert::ms3d::ToModelOptions {
         rate,
-        ranges,
+        ranges: opts.ranges.clone(),
         name: String::new(),
     };
     let super::Decoded {
-        model, mut notes, ..
+        model,
+        notes,
+        format,
+        ..
     } = super::decode_detailed(&data, input, &ms3d_in)?;
+    let _ = ctx;
+    let mut notes: Vec<Note> = notes.into_iter().map(Note::rendered).collect();
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts
@@ -149,19 +229,18 @@ fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<V
             notes.extend(
                 losses
                     .iter()
-                    .map(|l| format!("mdlx: {}: Milkshape cannot hold: {l}", input.display())),
+                    .map(|l| Note::loss("Milkshape cannot hold", &l.place, &l.what)),
             );
-            mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?
+            mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
         To::Alpha(version) => {
             let (alpha, losses) = mdlx::alpha::AlphaModel::from_model(&model, version);
-            notes.extend(losses.iter().map(|l| {
-                format!(
-                    "mdlx: {}: the WoW alpha family cannot hold: {l}",
-                    input.display()
-                )
-            }));
+            notes.extend(
+                losses
+                    .iter()
+                    .map(|l| Note::loss("the WoW alpha family cannot hold", &l.place, &l.what)),
+            );
             mdlx::alpha::to_bytes(&alpha)?
         }
         To::Mdl => {
@@ -171,132 +250,221 @@ fn convert_file(input: &Path, output: &Path, to: To, opts: &Options) -> Result<V
                     strict: opts.strict_mdl,
                 },
             );
-            let losses: Vec<String> = written
+            let losses: Vec<Note> = written
                 .losses
                 .iter()
-                .map(|l| {
-                    format!(
-                        "{}: standard MDL cannot hold {}: {}",
-                        input.display(),
-                        l.what,
-                        l.detail
-                    )
-                })
+                .map(|l| Note::loss("standard MDL cannot hold", &l.what, &l.detail))
                 .collect();
             if !losses.is_empty() && !opts.allow_lossy {
+                let listed: Vec<String> = losses
+                    .iter()
+                    .map(|n| {
+                        format!(
+                            "standard MDL cannot hold {}: {}",
+                            n.place.as_deref().unwrap_or("model"),
+                            n.what
+                        )
+                    })
+                    .collect();
                 bail!(
                     "{}\n{} thing(s) would be lost in strictly standard MDL; nothing written (use --allow-lossy to write anyway, or drop --strict-mdl to keep them in an MdlxExtension block)",
-                    losses.join("\n"),
+                    listed.join("\n"),
                     losses.len()
                 );
             }
-            notes.extend(losses.into_iter().map(|l| format!("mdlx: {l}")));
+            notes.extend(losses);
             written.text
         }
         To::Obj => {
             let posed = super::pose::pose_model(&model, &opts.moment)?;
-            let title = format!("{}: {}", input.display(), posed.title);
-            let (text, report) = mdlx::obj::write(&model, &posed.geosets, &title);
+            let title = format!("{}: {}", files::shown(input), posed.title);
+            // The material library goes beside a file; standard output gets the mesh only.
+            let mtl = (!files::is_stdio(output) && !model.materials.is_empty())
+                .then(|| output.with_extension("mtl"));
+            let mtl_name = mtl
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned());
+            let (text, report) =
+                mdlx::obj::write(&model, &posed.geosets, &title, mtl_name.as_deref());
             if report.geosets_hidden > 0 {
-                notes.push(format!(
-                    "mdlx: {}: {} geoset(s) hidden at this moment, not written",
-                    input.display(),
-                    report.geosets_hidden
+                notes.push(Note::info(
+                    "OBJ",
+                    format!(
+                        "{} geoset(s) hidden at this moment, not written",
+                        report.geosets_hidden
+                    ),
                 ));
             }
             if report.groups_skipped + report.faces_skipped > 0 {
-                notes.push(format!(
-                    "mdlx: {}: skipped {} face group(s) of unsupported primitive types and {} face(s) naming missing vertices",
-                    input.display(),
-                    report.groups_skipped,
-                    report.faces_skipped
+                notes.push(Note::loss(
+                    "OBJ cannot hold",
+                    "",
+                    &format!(
+                        "{} face group(s) of unsupported primitive types and {} face(s) naming missing vertices",
+                        report.groups_skipped, report.faces_skipped
+                    ),
                 ));
             }
             if posed.pose.billboards_ignored > 0 {
-                notes.push(format!(
-                    "mdlx: {}: {} billboarded node(s) left unturned (give --view X,Y,Z)",
-                    input.display(),
-                    posed.pose.billboards_ignored
+                notes.push(Note::info(
+                    "OBJ",
+                    format!(
+                        "{} billboarded node(s) left unturned (give --view X,Y,Z)",
+                        posed.pose.billboards_ignored
+                    ),
                 ));
+            }
+            if let Some(mtl) = &mtl {
+                files::write(mtl, mdlx::obj::write_mtl(&model).as_bytes(), input)?;
             }
             text.into_bytes()
         }
     };
-    crate::files::write_atomic(output, &bytes, input)?;
-    Ok(notes)
+    files::write(output, &bytes, input)?;
+    Ok(Done {
+        from: format,
+        notes,
+    })
+}
+
+/// The rank of an input's kind when two inputs would make the same output: MDX first
+/// (what the game loads), then MDL, then Milkshape.
+fn preference(path: &Path) -> u8 {
+    if files::has_ext(path, &["mdx"]) {
+        0
+    } else if files::has_ext(path, &["mdl"]) {
+        1
+    } else {
+        2
+    }
+}
+
+/// What happens to one input of a folder conversion.
+enum Plan {
+    /// Convert it to this target.
+    Convert(PathBuf),
+    /// Leave it: another input makes the same output (that input's path).
+    Skip(PathBuf),
 }
 
 /// Converts every model under `dir` into the same tree under `out_dir`.
-fn run_dir(dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Result<ExitCode> {
-    let mut inputs = crate::files::find(&[dir.to_path_buf()], &["mdx", "mdl", "txt"])?;
+fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Result<ExitCode> {
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    // The output folder may sit inside the input folder: never convert our own outputs.
+    let mut inputs = files::find(
+        &[dir.to_path_buf()],
+        &["mdx", "mdl", "txt"],
+        &[out_dir.to_path_buf()],
+    )?;
     // A .txt file takes part only if it is Milkshape.
-    inputs.retain(|p| !crate::files::has_ext(p, &["txt"]) || is_milkshape(p));
+    inputs.retain(|p| !files::has_ext(p, &["txt"]) || is_milkshape(p));
     if inputs.is_empty() {
         bail!(
             "no .mdx, .mdl or Milkshape .txt files under {}",
             dir.display()
         );
     }
-    std::fs::create_dir_all(out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
 
-    // Plan every target first, so two inputs that would land on one output (a.mdx and
-    // a.mdl converted to MDL) are caught before anything is written.
-    let mut first_claim: HashMap<PathBuf, &Path> = HashMap::new();
-    let mut jobs: Vec<(&Path, PathBuf, Option<String>)> = Vec::with_capacity(inputs.len());
+    // Plan every target first: inputs that would land on one output (X.mdx and X.mdl
+    // converted to MDL) are settled before anything is written.
+    let mut claims: HashMap<PathBuf, &Path> = HashMap::new();
     for input in &inputs {
-        let rel = input.strip_prefix(dir).unwrap_or(input);
-        let target = out_dir.join(rel).with_extension(to.extension());
-        let clash = match first_claim.get(&target) {
-            Some(first) => Some(format!(
-                "would write {} which {} also converts to; skipped",
-                target.display(),
-                first.display()
-            )),
-            None => {
-                first_claim.insert(target.clone(), input);
-                None
-            }
-        };
-        jobs.push((input, target, clash));
-    }
-
-    let bar = Progress::new(jobs.len());
-    let failures: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
-    jobs.par_iter().for_each(|(input, target, clash)| {
-        let result = match clash {
-            Some(msg) => Err(anyhow::anyhow!("{msg}")),
-            None => target
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .with_context(|| format!("cannot create the folder of {}", target.display()))
-                .and_then(|()| convert_file(input, target, to, opts)),
-        };
-        match result {
-            Ok(notes) => {
-                for n in notes {
-                    bar.println(&n);
-                }
-            }
-            Err(e) => {
-                bar.println(&format!("mdlx: failed: {}", input.display()));
-                failures
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((input.to_path_buf(), format!("{e:#}")));
+        let target = target_of(dir, out_dir, input, to);
+        match claims.get(&target) {
+            Some(first) if (preference(first), *first) <= (preference(input), input.as_path()) => {}
+            _ => {
+                claims.insert(target, input);
             }
         }
-        bar.inc();
-    });
+    }
+    let jobs: Vec<(&Path, Plan)> = inputs
+        .iter()
+        .map(|input| {
+            let target = target_of(dir, out_dir, input, to);
+            let winner = claims[&target];
+            let plan = if winner == input.as_path() {
+                Plan::Convert(target)
+            } else {
+                Plan::Skip(winner.to_path_buf())
+            };
+            (input.as_path(), plan)
+        })
+        .collect();
+
+    let bar = Progress::new(jobs.len());
+    let outcomes: Vec<(Status, serde_json::Value)> = jobs
+        .par_iter()
+        .map(|(input, plan)| {
+            let shown = input.display().to_string();
+            let outcome = match plan {
+                Plan::Skip(winner) => {
+                    let reason = format!(
+                        "skipped: {} beside it makes the same output (MDX is preferred over MDL, MDL over Milkshape)",
+                        winner.display()
+                    );
+                    if !ctx.quiet {
+                        bar.println(&format!("mdlx: {shown}: {reason}"));
+                    }
+                    let v = json!({"input": shown, "status": "skipped", "reason": reason, "converted_instead": winner.display().to_string()});
+                    (Status::Skipped, v)
+                }
+                Plan::Convert(target) => {
+                    let result = target
+                        .parent()
+                        .map_or(Ok(()), std::fs::create_dir_all)
+                        .with_context(|| format!("cannot create the folder of {}", target.display()))
+                        .and_then(|()| convert_file(ctx, input, target, to, opts));
+                    let v = outcome_json(input, target, to, &result);
+                    match result {
+                        Ok(done) => {
+                            if !ctx.quiet {
+                                report::print_notes(&shown, &done.notes, &mut |l| bar.println(l));
+                            }
+                            (Status::Converted, v)
+                        }
+                        Err(e) => {
+                            bar.println(&format!("mdlx: failed: {shown}"));
+                            (Status::Failed(format!("{e:#}")), v)
+                        }
+                    }
+                }
+            };
+            bar.inc();
+            outcome
+        })
+        .collect();
     bar.finish();
 
-    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
-    failures.sort();
-    let done = jobs.len() - failures.len();
+    if opts.json {
+        let mut out = std::io::stdout().lock();
+        for (_, v) in &outcomes {
+            writeln!(out, "{v}")?;
+        }
+    }
+    let skipped = outcomes
+        .iter()
+        .filter(|(s, _)| matches!(s, Status::Skipped))
+        .count();
+    let failures: Vec<(&Path, &str)> = jobs
+        .iter()
+        .zip(&outcomes)
+        .filter_map(|((input, _), (s, _))| match s {
+            Status::Failed(e) => Some((*input, e.as_str())),
+            _ => None,
+        })
+        .collect();
+    let done = jobs.len() - failures.len() - skipped;
+    let skipped_text = if skipped > 0 {
+        format!(", {skipped} skipped")
+    } else {
+        String::new()
+    };
     eprintln!(
-        "mdlx: converted {done} of {} file(s) to {} under {}",
+        "mdlx: converted {done} of {} file(s) to {} under {}{skipped_text}",
         jobs.len(),
-        to.extension(),
+        to.name(),
         out_dir.display()
     );
     if failures.is_empty() {
@@ -313,6 +481,19 @@ fn run_dir(dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Result<ExitCod
         eprintln!("  {shown}: {}", err.replace('\n', "\n    "));
     }
     Ok(ExitCode::from(1))
+}
+
+/// How one input of a folder conversion ended.
+enum Status {
+    Converted,
+    Skipped,
+    Failed(String),
+}
+
+/// Where an input under `dir` goes under `out_dir`.
+fn target_of(dir: &Path, out_dir: &Path, input: &Path, to: To) -> PathBuf {
+    let rel = input.strip_prefix(dir).unwrap_or(input);
+    out_dir.join(rel).with_extension(to.extension())
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise.

@@ -1,33 +1,75 @@
-//! `mdlx info FILE [--json]`: version and family, counts, sequences, textures.
+//! `mdlx info FILE... [--json]`: version and family, counts, sequences, textures.
+//!
+//! Several files are shown in the order given, separated by a blank line (text) or one
+//! JSON object per line. A file that cannot be read is reported (on stderr, and as an
+//! object with an `error` in JSON) and the others are still shown; the exit status is 1 if
+//! any failed.
 
+use crate::files;
+use crate::report::{f32_json, f32s_json, Note};
+use crate::Ctx;
 use anyhow::Result;
 use mdlx::Model;
 use serde_json::json;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs the verb.
-pub fn run(file: &Path, as_json: bool) -> Result<ExitCode> {
-    let data = crate::files::read(file)?;
-    let d = super::decode_detailed(&data, file, &Default::default())?;
-    for n in &d.notes {
-        eprintln!("{n}");
+pub fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
+    let mut failed = 0;
+    for (i, file) in paths.iter().enumerate() {
+        let shown = files::shown(file);
+        match describe(ctx, file, as_json, i > 0) {
+            Ok(()) => {}
+            Err(e) if paths.len() == 1 => return Err(e),
+            Err(e) => {
+                if e.chain().any(|c| {
+                    c.downcast_ref::<std::io::Error>()
+                        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+                }) {
+                    return Err(e);
+                }
+                failed += 1;
+                eprintln!("mdlx: error: {e:#}");
+                if as_json {
+                    let v = json!({"file": shown, "error": format!("{e:#}")});
+                    writeln!(std::io::stdout().lock(), "{v}")?;
+                }
+            }
+        }
     }
-    let mut out = std::io::stdout().lock();
-    if as_json {
-        let mut v = to_json(&d.model, file);
-        v["format"] = json!(d.format);
-        v["source"] = json!(d.source);
-        serde_json::to_writer_pretty(&mut out, &v)?;
-        writeln!(out)?;
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
     } else {
-        write_text(&mut out, &d.model, file, &d.source)?;
-    }
-    Ok(ExitCode::SUCCESS)
+        ExitCode::from(1)
+    })
 }
 
-fn to_json(m: &Model, file: &Path) -> serde_json::Value {
+/// Shows one file.
+fn describe(ctx: &Ctx, file: &Path, as_json: bool, blank_first: bool) -> Result<()> {
+    let shown = files::shown(file);
+    let data = files::read(file)?;
+    let d = super::decode_detailed(&data, file, &Default::default())?;
+    let notes: Vec<Note> = d.notes.iter().cloned().map(Note::rendered).collect();
+    ctx.print_notes(&shown, &notes);
+    let mut out = std::io::stdout().lock();
+    if as_json {
+        let mut v = to_json(&d.model, &shown);
+        v["format"] = json!(d.format);
+        v["source"] = json!(d.source);
+        v["notes"] = notes.iter().map(Note::to_json).collect();
+        writeln!(out, "{v}")?;
+    } else {
+        if blank_first {
+            writeln!(out)?;
+        }
+        write_text(&mut out, &d.model, &shown, &d.source)?;
+    }
+    Ok(())
+}
+
+fn to_json(m: &Model, file: &str) -> serde_json::Value {
     let counts: serde_json::Map<String, serde_json::Value> = m
         .counts()
         .entries
@@ -35,7 +77,7 @@ fn to_json(m: &Model, file: &Path) -> serde_json::Value {
         .map(|(k, v)| (k.to_string(), json!(v)))
         .collect();
     json!({
-        "file": file.display().to_string(),
+        "file": file,
         "format": "mdx",
         "version": m.version,
         "family": m.family().name(),
@@ -46,8 +88,13 @@ fn to_json(m: &Model, file: &Path) -> serde_json::Value {
             "start": s.interval[0],
             "end": s.interval[1],
             "looping": s.flags & mdlx::model::SEQUENCE_NON_LOOPING == 0,
-            "move_speed": s.move_speed,
-            "rarity": s.rarity,
+            "move_speed": f32_json(s.move_speed),
+            "rarity": f32_json(s.rarity),
+            "extent": {
+                "radius": f32_json(s.extent.radius),
+                "min": f32s_json(&s.extent.min),
+                "max": f32s_json(&s.extent.max),
+            },
         })).collect::<Vec<_>>(),
         "global_sequences": m.global_sequences,
         "textures": m.textures.iter().map(|t| json!({
@@ -62,8 +109,8 @@ fn to_json(m: &Model, file: &Path) -> serde_json::Value {
     })
 }
 
-fn write_text(out: &mut impl Write, m: &Model, file: &Path, source: &str) -> std::io::Result<()> {
-    writeln!(out, "{}", file.display())?;
+fn write_text(out: &mut impl Write, m: &Model, file: &str, source: &str) -> std::io::Result<()> {
+    writeln!(out, "{file}")?;
     writeln!(out, "  format   {source}")?;
     writeln!(out, "  name     {}", m.info.name.text())?;
     writeln!(out, "counts")?;

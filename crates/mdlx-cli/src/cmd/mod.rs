@@ -10,16 +10,6 @@ use anyhow::{bail, Result};
 use mdlx::{Format, Model};
 use std::path::Path;
 
-/// Reads a model from bytes, the format told by the content (Milkshape with the default
-/// options). Warnings and what a conversion could not carry go to stderr.
-pub fn decode(data: &[u8], path: &Path) -> Result<Model> {
-    let d = decode_detailed(data, path, &Default::default())?;
-    for n in &d.notes {
-        eprintln!("{n}");
-    }
-    Ok(d.model)
-}
-
 /// Reads a Milkshape document, with errors as `file:line`.
 pub fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
     let shown = path.display().to_string();

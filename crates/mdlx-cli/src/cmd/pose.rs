@@ -1,6 +1,8 @@
 //! `mdlx pose FILE --sequence NAME|INDEX --time MS [--view X,Y,Z] [--json]`: every node's
 //! world transform and every geoset's visibility at one moment of one sequence.
 
+use crate::report::{f32_json, f32s_json, Note};
+use crate::Ctx;
 use anyhow::{bail, Result};
 use mdlx::anim::{math, posed_geosets, AnimTime, Pose, PosedGeoset, Skeleton};
 use mdlx::Model;
@@ -95,9 +97,12 @@ pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
 }
 
 /// Runs the verb.
-pub fn run(file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
+pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
     let data = crate::files::read(file)?;
-    let model = super::decode(&data, file)?;
+    let d = super::decode_detailed(&data, file, &Default::default())?;
+    let notes: Vec<Note> = d.notes.into_iter().map(Note::rendered).collect();
+    ctx.print_notes(&crate::files::shown(file), &notes);
+    let model = d.model;
     let posed = pose_model(&model, moment)?;
     let skeleton = Skeleton::new(&model);
     let mut out = std::io::stdout().lock();
@@ -109,27 +114,28 @@ pub fn run(file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
         .collect();
     if as_json {
         let v = json!({
-            "file": file.display().to_string(),
+            "file": crate::files::shown(file),
             "moment": posed.title,
             "sequence": posed.sequence,
             "time_ms": moment.time,
             "billboards_ignored": posed.pose.billboards_ignored,
+            "notes": notes.iter().map(Note::to_json).collect::<Vec<_>>(),
             "nodes": nodes.iter().map(|(n, p, at)| json!({
                 "kind": n.kind.name(),
                 "index": n.index,
                 "name": n.node.name.text(),
                 "object_id": n.node.object_id,
                 "parent_id": n.node.parent_id,
-                "pivot": n.pivot,
-                "position": at,
-                "world_matrix": p.world,
+                "pivot": f32s_json(&n.pivot),
+                "position": f32s_json(at),
+                "world_matrix": f32s_json(&p.world),
             })).collect::<Vec<_>>(),
             "geosets": posed.geosets.iter().map(|g| json!({
                 "index": g.index,
                 "visible": g.visible,
-                "alpha": g.alpha,
-                "layer_alpha": g.layer_alpha,
-                "color": g.color,
+                "alpha": f32_json(g.alpha),
+                "layer_alpha": f32_json(g.layer_alpha),
+                "color": f32s_json(&g.color),
                 "vertices": g.positions.len(),
             })).collect::<Vec<_>>(),
         });
@@ -137,7 +143,7 @@ pub fn run(file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "{}: {}", file.display(), posed.title)?;
+    writeln!(out, "{}: {}", crate::files::shown(file), posed.title)?;
     if posed.pose.billboards_ignored > 0 {
         writeln!(
             out,
