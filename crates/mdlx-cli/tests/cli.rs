@@ -470,3 +470,245 @@ fn models_convert_to_the_wow_alpha_layouts() {
         assert_eq!(v["sequences"][1]["name"], "Spin");
     }
 }
+
+fn boar() -> PathBuf {
+    repo().join("../shared/corpus/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx")
+}
+
+#[test]
+fn bad_option_values_found_after_parsing_are_usage_errors_exiting_2() {
+    let dir = temp_dir("usage");
+    let out = dir.join("o.mdl");
+    let out = out.to_str().unwrap();
+    let cube = cube();
+    for args in [
+        vec!["convert", &cube, out, "--fps", "0"],
+        vec!["convert", &cube, out, "--fps", "-3"],
+        vec!["convert", &cube, out, "--fps", "inf"],
+        vec!["convert", &cube, out, "--frames", "bogus"],
+        vec!["convert", &cube, out, "--frames", "Stand=9-3"],
+        vec!["pose", &cube, "--sequence", "Spin", "--time", "NaN"],
+        vec!["pose", &cube, "--time", "100"],
+        vec!["convert", &cube, "x.unknown"],
+        vec!["convert", &cube, "-"],
+        vec!["convert", dir.to_str().unwrap(), "elsewhere"],
+        vec!["convert", &cube, "-", "--to", "mdl", "--json"],
+        vec!["completions", "tcsh"],
+    ] {
+        let r = mdlx(&args);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+}
+
+fn halberdier() -> String {
+    repo()
+        .join("../shared/corpus/mdx/WarRaft__Legion-Tower-Defence__map__war3mapImported__Halberdier.mdx")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn quiet_silences_loss_notes_but_not_errors() {
+    let dir = temp_dir("quiet");
+    let txt = dir.join("h.txt");
+    let r = mdlx(&["convert", &halberdier(), txt.to_str().unwrap()]);
+    assert!(r.status.success());
+    assert!(
+        !r.stderr.is_empty(),
+        "the halberdier has things Milkshape cannot hold"
+    );
+    let r = mdlx(&["--quiet", "convert", &halberdier(), txt.to_str().unwrap()]);
+    assert!(r.status.success());
+    assert_eq!(String::from_utf8_lossy(&r.stderr), "");
+    let r = mdlx(&["convert", "-q", "/nonexistent.mdx", txt.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).starts_with("mdlx: error: cannot read"));
+}
+
+#[test]
+fn info_shows_several_files_and_goes_on_past_a_bad_one() {
+    let dir = temp_dir("info-many");
+    let bad = dir.join("bad.mdx");
+    let data = std::fs::read(cube()).unwrap();
+    std::fs::write(&bad, &data[..200]).unwrap();
+    let boar = boar();
+    let r = mdlx(&[
+        "info",
+        &cube(),
+        bad.to_str().unwrap(),
+        boar.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert!(
+        text.contains("cube.mdx\n") && text.contains("Boar.mdx\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n\n"),
+        "files are separated by a blank line: {text}"
+    );
+    assert!(String::from_utf8_lossy(&r.stderr).contains("bad.mdx"));
+    // JSON: one object per line, the failure among them.
+    let r = mdlx(&[
+        "info",
+        "--json",
+        &cube(),
+        bad.to_str().unwrap(),
+        boar.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    let objects: Vec<serde_json::Value> = String::from_utf8(r.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 3);
+    assert_eq!(objects[0]["counts"]["vertices"], 24);
+    assert!(objects[1]["error"].as_str().unwrap().contains("offset"));
+    assert_eq!(objects[2]["counts"]["vertices"], 401);
+}
+
+#[test]
+fn completions_are_printed_for_bash_zsh_and_fish() {
+    for (shell, want) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef mdlx"),
+        ("fish", "complete -c mdlx"),
+    ] {
+        let r = mdlx(&["completions", shell]);
+        assert!(r.status.success(), "{shell}");
+        let text = String::from_utf8(r.stdout).unwrap();
+        assert!(text.contains(want), "{shell}: {text}");
+        assert!(
+            text.contains("roundtrip") && text.contains("strict-mdl"),
+            "{shell}"
+        );
+    }
+}
+
+#[test]
+fn roundtrip_passes_wow_alpha_files_through_their_own_codec() {
+    let boar = boar();
+    let r = mdlx(&["roundtrip", boar.to_str().unwrap()]);
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert!(r.status.success(), "{text}");
+    assert!(text.starts_with("OK\t"), "{text}");
+    assert!(text.ends_with("1 passed, 0 failed\n"));
+    // Via MDL: MDL cannot hold the family; its own codec, and the line says so.
+    let r = mdlx(&["roundtrip", "--via", "mdl", boar.to_str().unwrap()]);
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert!(r.status.success(), "{text}");
+    assert!(text.contains("through its own codec, not MDL"), "{text}");
+}
+
+#[test]
+fn roundtrip_json_gives_one_object_per_file_and_a_summary() {
+    let dir = temp_dir("rt-json");
+    std::fs::copy(cube(), dir.join("a.mdx")).unwrap();
+    std::fs::copy(boar(), dir.join("b.mdx")).unwrap();
+    let data = std::fs::read(cube()).unwrap();
+    std::fs::write(dir.join("c.mdx"), &data[..100]).unwrap();
+    let r = mdlx(&["roundtrip", "--json", dir.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    let objects: Vec<serde_json::Value> = String::from_utf8(r.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 4);
+    assert_eq!(objects[0]["status"], "ok");
+    assert_eq!(objects[0]["version"], 800);
+    assert_eq!(objects[1]["status"], "ok");
+    assert_eq!(objects[1]["codec"], "wow-alpha");
+    assert_eq!(objects[1]["version"], 1300);
+    assert_eq!(objects[2]["status"], "fail");
+    assert!(objects[2]["error"].as_str().unwrap().contains("offset"));
+    assert_eq!(objects[3], serde_json::json!({"passed": 2, "failed": 1}));
+}
+
+#[test]
+fn convert_json_lists_what_was_written_and_its_losses() {
+    let dir = temp_dir("convert-json");
+    let txt = dir.join("h.txt");
+    let r = mdlx(&["convert", "--json", &halberdier(), txt.to_str().unwrap()]);
+    assert!(r.status.success());
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["status"], "converted");
+    assert_eq!(v["from"], "mdx");
+    assert_eq!(v["to"], "ms3d");
+    let notes = v["notes"].as_array().unwrap();
+    assert!(!notes.is_empty());
+    assert!(notes
+        .iter()
+        .all(|n| n["kind"] == "loss" && n["context"] == "Milkshape cannot hold"));
+    // A failure is an object too, with the error.
+    let r = mdlx(&[
+        "convert",
+        "--json",
+        "/nonexistent.mdx",
+        txt.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["status"], "failed");
+    assert!(v["error"].as_str().unwrap().contains("cannot read"));
+}
+
+#[test]
+fn pose_json_prints_f32_values_as_their_shortest_text() {
+    let r = mdlx(&[
+        "pose",
+        &cube(),
+        "--sequence",
+        "Spin",
+        "--time",
+        "250",
+        "--json",
+    ]);
+    assert!(r.status.success());
+    let text = String::from_utf8(r.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // Every number reads back as an f32 whose shortest text is the text printed.
+    let mut numbers = 0;
+    fn walk(v: &serde_json::Value, numbers: &mut usize) {
+        match v {
+            serde_json::Value::Number(n) if n.is_f64() => {
+                let printed = n.to_string();
+                let x: f32 = printed.parse().unwrap();
+                let shortest =
+                    serde_json::to_string(&(x.to_string().parse::<f64>().unwrap())).unwrap();
+                assert_eq!(printed, shortest);
+                *numbers += 1;
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, numbers)),
+            serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, numbers)),
+            _ => {}
+        }
+    }
+    walk(&v, &mut numbers);
+    assert!(numbers > 16, "{text}");
+    // Half a quarter turn: about cos 45 degrees, printed as an f32 (9 digits at most), not
+    // as the f64 next to it (0.7071067094802856).
+    let m00 = v["nodes"][0]["world_matrix"][0].to_string();
+    assert!(m00.len() <= 11 && m00.starts_with("0.707106"), "{m00}");
+}
+
+#[test]
+fn obj_output_comes_with_a_material_library_naming_the_textures() {
+    let dir = temp_dir("obj-mtl");
+    let obj = dir.join("cube.obj");
+    let r = mdlx(&["convert", &cube(), obj.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&obj).unwrap();
+    assert!(text.contains("\nmtllib cube.mtl\n"), "{text}");
+    assert!(text.contains("\nusemtl material_0\n"), "{text}");
+    let mtl = std::fs::read_to_string(dir.join("cube.mtl")).unwrap();
+    assert!(mtl.contains("newmtl material_0\n"), "{mtl}");
+    assert!(mtl.contains("map_Kd Textures/Cube.blp\n"), "{mtl}");
+}

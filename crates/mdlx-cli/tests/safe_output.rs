@@ -230,3 +230,261 @@ fn a_folder_conversion_goes_past_a_corrupt_file_and_reports_it() {
     assert_eq!(same, mdx_inputs.len() - 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn cube() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx")
+}
+
+/// Runs `mdlx` with `args`, stdin from `input`, and returns (status, stdout, stderr).
+fn run_with_stdin(args: &[&str], input: &[u8]) -> (Option<i32>, Vec<u8>, String) {
+    use std::io::Write;
+    let mut child = mdlx()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (
+        out.status.code(),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_output_symlink_is_written_through_to_its_target_and_stays_a_link() {
+    let dir = temp_dir("symlink");
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    let target = dir.join("real/cube.mdl");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.join("link.mdl");
+    symlink("real/cube.mdl", &link).unwrap();
+    let r = mdlx()
+        .arg("convert")
+        .arg(cube())
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .starts_with("Version {"));
+    // The temporary went beside the target, and is gone.
+    assert_eq!(names(&dir.join("real")), ["cube.mdl"]);
+    assert_eq!(names(&dir), ["link.mdl", "real"]);
+}
+
+#[test]
+fn a_dangling_output_symlink_creates_its_target() {
+    let dir = temp_dir("dangling");
+    let link = dir.join("link.mdx");
+    symlink("made.mdx", &link).unwrap();
+    let r = mdlx()
+        .arg("convert")
+        .arg(cube())
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read(dir.join("made.mdx")).unwrap(),
+        std::fs::read(cube()).unwrap()
+    );
+}
+
+#[test]
+fn an_output_symlink_to_the_input_is_refused() {
+    let dir = temp_dir("link-to-input");
+    let input = dir.join("in.mdx");
+    std::fs::copy(cube(), &input).unwrap();
+    let link = dir.join("out.mdx");
+    symlink(&input, &link).unwrap();
+    let r = mdlx()
+        .arg("convert")
+        .arg(&input)
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("refusing to write over the input"));
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        std::fs::read(cube()).unwrap()
+    );
+}
+
+#[test]
+fn special_files_are_written_into_never_replaced() {
+    // /dev/null stays the character device.
+    let r = mdlx()
+        .arg("convert")
+        .arg(cube())
+        .args(["/dev/null", "--to", "mdl"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+
+    // /dev/stdout: the text arrives on standard output and the link stays.
+    let r = mdlx()
+        .arg("convert")
+        .arg(cube())
+        .args(["/dev/stdout", "--to", "mdl"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).starts_with("Version {"));
+    assert!(std::fs::symlink_metadata("/dev/stdout")
+        .unwrap()
+        .file_type()
+        .is_symlink());
+
+    // A named pipe: a reader on the other end gets the whole file; the pipe stays a pipe.
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("pipe.mdx");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let r = mdlx()
+        .arg("convert")
+        .arg(cube())
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(reader.join().unwrap(), std::fs::read(cube()).unwrap());
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(names(&dir), ["pipe.mdx"]);
+}
+
+#[test]
+fn dash_reads_standard_input_and_writes_standard_output() {
+    let cube_bytes = std::fs::read(cube()).unwrap();
+    // MDX in on stdin, MDL out on stdout.
+    let (code, out, err) = run_with_stdin(&["convert", "-", "-", "--to", "mdl"], &cube_bytes);
+    assert_eq!(code, Some(0), "{err}");
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("Version {"), "{text}");
+    // And back: MDL on stdin, MDX on stdout, byte-identical to the cube.
+    let (code, out, err) = run_with_stdin(&["convert", "-", "-", "--to", "mdx"], text.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, cube_bytes);
+    // No file named `-` appears.
+    let dir = temp_dir("dash");
+    let r = mdlx()
+        .current_dir(&dir)
+        .arg("convert")
+        .arg(cube())
+        .args(["-", "--to", "mdx"])
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    assert_eq!(r.stdout, cube_bytes);
+    assert!(names(&dir).is_empty());
+    // Standard output needs a format.
+    let r = mdlx().arg("convert").arg(cube()).arg("-").output().unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("needs --to"));
+    // Info reads standard input too.
+    let (code, out, err) = run_with_stdin(&["info", "-"], &cube_bytes);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(String::from_utf8_lossy(&out).starts_with("(standard input)\n"));
+}
+
+#[test]
+fn a_folder_conversion_skips_its_output_folder_inside_the_input_folder() {
+    let dir = temp_dir("nested-out");
+    std::fs::copy(cube(), dir.join("cube.mdx")).unwrap();
+    let out = dir.join("converted");
+    for round in 0..2 {
+        let r = mdlx()
+            .args(["convert", "--to", "mdl"])
+            .arg(&dir)
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(r.status.success(), "round {round}: {err}");
+        assert!(
+            err.contains("converted 1 of 1 file(s)"),
+            "round {round}: {err}"
+        );
+        assert_eq!(names(&out), ["cube.mdl"], "round {round}");
+    }
+}
+
+#[test]
+fn a_folder_conversion_converts_the_mdx_of_a_pair_and_skips_the_mdl() {
+    let dir = temp_dir("pair");
+    let src = dir.join("in");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::copy(cube(), src.join("cube.mdx")).unwrap();
+    // The MDL twin says something else: its model name differs, so we can tell which won.
+    let r = mdlx()
+        .arg("convert")
+        .arg(cube())
+        .arg(src.join("cube.mdl"))
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let text = std::fs::read_to_string(src.join("cube.mdl")).unwrap();
+    std::fs::write(
+        src.join("cube.mdl"),
+        text.replace("Model \"Cube\"", "Model \"Twin\""),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let r = mdlx()
+        .args(["convert", "--to", "mdl", "--json"])
+        .arg(&src)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "a skipped twin is no failure: {err}"
+    );
+    assert!(err.contains("cube.mdl: skipped:"), "{err}");
+    assert!(
+        err.contains("converted 1 of 2 file(s)") && err.contains("1 skipped"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(out.join("cube.mdl"))
+        .unwrap()
+        .contains("Model \"Cube\""));
+    let objects: Vec<serde_json::Value> = String::from_utf8(r.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 2);
+    assert_eq!(objects[0]["status"], "skipped");
+    assert!(objects[0]["input"].as_str().unwrap().ends_with("cube.mdl"));
+    assert_eq!(objects[1]["status"], "converted");
+    assert!(objects[1]["input"].as_str().unwrap().ends_with("cube.mdx"));
+}
