@@ -105,7 +105,7 @@ pub fn write(
     (out, report)
 }
 
-/// The material library of [`write`]'s output: `newmtl material_N` for every material of
+/// The material library of [`write()`]'s output: `newmtl material_N` for every material of
 /// the model, with the bottom layer's texture as `map_Kd` (a replaceable texture, such as
 /// team colour, is named in a comment, since it has no file).
 pub fn write_mtl(model: &Model) -> String {
