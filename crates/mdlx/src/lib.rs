@@ -8,6 +8,10 @@
 //!
 //! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type.
 //!
+//! [`read()`] reads any of these, told by the content, into a [`Model`], and refuses
+//! content that is no model (an empty file, an image, an archive) before any reader runs;
+//! its one [`Error`] prints MDL errors as `line:column`.
+//!
 //! ## Loss policy
 //! Reading then writing a file gives back the same bytes. Everything the typed model does
 //! not understand is kept: unknown chunks (in place), unknown flag bits and enum values
@@ -30,8 +34,10 @@ pub mod mdx;
 pub mod model;
 pub mod ms3d;
 pub mod obj;
+pub mod read;
 
 pub use model::Model;
+pub use read::{identify, read, Content, Error, Loaded, LooksLike, ReadOptions, Source};
 
 /// A model file format, as told by the content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +54,8 @@ impl Format {
     /// Tells the format from the content of a file: MDX starts with `MDLX`; Milkshape's
     /// first line that is neither blank nor a `//` comment is one of its block lines
     /// (`Frames:`, `Meshes:`, ...; see [`ms3d::detect`]). Anything else is taken as MDL
-    /// and left for the MDL reader to judge.
+    /// and left for the MDL reader to judge; [`identify()`] also names content that is no
+    /// model at all.
     pub fn detect(data: &[u8]) -> Format {
         if data.starts_with(b"MDLX") {
             Format::Mdx

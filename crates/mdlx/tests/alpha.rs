@@ -125,7 +125,7 @@ fn boar_counts_agree_with_the_walker_and_grenderg() {
                 s.name.text().to_string(),
                 s.interval[0],
                 s.interval[1],
-                s.flags & 1 == 1,
+                !s.is_looping(),
             )
         })
         .collect();

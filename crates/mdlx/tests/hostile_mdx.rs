@@ -108,6 +108,7 @@ fn kind_name(k: &MdxErrorKind) -> &'static str {
         MdxErrorKind::ExpectedTag { .. } => "ExpectedTag",
         MdxErrorKind::UnknownLayout { .. } => "UnknownLayout",
         MdxErrorKind::AlphaFamily { .. } => "AlphaFamily",
+        MdxErrorKind::MissingChunk { .. } => "MissingChunk",
         MdxErrorKind::Unwritable(_) => "Unwritable",
     }
 }
@@ -505,7 +506,7 @@ fn truncated_files_fail_cleanly() {
     let _serial = serial();
     let mut mem = Mem::default();
     let (mut ok_exact, mut ok_trailing, mut errs, mut in_chunk) = (0, 0, 0, 0);
-    let mut chunkless = 0;
+    let mut incomplete = 0;
     let mut kinds = BTreeMap::new();
     let samples = samples();
     for s in &samples {
@@ -529,6 +530,12 @@ fn truncated_files_fail_cleanly() {
             }
         }
         cuts.retain(|&c| c < len);
+        // A prefix is a model only once it holds the first VERS and the first MODL chunk.
+        let header_end = [b"VERS", b"MODL"]
+            .iter()
+            .map(|t| s.chunks.iter().find(|c| c.tag.0 == **t).unwrap().end)
+            .max()
+            .unwrap();
         for &cut in &cuts {
             let t = &data[..cut];
             let what = || format!("{} cut at {cut:#x} of {len:#x}", s.name);
@@ -542,13 +549,11 @@ fn truncated_files_fail_cleanly() {
                         Some(d) if d < 8 => ok_trailing += 1,
                         _ => panic!("{}: a truncated file decoded without error", what()),
                     }
-                    if m.layout.chunks.is_empty() {
-                        // A file with no chunk at all (`MDLX` and at most 7 more bytes)
-                        // keeps those bytes as trailing data and writes back unchanged.
-                        chunkless += 1;
-                        assert!(cut < 12, "{}", what());
-                        assert_eq!(m.layout.trailing, &t[4..], "{}", what());
-                    }
+                    assert!(
+                        cut >= header_end,
+                        "{}: decoded without its VERS or MODL chunk",
+                        what()
+                    );
                     if let Err(e) = round_trips(&m, t) {
                         panic!("{}: decoded, but {e}", what());
                     }
@@ -558,12 +563,18 @@ fn truncated_files_fail_cleanly() {
                     *kinds.entry(kind_name(&e.kind)).or_insert(0) += 1;
                     check_error(&e, cut, &what);
                     assert!(
-                        cut < 4 || after_boundary != Some(0),
+                        cut < header_end || after_boundary != Some(0),
                         "{}: the prefix ends exactly at a chunk boundary but fails: {e}",
                         what()
                     );
                     if cut < 4 {
                         assert_eq!(e.kind, MdxErrorKind::BadMagic, "{}", what());
+                    }
+                    if let MdxErrorKind::MissingChunk { .. } = e.kind {
+                        // Refused at the end of the data, and only while it is incomplete.
+                        incomplete += 1;
+                        assert!(cut < header_end, "{}: {e}", what());
+                        assert_eq!(e.offset, cut as u64, "{}: {e}", what());
                     }
                     if let Some(c) = s.chunks.iter().find(|c| c.start <= cut && cut < c.end) {
                         if cut >= c.payload() {
@@ -584,8 +595,8 @@ fn truncated_files_fail_cleanly() {
     let cases = ok_exact + ok_trailing + errs;
     println!(
         "truncation: {} files, {cases} cuts: {ok_exact} Ok at a chunk boundary, {ok_trailing} Ok \
-         with <8 trailing bytes ({chunkless} of them chunkless), {errs} Err \
-         ({in_chunk} inside a chunk, path checked; {}); {}",
+         with <8 trailing bytes, {errs} Err ({incomplete} before VERS and MODL, \
+         {in_chunk} inside a chunk, path checked; {}); {}",
         samples.len(),
         kinds_text(&kinds),
         mem.summary()
@@ -594,7 +605,8 @@ fn truncated_files_fail_cleanly() {
 }
 
 /// Truncation inside one chunk whose size is patched to match, so the records themselves
-/// run out of bytes: the file is `MDLX`, the original `VERS`, and the cut chunk.
+/// run out of bytes: the file is `MDLX`, the original `VERS` and `MODL` (which every model
+/// needs), and the cut chunk.
 #[test]
 fn truncated_chunks_fail_inside_their_records() {
     let _serial = serial();
@@ -604,15 +616,19 @@ fn truncated_chunks_fail_inside_their_records() {
     let mut depths: BTreeMap<usize, usize> = BTreeMap::new();
     for s in samples() {
         let data = &s.data;
-        let vers = s
-            .chunks
-            .iter()
-            .find(|c| c.tag.0 == *b"VERS")
-            .map_or(&[][..], |c| &data[c.start..c.end]);
+        let whole = |tag: &[u8; 4]| {
+            s.chunks
+                .iter()
+                .find(|c| c.tag.0 == *tag)
+                .map_or(&[][..], |c| &data[c.start..c.end])
+        };
+        let (vers, modl) = (whole(b"VERS"), whole(b"MODL"));
         for c in &s.chunks {
             if matches!(&c.tag.0, b"VERS") {
                 continue;
             }
+            // A cut MODL stands in for the whole one.
+            let modl = if c.tag.0 == *b"MODL" { &[][..] } else { modl };
             let payload = &data[c.payload()..c.payload_end];
             let mut cuts: BTreeSet<usize> = (0..payload.len().min(200)).collect();
             if payload.len() > 200 {
@@ -621,6 +637,7 @@ fn truncated_chunks_fail_inside_their_records() {
             for k in cuts {
                 let mut file = b"MDLX".to_vec();
                 file.extend_from_slice(vers);
+                file.extend_from_slice(modl);
                 file.extend_from_slice(&c.tag.0);
                 file.extend_from_slice(&(k as u32).to_le_bytes());
                 file.extend_from_slice(&payload[..k]);

@@ -52,7 +52,7 @@ pub fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
         version,
         ..AlphaModel::default()
     };
-    let mut seen_vers = false;
+    let (mut seen_vers, mut seen_modl) = (false, false);
     while r.remaining() >= 8 {
         let tag = r.tag()?;
         let at = r.offset();
@@ -70,8 +70,10 @@ pub fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
             || tag.text(),
             || read_chunk(tag, &mut c, version, first_vers),
         )?;
+        seen_modl |= matches!(ch, Chunk::Model(_));
         m.chunks.push(ch);
     }
+    crate::mdx::require_header(&r, seen_vers, seen_modl, m.chunks.len())?;
     m.trailing = r.rest().to_vec();
     Ok(m)
 }

@@ -85,6 +85,13 @@ pub struct Sequence {
     pub blend_time: u32,
 }
 
+impl Sequence {
+    /// Whether the animation loops: [`SEQUENCE_NON_LOOPING`] is not set.
+    pub fn is_looping(&self) -> bool {
+        self.flags & SEQUENCE_NON_LOOPING == 0
+    }
+}
+
 /// Bytes of a sequence record.
 pub const SEQUENCE_SIZE: usize = 140;
 

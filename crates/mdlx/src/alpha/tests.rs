@@ -4,9 +4,11 @@
 use super::*;
 use crate::mdx::MdxErrorKind;
 
-/// A model the shape detector takes as alpha: VERS and an (empty) HTST chunk.
+/// A model the shape detector takes as alpha: VERS first, then `chunks`, then MODL (every
+/// model needs one; last, so the offsets of `chunks` stay simple) and an empty HTST chunk.
 fn model(version: u32, mut chunks: Vec<Chunk>) -> AlphaModel {
     chunks.insert(0, Chunk::Version { tail: Vec::new() });
+    chunks.push(Chunk::Model(ModelInfo::default()));
     chunks.push(Chunk::HitTestShapes(Records::default()));
     AlphaModel {
         version,

@@ -147,7 +147,7 @@ impl<'m> Clock<'m> {
         let sequence = at.sequence.and_then(|i| model.sequences.get(i)).map(|s| {
             let (start, end) = (i64::from(s.interval[0]), i64::from(s.interval[1]));
             let length = (end - start).max(0) as f64;
-            let looping = s.flags & 1 == 0;
+            let looping = s.is_looping();
             let elapsed = if length == 0.0 {
                 0.0
             } else if looping {

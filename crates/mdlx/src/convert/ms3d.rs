@@ -1424,11 +1424,7 @@ pub fn to_ms3d(model: &Model, opts: &ToMs3dOptions) -> (Document, Vec<Loss>) {
                 "{}-{}{} {}",
                 rate.frame(f64::from(q.interval[0])),
                 rate.frame(f64::from(q.interval[1])),
-                if q.flags & SEQUENCE_NON_LOOPING != 0 {
-                    "!"
-                } else {
-                    ""
-                },
+                if q.is_looping() { "" } else { "!" },
                 escape(q.name.text_bytes())
             )
         })

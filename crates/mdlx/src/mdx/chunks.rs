@@ -292,9 +292,31 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
         };
         m.layout.chunks.push(entry);
     }
+    require_header(&r, seen_vers, seen_modl, m.layout.chunks.len())?;
     m.layout.trailing = r.rest().to_vec();
     m.layout.from_file = true;
     Ok(m)
+}
+
+/// Every model has a VERS and a MODL chunk (in any order: INFO before VERS exists). A file
+/// without one is empty or cut off, and is refused at its end rather than read as an empty
+/// model. `r` is at the end of the chunks.
+pub(crate) fn require_header(
+    r: &Reader,
+    seen_vers: bool,
+    seen_modl: bool,
+    chunks: usize,
+) -> MdxResult<()> {
+    let missing = [(seen_vers, chunk::VERS), (seen_modl, chunk::MODL)]
+        .into_iter()
+        .find(|(seen, _)| !seen);
+    match missing {
+        Some((_, tag)) => Err(MdxError::new(
+            MdxErrorKind::MissingChunk { tag: tag.0, chunks },
+            (r.offset() + r.remaining()) as u64,
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The value of the first VERS chunk, found by walking the chunk headers.
@@ -438,9 +460,11 @@ fn layout_fits(m: &Model) -> bool {
             LayoutEntry::Unknown => unknown += 1,
         }
     }
+    // Exactly one of each: a layout without VERS or MODL would write a file the reader
+    // refuses (it can come from a hand-edited MDL extension block).
     let singletons_ok = [chunk::VERS, chunk::MODL]
         .iter()
-        .all(|t| used.get(t).copied().unwrap_or(1) == 1);
+        .all(|t| used.get(t) == Some(&1));
     let lists_ok = LIST_TAGS
         .iter()
         .all(|&t| used.get(&t).copied().unwrap_or(0) == list_chunks!(list_len!(m, t)).unwrap_or(0));

@@ -23,6 +23,9 @@ pub enum MdxErrorKind {
     UnknownLayout { what: &'static str, value: u32 },
     /// A WoW alpha-family file (versions 1300-1500 with the alpha chunk shapes).
     AlphaFamily { version: u32 },
+    /// The file ends without a chunk every model has (`VERS`, `MODL`): an empty or cut-off
+    /// file, not a model. `chunks` is how many whole chunks came before the end.
+    MissingChunk { tag: [u8; 4], chunks: usize },
     /// A value the writer cannot store (e.g. a string longer than its fixed field).
     Unwritable(String),
 }
@@ -97,6 +100,18 @@ impl fmt::Display for MdxErrorKind {
                 f,
                 "this is a WoW alpha-family MDX (version {version}, alpha chunk layouts): read it with mdlx::alpha (the mdlx tool does so by itself)"
             ),
+            MissingChunk { tag, chunks } => {
+                let read = match chunks {
+                    0 => "no chunk at all".to_string(),
+                    1 => "1 chunk".to_string(),
+                    n => format!("{n} chunks"),
+                };
+                write!(
+                    f,
+                    "not a complete model: the file ends with no {} chunk, after {read}; a cut-off download?",
+                    tag_text(tag)
+                )
+            }
             Unwritable(msg) => write!(f, "cannot write: {msg}"),
         }
     }

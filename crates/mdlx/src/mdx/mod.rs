@@ -10,6 +10,7 @@ pub mod record;
 pub mod tracks;
 pub mod writer;
 
+pub(crate) use chunks::require_header;
 pub use chunks::{conventional_layout, detect_family};
 pub use error::{MdxError, MdxErrorKind, MdxResult};
 

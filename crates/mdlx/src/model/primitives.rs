@@ -97,6 +97,19 @@ impl From<&str> for FixedString {
     }
 }
 
+impl fmt::Display for FixedString {
+    /// The text (before the first NUL), invalid UTF-8 replaced; padding is not shown.
+    ///
+    /// ```
+    /// let name = mdlx::model::FixedString::from_field(b"Footman\0\xff");
+    /// assert_eq!(name.to_string(), "Footman");
+    /// assert_eq!(format!("{:>9}", name), "  Footman");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(&self.text())
+    }
+}
+
 impl fmt::Debug for FixedString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", self.text())?;

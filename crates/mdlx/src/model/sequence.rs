@@ -68,6 +68,20 @@ pub struct Sequence {
     pub extent: Extent,
 }
 
+impl Sequence {
+    /// Whether the animation loops: [`SEQUENCE_NON_LOOPING`] is not set.
+    ///
+    /// ```
+    /// let mut s = mdlx::model::Sequence::default();
+    /// assert!(s.is_looping());
+    /// s.flags |= mdlx::model::SEQUENCE_NON_LOOPING;
+    /// assert!(!s.is_looping());
+    /// ```
+    pub fn is_looping(&self) -> bool {
+        self.flags & SEQUENCE_NON_LOOPING == 0
+    }
+}
+
 impl MdxRecord for Sequence {
     const NAME: &'static str = "Sequence";
 

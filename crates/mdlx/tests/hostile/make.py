@@ -46,7 +46,8 @@ write("material_size_zero.mdx", put_u32(CUBE, tag(b"MTLS") + 8, 0))
 write("bone_size_inside_header.mdx", put_u32(CUBE, tag(b"BONE") + 8, 7))
 # The file ends inside a chunk header.
 write("ends_inside_chunk_header.mdx", CUBE + b"ATCH\x10\x00")
-# A chunk that claims to hold itself: the VERS chunk's size covers the rest of the file.
+# A chunk that claims to hold itself: the VERS chunk's size covers the rest of the file,
+# so the file has no MODL chunk and is refused as incomplete.
 write("chunk_swallows_file.mdx", put_u32(CUBE, 8, len(CUBE) - 12))
 # NaN and infinities in floats: data, kept bit for bit.
 nan_inf = put_u32(CUBE, tag(b"VRTX") + 8, 0x7FC00001)  # a quiet NaN with payload

@@ -1,0 +1,204 @@
+//! One way to read a model of any format, told by the content: [`read`] identifies the
+//! bytes ([`identify`]), runs the reader they call for, converts what is not a Warcraft III
+//! model (Milkshape, the WoW alpha family) and says what it was ([`Source`]), what the
+//! reader warned about and what the conversion could not carry. Whatever goes wrong is one
+//! [`Error`], which callers can `?` and print.
+//!
+//! ```
+//! let loaded = mdlx::read(include_bytes!("../../../../examples/cube.mdx"), &Default::default())?;
+//! assert_eq!(loaded.source.to_string(), "MDX, version 800 (classic)");
+//! assert_eq!(loaded.model.geosets.len(), 1);
+//!
+//! let e = mdlx::read(b"\x89PNG\r\n\x1a\n", &Default::default()).unwrap_err();
+//! assert_eq!(e.to_string(), "not an MDX, MDL or Milkshape file (looks like a PNG image)");
+//! # Ok::<(), mdlx::Error>(())
+//! ```
+
+mod error;
+mod identify;
+
+pub use error::{Error, Located, MdlError};
+pub use identify::{identify, Content, LooksLike};
+
+use crate::alpha::AlphaModel;
+use crate::convert::ms3d::ToModelOptions;
+use crate::convert::Loss;
+use crate::model::{Family, Model};
+use std::fmt;
+
+/// How [`read`] reads.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// MDL: refuse what the reader would otherwise accept with a warning. Meant for the MDL
+    /// reader's strict mode; the MDL reader of this version has none, so it has no effect
+    /// yet.
+    pub strict: bool,
+    /// Milkshape: frame rate, sequences by frame range and the model's name.
+    pub ms3d: ToModelOptions,
+}
+
+/// What a file was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Warcraft III binary MDX.
+    Mdx {
+        /// The file's version.
+        version: u32,
+        /// Classic or Reforged.
+        family: Family,
+    },
+    /// WoW alpha-family binary MDX, converted to a version-800 model.
+    AlphaMdx {
+        /// The file's own version (1300-1500).
+        version: u32,
+    },
+    /// MDL text.
+    Mdl {
+        /// The version its `Version` block names (800 when it has none).
+        version: u32,
+        /// Classic or Reforged.
+        family: Family,
+    },
+    /// Milkshape 3D ASCII, converted to a version-800 model.
+    Ms3d,
+}
+
+impl Source {
+    /// Short name: `mdx`, `mdx-alpha`, `mdl` or `ms3d`.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Source::Mdx { .. } => "mdx",
+            Source::AlphaMdx { .. } => "mdx-alpha",
+            Source::Mdl { .. } => "mdl",
+            Source::Ms3d => "ms3d",
+        }
+    }
+
+    /// The file's own version (Milkshape has none).
+    pub fn version(self) -> Option<u32> {
+        match self {
+            Source::Mdx { version, .. }
+            | Source::AlphaMdx { version }
+            | Source::Mdl { version, .. } => Some(version),
+            Source::Ms3d => None,
+        }
+    }
+
+    /// The file's own family (Milkshape has none).
+    pub fn family(self) -> Option<Family> {
+        match self {
+            Source::Mdx { family, .. } | Source::Mdl { family, .. } => Some(family),
+            Source::AlphaMdx { .. } => Some(Family::WowAlpha),
+            Source::Ms3d => None,
+        }
+    }
+
+    /// Whether the model is a conversion of the file (alpha MDX, Milkshape), not the file
+    /// itself.
+    pub fn is_converted(self) -> bool {
+        matches!(self, Source::AlphaMdx { .. } | Source::Ms3d)
+    }
+}
+
+impl fmt::Display for Source {
+    /// `MDX, version 800 (classic)`, `MDX, WoW alpha family, version 1300`,
+    /// `MDL, version 1000 (reforged)`, `Milkshape 3D ASCII`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Mdx { version, family } => {
+                write!(f, "MDX, version {version} ({})", family.name())
+            }
+            Source::AlphaMdx { version } => write!(f, "MDX, WoW alpha family, version {version}"),
+            Source::Mdl { version, family } => {
+                write!(f, "MDL, version {version} ({})", family.name())
+            }
+            Source::Ms3d => f.write_str("Milkshape 3D ASCII"),
+        }
+    }
+}
+
+/// A model read by [`read`], and what came with it.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The model (for converted sources, the conversion).
+    pub model: Model,
+    /// What the file was.
+    pub source: Source,
+    /// What the MDL reader warned about (empty for other formats).
+    pub warnings: Vec<Located>,
+    /// What the conversion to a Warcraft III model could not carry (alpha MDX, Milkshape).
+    pub losses: Vec<Loss>,
+    /// The alpha-family document itself, for a WoW alpha file.
+    pub alpha: Option<AlphaModel>,
+}
+
+/// Reads a model of any format, told by the content (see [`identify`]): MDX of every
+/// family, MDL text, Milkshape 3D ASCII. WoW alpha files and Milkshape documents are
+/// converted to a version-800 model, their losses listed. Content that is no model
+/// (empty, an image, an archive...) is refused with [`Error::NotAModel`], before any
+/// reader runs.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/cube.mdx");
+/// let loaded = mdlx::read(&std::fs::read(path).unwrap(), &mdlx::ReadOptions::default())?;
+/// assert_eq!(loaded.source.version(), Some(800));
+/// assert!(loaded.losses.is_empty());
+///
+/// let e = mdlx::read(b"Version {\n\tFormatVersion 800,\n}\nBogus 1,\n", &Default::default())
+///     .unwrap_err();
+/// assert!(e.to_string().contains("4:1: "), "{e}");
+/// # Ok::<(), mdlx::Error>(())
+/// ```
+pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
+    let plain = |model: Model, source: Source| Loaded {
+        model,
+        source,
+        warnings: Vec::new(),
+        losses: Vec::new(),
+        alpha: None,
+    };
+    match identify(data) {
+        Content::NotAModel(looks_like) => Err(Error::NotAModel { looks_like }),
+        Content::Mdx if crate::alpha::is_alpha(data) => {
+            let alpha = crate::alpha::from_bytes(data)?;
+            let (model, losses) = alpha.to_model();
+            let source = Source::AlphaMdx {
+                version: alpha.version,
+            };
+            Ok(Loaded {
+                losses,
+                alpha: Some(alpha),
+                ..plain(model, source)
+            })
+        }
+        Content::Mdx => {
+            let model = crate::mdx::from_bytes(data)?;
+            let source = Source::Mdx {
+                version: model.version,
+                family: model.family(),
+            };
+            Ok(plain(model, source))
+        }
+        Content::Ms3d => {
+            let doc = crate::ms3d::from_bytes(data)?;
+            let (model, losses) = crate::convert::ms3d::to_model(&doc, &opts.ms3d);
+            Ok(Loaded {
+                losses,
+                ..plain(model, Source::Ms3d)
+            })
+        }
+        Content::Mdl => match crate::mdl::from_bytes_with_warnings(data) {
+            Ok((model, warnings)) => {
+                let source = Source::Mdl {
+                    version: model.version,
+                    family: model.family(),
+                };
+                Ok(Loaded {
+                    warnings: error::locate(&warnings, data),
+                    ..plain(model, source)
+                })
+            }
+            Err(e) => Err(Error::Mdl(MdlError::new(&e, data))),
+        },
+    }
+}
