@@ -17,6 +17,8 @@ pub struct Note {
     pub place: Option<String>,
     /// What happened, one line.
     pub what: String,
+    /// Line and column in the input, for a warning of the MDL reader.
+    pub at: Option<(usize, usize)>,
     /// The note as printed when it needs more than one line (an MDL warning with the
     /// source line under it); printed as it is instead of grouped.
     pub rendered: Option<String>,
@@ -30,18 +32,20 @@ impl Note {
             context: context.to_string(),
             place: (!place.is_empty()).then(|| place.to_string()),
             what: what.to_string(),
+            at: None,
             rendered: None,
         }
     }
 
-    /// A warning already rendered for people (it may span lines).
-    pub fn rendered(text: String) -> Note {
+    /// A warning of the MDL reader about `file`, printed with the line it points at.
+    pub fn mdl_warning(w: &mdlx::read::Located, file: &str) -> Note {
         Note {
             kind: "warning",
-            context: String::new(),
+            context: "warning".to_string(),
             place: None,
-            what: text.lines().next().unwrap_or_default().to_string(),
-            rendered: Some(text),
+            what: w.kind.to_string(),
+            at: Some((w.line, w.column)),
+            rendered: Some(w.render(file)),
         }
     }
 
@@ -52,6 +56,7 @@ impl Note {
             context: context.to_string(),
             place: None,
             what,
+            at: None,
             rendered: None,
         }
     }
@@ -61,6 +66,10 @@ impl Note {
         let mut v = json!({ "kind": self.kind, "context": self.context, "what": self.what });
         if let Some(p) = &self.place {
             v["place"] = json!(p);
+        }
+        if let Some((line, column)) = self.at {
+            v["line"] = json!(line);
+            v["column"] = json!(column);
         }
         v
     }

@@ -339,7 +339,7 @@ fn milkshape_converts_both_ways_and_lists_what_it_cannot_hold() {
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(
-        err.contains("not carried from Milkshape: Material[0]"),
+        err.contains("thing(s) not carried from Milkshape:\n") && err.contains("\n  Material[0]: "),
         "{err}"
     );
     let info = mdlx(&["info", "--json", mdx.to_str().unwrap()]);
@@ -417,14 +417,28 @@ fn wow_alpha_files_are_read_shown_posed_and_converted() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["format"], "mdx-alpha");
+    // The file's own version and family; the model it was shown as, beside them.
+    assert_eq!(v["version"], 1300);
+    assert_eq!(v["family"], "wow-alpha");
+    assert_eq!(v["model_version"], 800);
+    assert_eq!(v["converted"], true);
     assert!(v["source"].as_str().unwrap().contains("version 1300"));
     assert_eq!(v["counts"]["geosets"], 2);
     assert_eq!(v["counts"]["vertices"], 401);
     assert_eq!(v["counts"]["bones"], 26);
     assert_eq!(v["sequences"][2]["name"], "Walk");
-    // The losses are listed on stderr.
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("not carried from the WoW alpha family: CLID"));
+    // The losses are listed on stderr, under one heading, and in the JSON.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("thing(s) not carried from the WoW alpha family:\n"),
+        "{err}"
+    );
+    assert!(err.contains("\n  CLID"), "{err}");
+    let notes = v["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), err.lines().count() - 1);
+    assert!(notes
+        .iter()
+        .any(|n| n["kind"] == "loss" && n["place"] == "CLID"));
     let dir = temp_dir("alpha");
     let obj = dir.join("boar.obj");
     let r = mdlx(&[
@@ -711,4 +725,54 @@ fn obj_output_comes_with_a_material_library_naming_the_textures() {
     let mtl = std::fs::read_to_string(dir.join("cube.mtl")).unwrap();
     assert!(mtl.contains("newmtl material_0\n"), "{mtl}");
     assert!(mtl.contains("map_Kd Textures/Cube.blp\n"), "{mtl}");
+}
+
+#[test]
+fn content_that_is_no_model_is_refused_in_one_line_saying_what_it_looks_like() {
+    let dir = temp_dir("not-a-model");
+    let cases: [(&str, &[u8], &str); 5] = [
+        (
+            "pic.mdx",
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10",
+            "looks like a PNG image",
+        ),
+        ("tex.mdx", b"BLP1\0\0\0\0\x01\0\0\0\x08\0\0\0", "BLP"),
+        ("tex.mdl", b"DDS |\0\0\0\x07\x10\0\0", "DDS"),
+        ("map.mdx", b"PK\x03\x04\x14\0\0\0\x08\0", "zip"),
+        ("empty.mdx", b"", "empty"),
+    ];
+    for (name, bytes, want) in cases {
+        let input = dir.join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let r = mdlx(&[
+            "convert",
+            input.to_str().unwrap(),
+            dir.join("o.mdl").to_str().unwrap(),
+        ]);
+        assert_eq!(r.status.code(), Some(1), "{name}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(
+            err.contains("not an MDX, MDL or Milkshape file"),
+            "{name}: {err}"
+        );
+        assert!(err.contains(want), "{name}: {err}");
+    }
+    assert!(!dir.join("o.mdl").exists());
+}
+
+#[test]
+fn an_mdx_cut_short_is_refused_not_read_as_an_empty_model() {
+    let dir = temp_dir("cut");
+    let data = std::fs::read(cube()).unwrap();
+    for len in [4, 5, 8, 16, 40] {
+        let input = dir.join(format!("cut{len}.mdx"));
+        std::fs::write(&input, &data[..len]).unwrap();
+        let out = dir.join("o.mdl");
+        let r = mdlx(&["convert", input.to_str().unwrap(), out.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(1), "{len}: {err}");
+        assert!(err.contains("offset 0x"), "{len}: {err}");
+        assert!(!out.exists(), "{len}");
+    }
 }

@@ -208,12 +208,10 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
     };
     let super::Decoded {
         model,
-        notes,
-        format,
+        mut notes,
+        source,
         ..
-    } = super::decode_detailed(&data, input, &ms3d_in)?;
-    let _ = ctx;
-    let mut notes: Vec<Note> = notes.into_iter().map(Note::rendered).collect();
+    } = super::decode_detailed(ctx, &data, input, &ms3d_in)?;
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts
@@ -323,7 +321,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
     };
     files::write(output, &bytes, input)?;
     Ok(Done {
-        from: format,
+        from: source.short_name(),
         notes,
     })
 }

@@ -50,21 +50,26 @@ pub fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
 fn describe(ctx: &Ctx, file: &Path, as_json: bool, blank_first: bool) -> Result<()> {
     let shown = files::shown(file);
     let data = files::read(file)?;
-    let d = super::decode_detailed(&data, file, &Default::default())?;
-    let notes: Vec<Note> = d.notes.iter().cloned().map(Note::rendered).collect();
-    ctx.print_notes(&shown, &notes);
+    let d = super::decode_detailed(ctx, &data, file, &Default::default())?;
+    ctx.print_notes(&shown, &d.notes);
     let mut out = std::io::stdout().lock();
     if as_json {
         let mut v = to_json(&d.model, &shown);
-        v["format"] = json!(d.format);
-        v["source"] = json!(d.source);
-        v["notes"] = notes.iter().map(Note::to_json).collect();
+        // The file's own version and family; a converted input (WoW alpha, Milkshape) is
+        // described by the model it became under `model_version`.
+        v["format"] = json!(d.source.short_name());
+        v["version"] = json!(d.source.version());
+        v["family"] = json!(d.source.family().map(|f| f.name()));
+        v["model_version"] = json!(d.model.version);
+        v["converted"] = json!(d.source.is_converted());
+        v["source"] = json!(d.described);
+        v["notes"] = d.notes.iter().map(Note::to_json).collect();
         writeln!(out, "{v}")?;
     } else {
         if blank_first {
             writeln!(out)?;
         }
-        write_text(&mut out, &d.model, &shown, &d.source)?;
+        write_text(&mut out, &d.model, &shown, &d.described)?;
     }
     Ok(())
 }

@@ -6,13 +6,15 @@ pub mod info;
 pub mod pose;
 pub mod roundtrip;
 
+use crate::report::Note;
+use crate::Ctx;
 use anyhow::{anyhow, Result};
 use mdlx::{Model, Source};
 use std::path::Path;
 
 /// Reads a Milkshape document, with errors as `file:line`.
 pub fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
-    let shown = path.display().to_string();
+    let shown = crate::files::shown(path);
     mdlx::ms3d::from_bytes(data).map_err(|e| anyhow::anyhow!("{}", e.render(&shown)))
 }
 
@@ -20,29 +22,31 @@ pub fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
 pub struct Decoded {
     /// The model.
     pub model: Model,
-    /// Warnings and what a conversion could not carry, ready to print.
-    pub notes: Vec<String>,
-    /// The input's format, short: `mdx`, `mdl`, `ms3d`, `mdx-alpha`.
-    pub format: &'static str,
-    /// The input's format, for people.
-    pub source: String,
+    /// Warnings of the reader and what a conversion could not carry.
+    pub notes: Vec<Note>,
+    /// What the file was (its own version and family).
+    pub source: Source,
+    /// The input's format, for people (`MDX, WoW alpha family, version 1300 (shown as a
+    /// version-800 model)`).
+    pub described: String,
 }
 
 /// Reads any input as a model, saying what it was ([`mdlx::read`]): Milkshape is
 /// converted with `ms3d` (the name defaults to the file's) and the WoW alpha family to
 /// version 800; what the model cannot hold comes back as notes. Content that is no model
-/// is refused in one line.
+/// is refused in one line. `ctx.strict` makes the MDL reader refuse what it would repair.
 pub fn decode_detailed(
+    ctx: &Ctx,
     data: &[u8],
     path: &Path,
     ms3d: &mdlx::convert::ms3d::ToModelOptions,
 ) -> Result<Decoded> {
-    let shown = path.display().to_string();
+    let shown = crate::files::shown(path);
     let mut opts = mdlx::ReadOptions {
         ms3d: ms3d.clone(),
-        ..Default::default()
+        strict: ctx.strict,
     };
-    if opts.ms3d.name.is_empty() {
+    if opts.ms3d.name.is_empty() && !crate::files::is_stdio(path) {
         opts.ms3d.name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -50,14 +54,13 @@ pub fn decode_detailed(
     }
     let loaded = mdlx::read(data, &opts).map_err(|e| anyhow!("{}", e.render(&shown)))?;
     let from = match loaded.source {
-        Source::AlphaMdx { .. } => "the WoW alpha family",
-        _ => "Milkshape",
+        Source::AlphaMdx { .. } => "not carried from the WoW alpha family",
+        _ => "not carried from Milkshape",
     };
-    let warnings = loaded.warnings.iter().map(|w| w.render(&shown));
-    let losses =
-        (loaded.losses.iter()).map(|l| format!("mdlx: {shown}: not carried from {from}: {l}"));
+    let warnings = loaded.warnings.iter().map(|w| Note::mdl_warning(w, &shown));
+    let losses = (loaded.losses.iter()).map(|l| Note::loss(from, &l.place, &l.what));
     let notes = warnings.chain(losses).collect();
-    let source = if loaded.source.is_converted() {
+    let described = if loaded.source.is_converted() {
         format!(
             "{} (shown as a version-{} model)",
             loaded.source, loaded.model.version
@@ -68,7 +71,7 @@ pub fn decode_detailed(
     Ok(Decoded {
         model: loaded.model,
         notes,
-        format: loaded.source.short_name(),
-        source,
+        source: loaded.source,
+        described,
     })
 }

@@ -99,8 +99,8 @@ pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
 /// Runs the verb.
 pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
     let data = crate::files::read(file)?;
-    let d = super::decode_detailed(&data, file, &Default::default())?;
-    let notes: Vec<Note> = d.notes.into_iter().map(Note::rendered).collect();
+    let d = super::decode_detailed(ctx, &data, file, &Default::default())?;
+    let notes = d.notes;
     ctx.print_notes(&crate::files::shown(file), &notes);
     let model = d.model;
     let posed = pose_model(&model, moment)?;
