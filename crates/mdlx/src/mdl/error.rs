@@ -47,8 +47,35 @@ pub enum MdlErrorKind {
     },
     /// No `Version` block (read as 800).
     MissingVersion,
+    /// A field that MDX stores only as a track, given a static value (`static Visibility
+    /// 1`). Read as a track that holds the value throughout
+    /// (see [`crate::mdl::tracks::read_static_track`]).
+    TrackOnly {
+        keyword: String,
+        block: &'static str,
+    },
+    /// A keyword this block knows, written in a form it does not accept.
+    WrongForm {
+        keyword: String,
+        block: &'static str,
+    },
     /// Something the reader accepted but that looks wrong.
     Note(String),
+}
+
+impl MdlErrorKind {
+    /// What the lenient reader does about it, for the kinds it reads past with a warning
+    /// (the strict reader refuses them instead).
+    pub fn lenient_action(&self) -> Option<&'static str> {
+        use MdlErrorKind::*;
+        Some(match self {
+            MissingVersion => "reading as version 800",
+            TrackOnly { .. } => {
+                "read as a track that holds the value in every sequence (DontInterp keys at 0 and at each sequence's start)"
+            }
+            _ => return None,
+        })
+    }
 }
 
 impl fmt::Display for MdlErrorKind {
@@ -80,7 +107,14 @@ impl fmt::Display for MdlErrorKind {
             } => {
                 write!(f, "expected {expected} number(s) for {what}, found {found}")
             }
-            MissingVersion => write!(f, "no Version block; reading as version 800"),
+            MissingVersion => write!(f, "no Version block"),
+            TrackOnly { keyword, block } => write!(
+                f,
+                "`{keyword}` in {block} can only be animated: MDX stores it only as a track, not as a static value"
+            ),
+            WrongForm { keyword, block } => {
+                write!(f, "`{keyword}` is known in {block}, but not in this form")
+            }
             Note(s) => f.write_str(s),
         }
     }
@@ -113,6 +147,14 @@ impl Diagnostic {
             kind,
             severity: Severity::Warning,
             span,
+        }
+    }
+
+    /// The message: the kind, and for a warning what the reader did about it.
+    pub fn message(&self) -> String {
+        match (self.severity, self.kind.lenient_action()) {
+            (Severity::Warning, Some(action)) => format!("{}; {action}", self.kind),
+            _ => self.kind.to_string(),
         }
     }
 
@@ -156,7 +198,7 @@ impl Diagnostic {
         };
         let mut s = format!(
             "{label}: {}\n{gutter}--> {file}:{line}:{col}\n{gutter} |\n",
-            self.kind
+            self.message()
         );
         s += &format!(
             "{line} | {prefix}{before}{after}{suffix}\n{gutter} | {}{}",

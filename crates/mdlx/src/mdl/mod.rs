@@ -153,6 +153,7 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
             .push(Diagnostic::warning(MdlErrorKind::MissingVersion, (0, 0))),
     }
     cx.version = m.version;
+    cx.sequence_starts = sequence_starts(cx);
     let mut extension = None;
     // Node blocks without an ObjectId get the ids after the highest one given.
     let mut next_id = max_object_id(cx).map_or(0, |v| v.wrapping_add(1));
@@ -238,6 +239,26 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
     if let Some(c) = extension {
         extension::read(cx, c, m);
     }
+}
+
+/// The first number of each `Sequences { Anim { Interval { start, end } } }`, read without
+/// diagnostics (the sequences' own reader reports a bad one).
+fn sequence_starts(cx: &Cx) -> Vec<u32> {
+    let t = cx.t;
+    let mut starts = Vec::new();
+    for c in t.children(0).filter(|&c| is(cx.key(c), "Sequences")) {
+        for anim in t.children(c) {
+            for k in t.children(anim).filter(|&k| is(cx.key(k), "Interval")) {
+                let first = cx.body_numbers(k).next();
+                if let Some(v) = first.and_then(|a| cx::parse_int(t.text(&a))) {
+                    if let Ok(v) = u32::try_from(v).or(i32::try_from(v).map(|v| v as u32)) {
+                        starts.push(v);
+                    }
+                }
+            }
+        }
+    }
+    starts
 }
 
 /// The highest `ObjectId` any top-level block gives.
