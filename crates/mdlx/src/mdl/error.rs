@@ -47,6 +47,12 @@ pub enum MdlErrorKind {
     },
     /// No `Version` block (read as 800).
     MissingVersion,
+    /// No `Model` block: a fragment (a record or two, as parser test files hold), not a
+    /// model the game can load. Read with an empty model header.
+    MissingModel,
+    /// Nothing in the text is an MDL block (an empty file, a README, binary data): not an
+    /// MDL file at all. It is then the only diagnostic.
+    NotMdl,
     /// A field that MDX stores only as a track, given a static value (`static Visibility
     /// 1`). Read as a track that holds the value throughout
     /// (see [`crate::mdl::tracks::read_static_track`]).
@@ -54,6 +60,9 @@ pub enum MdlErrorKind {
         keyword: String,
         block: &'static str,
     },
+    /// Lines of text at the top level that start no block (notes pasted between blocks,
+    /// `Created by ...`). Skipped.
+    TextOutsideBlocks { lines: usize },
     /// A keyword this block knows, written in a form it does not accept.
     WrongForm {
         keyword: String,
@@ -70,9 +79,11 @@ impl MdlErrorKind {
         use MdlErrorKind::*;
         Some(match self {
             MissingVersion => "reading as version 800",
+            MissingModel => "read with an empty model header (no name, zero extent)",
             TrackOnly { .. } => {
                 "read as a track that holds the value in every sequence (DontInterp keys at 0 and at each sequence's start)"
             }
+            TextOutsideBlocks { .. } => "skipped",
             _ => return None,
         })
     }
@@ -108,10 +119,22 @@ impl fmt::Display for MdlErrorKind {
                 write!(f, "expected {expected} number(s) for {what}, found {found}")
             }
             MissingVersion => write!(f, "no Version block"),
+            MissingModel => write!(
+                f,
+                "no Model block: a fragment, not a model the game can load"
+            ),
+            NotMdl => write!(
+                f,
+                "not an MDL file: no MDL block (such as `Version {{`, `Model \"name\" {{` or `Geoset {{`) in it"
+            ),
             TrackOnly { keyword, block } => write!(
                 f,
                 "`{keyword}` in {block} can only be animated: MDX stores it only as a track, not as a static value"
             ),
+            TextOutsideBlocks { lines } => {
+                let s = if *lines == 1 { "" } else { "s" };
+                write!(f, "{lines} line{s} of text outside any block")
+            }
             WrongForm { keyword, block } => {
                 write!(f, "`{keyword}` is known in {block}, but not in this form")
             }
@@ -171,6 +194,10 @@ impl Diagnostic {
     }
 
     fn render_with(&self, src: &[u8], file: &str, lines: &LineIndex) -> String {
+        if self.kind == MdlErrorKind::NotMdl {
+            // No line to point at: the whole input is the problem (and may be binary).
+            return format!("error: {file}: {}", self.message());
+        }
         let start = self.span.0.min(src.len());
         let (line, col, ls, le) = lines.locate(src, start);
         // A window of the line around the column, cut at character boundaries.
