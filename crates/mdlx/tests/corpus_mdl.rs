@@ -132,3 +132,46 @@ fn corpus_mdl_reads_and_reaches_a_fixpoint() {
     assert_eq!(rows.len(), 134);
     assert!(failures.is_empty());
 }
+
+/// The lenient reader warns about nothing in the corpus but missing headers: no real file
+/// has a static value of a track-only field or text outside its blocks. The files without
+/// a `Model` block are all hand-written parser test fixtures (MANIFEST notes), which strict
+/// reading refuses, as it refuses the files without a `Version` block.
+#[test]
+fn corpus_mdl_warns_only_of_missing_headers() {
+    use mdlx::mdl::{MdlErrorKind, ReadOptions};
+    let manifest = std::fs::read_to_string(common::corpus_dir().join("MANIFEST.tsv")).unwrap();
+    let rows: Vec<(String, String)> = manifest
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f[0] == "mdl")
+        .map(|f| (f[7].to_string(), f.get(8).unwrap_or(&"").to_string()))
+        .collect();
+    let (mut fragments, mut no_version, mut strict_ok) = (0, 0, 0);
+    for (path, notes) in &rows {
+        let src = std::fs::read(common::corpus_dir().join(path)).unwrap();
+        let (_, warnings) = mdlx::mdl::from_bytes_with_warnings(&src).unwrap();
+        for w in &warnings {
+            match w.kind {
+                MdlErrorKind::MissingModel => {
+                    fragments += 1;
+                    assert!(
+                        notes.contains("hand-written/synthetic parser test fixture"),
+                        "{path}: no Model block, and not a parser fixture: {notes}"
+                    );
+                }
+                MdlErrorKind::MissingVersion => no_version += 1,
+                _ => panic!("{path}: {}", w.render(&src, path)),
+            }
+        }
+        let strict = mdlx::mdl::from_bytes_with_options(&src, &ReadOptions { strict: true });
+        assert_eq!(strict.is_ok(), warnings.is_empty(), "{path}");
+        strict_ok += usize::from(strict.is_ok());
+    }
+    println!(
+        "MDL corpus: {fragments} fragments without a Model block, {no_version} without a Version block; {strict_ok} of {} read under strict",
+        rows.len()
+    );
+    assert_eq!((fragments, no_version, strict_ok), (21, 3, 111));
+}

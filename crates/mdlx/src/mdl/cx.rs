@@ -16,6 +16,9 @@ pub struct Cx<'t, 'a> {
     pub version: u32,
     /// Set when a node block gives its `ObjectId` (blocks without one get the next free id).
     pub saw_object_id: bool,
+    /// The start of each sequence's interval, in file order (for static values of
+    /// track-only fields, see [`super::tracks::read_static_track`]).
+    pub sequence_starts: Vec<u32>,
 }
 
 /// Case-insensitive keyword comparison.
@@ -32,6 +35,7 @@ impl<'t, 'a> Cx<'t, 'a> {
             diags,
             version,
             saw_object_id: false,
+            sequence_starts: Vec::new(),
         }
     }
 
@@ -113,6 +117,11 @@ impl<'t, 'a> Cx<'t, 'a> {
                     found,
                 },
             );
+            return;
+        }
+        if expected.iter().any(|e| is(self.key(i), e)) {
+            // Known here, but its shape matched none of the block's readers.
+            self.error(i, MdlErrorKind::WrongForm { keyword, block });
             return;
         }
         self.error(

@@ -47,8 +47,46 @@ pub enum MdlErrorKind {
     },
     /// No `Version` block (read as 800).
     MissingVersion,
+    /// No `Model` block: a fragment (a record or two, as parser test files hold), not a
+    /// model the game can load. Read with an empty model header.
+    MissingModel,
+    /// Nothing in the text is an MDL block (an empty file, a README, binary data): not an
+    /// MDL file at all. It is then the only diagnostic.
+    NotMdl,
+    /// A field that MDX stores only as a track, given a static value (`static Visibility
+    /// 1`). Read as a track that holds the value throughout
+    /// (see [`crate::mdl::tracks::read_static_track`]).
+    TrackOnly {
+        keyword: String,
+        block: &'static str,
+    },
+    /// Lines of text at the top level that start no block (notes pasted between blocks,
+    /// `Created by ...`). Skipped.
+    TextOutsideBlocks { lines: usize },
+    /// A keyword this block knows, written in a form it does not accept.
+    WrongForm {
+        keyword: String,
+        block: &'static str,
+    },
     /// Something the reader accepted but that looks wrong.
     Note(String),
+}
+
+impl MdlErrorKind {
+    /// What the lenient reader does about it, for the kinds it reads past with a warning
+    /// (the strict reader refuses them instead).
+    pub fn lenient_action(&self) -> Option<&'static str> {
+        use MdlErrorKind::*;
+        Some(match self {
+            MissingVersion => "reading as version 800",
+            MissingModel => "read with an empty model header (no name, zero extent)",
+            TrackOnly { .. } => {
+                "read as a track that holds the value in every sequence (DontInterp keys at 0 and at each sequence's start)"
+            }
+            TextOutsideBlocks { .. } => "skipped",
+            _ => return None,
+        })
+    }
 }
 
 impl fmt::Display for MdlErrorKind {
@@ -80,7 +118,26 @@ impl fmt::Display for MdlErrorKind {
             } => {
                 write!(f, "expected {expected} number(s) for {what}, found {found}")
             }
-            MissingVersion => write!(f, "no Version block; reading as version 800"),
+            MissingVersion => write!(f, "no Version block"),
+            MissingModel => write!(
+                f,
+                "no Model block: a fragment, not a model the game can load"
+            ),
+            NotMdl => write!(
+                f,
+                "not an MDL file: no MDL block (such as `Version {{`, `Model \"name\" {{` or `Geoset {{`) in it"
+            ),
+            TrackOnly { keyword, block } => write!(
+                f,
+                "`{keyword}` in {block} can only be animated: MDX stores it only as a track, not as a static value"
+            ),
+            TextOutsideBlocks { lines } => {
+                let s = if *lines == 1 { "" } else { "s" };
+                write!(f, "{lines} line{s} of text outside any block")
+            }
+            WrongForm { keyword, block } => {
+                write!(f, "`{keyword}` is known in {block}, but not in this form")
+            }
             Note(s) => f.write_str(s),
         }
     }
@@ -116,6 +173,14 @@ impl Diagnostic {
         }
     }
 
+    /// The message: the kind, and for a warning what the reader did about it.
+    pub fn message(&self) -> String {
+        match (self.severity, self.kind.lenient_action()) {
+            (Severity::Warning, Some(action)) => format!("{}; {action}", self.kind),
+            _ => self.kind.to_string(),
+        }
+    }
+
     /// Line and column (both from 1; the column counts characters) of the span's start.
     pub fn line_col(&self, src: &[u8]) -> (usize, usize) {
         let (line, col, _, _) = LineIndex::new(src).locate(src, self.span.0);
@@ -129,6 +194,10 @@ impl Diagnostic {
     }
 
     fn render_with(&self, src: &[u8], file: &str, lines: &LineIndex) -> String {
+        if self.kind == MdlErrorKind::NotMdl {
+            // No line to point at: the whole input is the problem (and may be binary).
+            return format!("error: {file}: {}", self.message());
+        }
         let start = self.span.0.min(src.len());
         let (line, col, ls, le) = lines.locate(src, start);
         // A window of the line around the column, cut at character boundaries.
@@ -156,7 +225,7 @@ impl Diagnostic {
         };
         let mut s = format!(
             "{label}: {}\n{gutter}--> {file}:{line}:{col}\n{gutter} |\n",
-            self.kind
+            self.message()
         );
         s += &format!(
             "{line} | {prefix}{before}{after}{suffix}\n{gutter} | {}{}",

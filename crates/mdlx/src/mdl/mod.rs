@@ -53,22 +53,62 @@ pub struct Written {
     pub losses: Vec<Loss>,
 }
 
+/// How to read MDL.
+///
+/// The default reader is lenient, like the tools that made the files: it reads past what
+/// it can make sense of and says so in a warning. [`ReadOptions::strict`] refuses instead.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions {
+    /// Refuse every file the lenient reader would warn about: each warning becomes an
+    /// error. These are a static value of a field MDX stores only as a track
+    /// ([`MdlErrorKind::TrackOnly`]), text outside any block
+    /// ([`MdlErrorKind::TextOutsideBlocks`]), no `Model` block
+    /// ([`MdlErrorKind::MissingModel`]) and no `Version` block
+    /// ([`MdlErrorKind::MissingVersion`]).
+    pub strict: bool,
+}
+
 /// Reads MDL text. Warnings are dropped; see [`from_bytes_with_warnings`].
 pub fn from_bytes(src: &[u8]) -> Result<Model, MdlErrors> {
     from_bytes_with_warnings(src).map(|(m, _)| m)
 }
 
-/// Reads MDL text, returning the model and the warnings, or every error found.
+/// Reads MDL text leniently, returning the model and the warnings, or every error found.
 pub fn from_bytes_with_warnings(src: &[u8]) -> Result<(Model, Vec<Diagnostic>), MdlErrors> {
+    from_bytes_with_options(src, &ReadOptions::default())
+}
+
+/// Reads MDL text, returning the model and the warnings, or every error found. Text in
+/// which no MDL block is found (an empty file, a README, binary data) gives one error,
+/// [`MdlErrorKind::NotMdl`], and nothing else.
+pub fn from_bytes_with_options(
+    src: &[u8],
+    opts: &ReadOptions,
+) -> Result<(Model, Vec<Diagnostic>), MdlErrors> {
     let mut diags = Vec::new();
-    let tree = parse::parse(src, &mut diags);
+    let tree = parse::parse_document(src, &mut diags, &|w| ROOT_BLOCKS.iter().any(|b| is(w, b)));
     let mut cx = Cx::new(&tree, diags, 800);
+    if !tree
+        .children(0)
+        .any(|c| cx.has_body(c) && ROOT_BLOCKS.iter().any(|b| is(cx.key(c), b)))
+    {
+        return Err(MdlErrors {
+            diagnostics: vec![Diagnostic::error(MdlErrorKind::NotMdl, (0, 0))],
+        });
+    }
     let mut m = Model {
         version: 800,
         ..Model::default()
     };
     read_document(&mut cx, &mut m);
-    let diagnostics = cx.diags;
+    let mut diagnostics = cx.diags;
+    // The parser's, the loose text's and the records' findings, in source order.
+    diagnostics.sort_by_key(|d| d.span.0);
+    if opts.strict {
+        for d in &mut diagnostics {
+            d.severity = Severity::Error;
+        }
+    }
     if diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return Err(MdlErrors { diagnostics });
     }
@@ -153,6 +193,31 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
             .push(Diagnostic::warning(MdlErrorKind::MissingVersion, (0, 0))),
     }
     cx.version = m.version;
+    // A string or comment that runs to the end, or binary data, may have swallowed it.
+    let swallowed = cx.diags.iter().any(|d| {
+        matches!(
+            d.kind,
+            MdlErrorKind::UnterminatedString
+                | MdlErrorKind::UnterminatedComment
+                | MdlErrorKind::BinaryData(_)
+        )
+    });
+    if !swallowed
+        && !t
+            .children(0)
+            .any(|c| cx.has_body(c) && is(cx.key(c), "Model"))
+    {
+        cx.diags
+            .push(Diagnostic::warning(MdlErrorKind::MissingModel, (0, 0)));
+    }
+    for run in &t.loose {
+        let kind = MdlErrorKind::TextOutsideBlocks { lines: run.lines };
+        error::push(
+            &mut cx.diags,
+            Diagnostic::warning(kind, (run.start, run.end)),
+        );
+    }
+    cx.sequence_starts = sequence_starts(cx);
     let mut extension = None;
     // Node blocks without an ObjectId get the ids after the highest one given.
     let mut next_id = max_object_id(cx).map_or(0, |v| v.wrapping_add(1));
@@ -183,7 +248,13 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
                 }
             }};
         }
-        if is(k, "Version") {
+        if !cx.has_body(c) {
+            // Only a block's header can stand at the top level without a body (the
+            // parser leaves other text out): its `{` is missing.
+            let found = "the end of the line".into();
+            let expected = format!("`{{` to open the {} block", String::from_utf8_lossy(k));
+            cx.error(c, MdlErrorKind::Expected { expected, found });
+        } else if is(k, "Version") {
         } else if is(k, "Model") {
             top::read_info(cx, c, &mut m.info);
         } else if is(k, "Sequences") {
@@ -238,6 +309,26 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
     if let Some(c) = extension {
         extension::read(cx, c, m);
     }
+}
+
+/// The first number of each `Sequences { Anim { Interval { start, end } } }`, read without
+/// diagnostics (the sequences' own reader reports a bad one).
+fn sequence_starts(cx: &Cx) -> Vec<u32> {
+    let t = cx.t;
+    let mut starts = Vec::new();
+    for c in t.children(0).filter(|&c| is(cx.key(c), "Sequences")) {
+        for anim in t.children(c) {
+            for k in t.children(anim).filter(|&k| is(cx.key(k), "Interval")) {
+                let first = cx.body_numbers(k).next();
+                if let Some(v) = first.and_then(|a| cx::parse_int(t.text(&a))) {
+                    if let Ok(v) = u32::try_from(v).or(i32::try_from(v).map(|v| v as u32)) {
+                        starts.push(v);
+                    }
+                }
+            }
+        }
+    }
+    starts
 }
 
 /// The highest `ObjectId` any top-level block gives.

@@ -60,11 +60,38 @@ pub struct Tree<'a> {
     pub atoms: Vec<Atom>,
     /// All items in document order; item 0 is the root, whose body is the file.
     pub items: Vec<Item>,
+    /// Text outside any block that [`parse_document`] left out of the tree.
+    pub loose: Vec<LooseRun>,
+}
+
+/// Consecutive top-level lines that start no block (only blank lines and comments between
+/// them), left out of the tree by [`parse_document`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LooseRun {
+    /// Byte offset of the first line's first atom.
+    pub start: usize,
+    /// Byte offset just past the last line's last atom.
+    pub end: usize,
+    /// How many lines hold the skipped text.
+    pub lines: usize,
 }
 
 struct Lexer<'a> {
     src: &'a [u8],
     pos: usize,
+    /// At the top level of a document: a `"` without its closing quote on the same line
+    /// is one unexpected character (notes use quotes and apostrophes freely), not a string
+    /// that swallows the rest of the file.
+    top: bool,
+}
+
+/// Where a top-level line's atoms began, to drop them if the line turns out to be loose
+/// text.
+struct LineMark {
+    items: usize,
+    atoms: usize,
+    diags: usize,
+    start: usize,
 }
 
 enum Tok {
@@ -129,6 +156,16 @@ impl<'a> Lexer<'a> {
                             self.pos = s.len();
                         }
                     }
+                }
+                b'"' if self.top
+                    && memchr(b'"', &s[start + 1..])
+                        .is_none_or(|p| memchr(b'\n', &s[start + 1..start + 1 + p]).is_some()) =>
+                {
+                    push(
+                        diags,
+                        Diagnostic::error(MdlErrorKind::UnexpectedChar('"'), (start, start + 1)),
+                    );
+                    self.pos += 1;
                 }
                 b'"' => {
                     return match memchr(b'"', &s[start + 1..]) {
@@ -235,9 +272,33 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
     hay.iter().position(|&b| b == needle)
 }
 
+/// Says whether a word starts a top-level block (`Model`, `Geoset`, ...).
+pub type BlockWords = dyn Fn(&[u8]) -> bool;
+
 /// Parses `src` into a tree. Structural problems (unbalanced braces, bad characters,
 /// unterminated strings) are pushed to `diags`; the tree is always usable.
 pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
+    parse_with(src, diags, None)
+}
+
+/// Parses a whole document like [`parse`], but leaves out the text at the top level that
+/// belongs to no block: a line whose items get no `{ }` body, unless it looks like the
+/// header of a block that lost its brace (a word `starts_block` accepts, then at most a
+/// name or a number), which stays to be reported. Such lines, and the complaints about
+/// their characters, go to [`Tree::loose`] instead, one entry per run of lines.
+pub fn parse_document<'a>(
+    src: &'a [u8],
+    diags: &mut Vec<Diagnostic>,
+    starts_block: &BlockWords,
+) -> Tree<'a> {
+    parse_with(src, diags, Some(starts_block))
+}
+
+fn parse_with<'a>(
+    src: &'a [u8],
+    diags: &mut Vec<Diagnostic>,
+    starts_block: Option<&BlockWords>,
+) -> Tree<'a> {
     if src.len() > u32::MAX as usize - 1 {
         push(
             diags,
@@ -253,9 +314,14 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
                 end: 1,
                 start: 0,
             }],
+            loose: Vec::new(),
         };
     }
-    let mut lx = Lexer { src, pos: 0 };
+    let mut lx = Lexer {
+        src,
+        pos: 0,
+        top: false,
+    };
     let mut atoms = Vec::with_capacity(src.len() / 4);
     let mut items = Vec::with_capacity(src.len() / 5);
     items.push(Item {
@@ -274,8 +340,79 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     // A numbers-only item just ended by a comma: a number that follows joins it, so a
     // list of values (`{ 0, 0, 1 }`, a long VertexGroup) is one item, not one per value.
     let mut run: Option<usize> = None;
+    // Document mode: the current top-level line's start, while it has opened no block.
+    let mut line: Option<LineMark> = None;
+    let mut loose: Vec<LooseRun> = Vec::new();
+    // The item count when the last loose line was dropped: unchanged means no item came
+    // between, and the next loose line continues the run.
+    let mut loose_items = usize::MAX;
     loop {
-        match lx.next(diags) {
+        lx.top = starts_block.is_some() && stack.len() == 1;
+        let diags_before = diags.len();
+        let tok = lx.next(diags);
+        if lx.top && line.is_none() {
+            // A top-level line starts with its first atom or its first bad character.
+            let first_bad = diags[diags_before..].first().map(|d| d.span.0);
+            let first_atom = match &tok {
+                Tok::Atom(a) => Some(a.start as usize),
+                _ => None,
+            };
+            if let Some(start) = first_bad.or(first_atom) {
+                line = Some(LineMark {
+                    items: items.len(),
+                    atoms: atoms.len(),
+                    diags: diags_before,
+                    start,
+                });
+            }
+        }
+        match (&line, starts_block, &tok) {
+            (None, _, _) | (_, None, _) => {}
+            (Some(_), _, Tok::Open(_) | Tok::Close(_)) => line = None,
+            (Some(_), _, Tok::Newline) if current.is_some() && next_is_open(&lx) => {}
+            (Some(_), Some(starts_block), Tok::Newline | Tok::End) => {
+                if let Some(mark) = line.take() {
+                    if is_loose(src, &atoms[mark.atoms..], starts_block) {
+                        let end = atoms[mark.atoms..]
+                            .last()
+                            .map(|a| a.end as usize)
+                            .into_iter()
+                            .chain(diags[mark.diags..].iter().map(|d| d.span.1))
+                            .max()
+                            .unwrap_or(mark.start);
+                        items.truncate(mark.items);
+                        atoms.truncate(mark.atoms);
+                        // Complaints about the characters of the dropped text go with it.
+                        let mut n = 0;
+                        diags.retain(|d| {
+                            n += 1;
+                            n <= mark.diags || !matches!(d.kind, MdlErrorKind::UnexpectedChar(_))
+                        });
+                        current = None;
+                        run = None;
+                        let binary = diags[mark.diags.min(diags.len())..]
+                            .iter()
+                            .any(|d| matches!(d.kind, MdlErrorKind::BinaryData(_)));
+                        match loose.last_mut() {
+                            // Binary data, not text: its own error says so.
+                            _ if binary => {}
+                            Some(r) if loose_items == mark.items => {
+                                r.end = end;
+                                r.lines += 1;
+                            }
+                            _ => loose.push(LooseRun {
+                                start: mark.start,
+                                end,
+                                lines: 1,
+                            }),
+                        }
+                        loose_items = mark.items;
+                    }
+                }
+            }
+            _ => {}
+        }
+        match tok {
             Tok::Atom(a) => {
                 if current.is_none() {
                     match run.take() {
@@ -369,7 +506,31 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
         items[i].end = items.len() as u32;
     }
     items[0].end = items.len() as u32;
-    Tree { src, atoms, items }
+    Tree {
+        src,
+        atoms,
+        items,
+        loose,
+    }
+}
+
+/// Whether a top-level line of `atoms` (that opened no block; with no atoms, only bad
+/// characters) is loose text rather than the header of a block that lost its `{`
+/// (`Bone "Root"`, `Sequences 3`).
+fn is_loose(src: &[u8], atoms: &[Atom], starts_block: &BlockWords) -> bool {
+    let text = |a: &Atom| &src[a.start as usize..a.end as usize];
+    match atoms {
+        [] => true,
+        [first, rest @ ..] => {
+            let header = first.kind == AtomKind::Word
+                && starts_block(text(first))
+                && rest.len() <= 1
+                && rest
+                    .iter()
+                    .all(|a| matches!(a.kind, AtomKind::Str | AtomKind::Number));
+            !header
+        }
+    }
 }
 
 fn close_current(current: &mut Option<usize>, items: &mut [Item]) {

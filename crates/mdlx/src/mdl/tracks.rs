@@ -92,6 +92,61 @@ pub fn read_track(cx: &mut Cx, i: usize, tag: Tag) -> Option<Animation> {
     Some(Animation { tag, track })
 }
 
+/// Reads item `i`, a static value (`static Visibility 0`, `Visibility 0`,
+/// `static Translation { 1, 2, 3 }`) of a field that MDX stores only as a track, as the
+/// track `tag` of `block`, with a [`MdlErrorKind::TrackOnly`] warning.
+///
+/// The track is meant to hold the value wherever the model is looked at, as the author of
+/// a static line means: interpolation DontInterp (nothing to blend toward), no global
+/// sequence, and one key at time 0 plus one at the start of every sequence (in
+/// [`Cx::sequence_starts`]). A single key at 0 would not do: the game, like
+/// [`crate::anim`], uses only the keys inside the playing sequence's interval and falls
+/// back to the field's default (visible, no translation) in a sequence with none, so
+/// `static Visibility 0` would hide an emitter only in the sequences that contain frame 0.
+/// A key at a sequence's start holds from its first frame to its last. A global sequence
+/// would ignore the playing sequence, but the model may have none, and borrowing one would
+/// tie the field to an unrelated animation. Without sequences the one key at 0 remains.
+pub fn read_static_track(
+    cx: &mut Cx,
+    i: usize,
+    tag: Tag,
+    block: &'static str,
+) -> Option<Animation> {
+    let keyword = String::from_utf8_lossy(cx.key(i)).into_owned();
+    cx.warn(i, MdlErrorKind::TrackOnly { keyword, block });
+    let track = match track_kind(tag)? {
+        TrackKind::Float => AnyTrack::Float(held(cx, i)?),
+        TrackKind::Vector3 => AnyTrack::Vector3(held(cx, i)?),
+        TrackKind::Quaternion => AnyTrack::Quaternion(held(cx, i)?),
+        TrackKind::Integer => AnyTrack::Integer(held(cx, i)?),
+    };
+    Some(Animation { tag, track })
+}
+
+/// The track holding item `i`'s static value throughout (see [`read_static_track`]).
+fn held<T: MdlValue>(cx: &mut Cx, i: usize) -> Option<Track<T>> {
+    let skip = cx.t.item_atoms(i).len() - cx.args(i).len();
+    let value = T::read(cx, i, skip)?;
+    let mut times: Vec<u32> = std::iter::once(0)
+        .chain(cx.sequence_starts.iter().copied())
+        .collect();
+    times.sort_unstable();
+    times.dedup();
+    Some(Track {
+        interpolation: Interpolation::None,
+        global_sequence_id: -1,
+        keys: times
+            .into_iter()
+            .map(|time| Key {
+                time: time as i32,
+                value,
+                in_tan: T::default(),
+                out_tan: T::default(),
+            })
+            .collect(),
+    })
+}
+
 fn read_keys<T: MdlValue>(cx: &mut Cx, i: usize) -> Track<T> {
     let mut track = Track {
         interpolation: Interpolation::None,

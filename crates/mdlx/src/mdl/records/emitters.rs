@@ -18,8 +18,8 @@
 //! - the PRE2 emitter-area floats: see [`PRE2_AREA_KEYWORDS`] (settled, with evidence).
 
 use super::node::{
-    is_track, kind, new_node, read_node_item, read_record_track, write_node_head,
-    write_node_tracks, write_tracks,
+    is_track, kind, new_node, read_node_item, read_record_track, static_track_or_unknown,
+    write_node_head, write_node_tracks, write_tracks,
 };
 use super::{node_parts, MdlRecord};
 use crate::format::track as tk;
@@ -263,7 +263,7 @@ impl MdlRecord for ParticleEmitter {
         };
         p.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut p.node)
+            if read_node_item(cx, c, &mut p.node, Self::BLOCK)
                 || read_record_track(cx, c, PREM_TRACKS, &mut p.tracks)
                 || read_flag(cx.key(c), PREM_FLAGS, &mut p.node.flags)
                 || read_particle_field(cx, c, &mut p)
@@ -278,11 +278,18 @@ impl MdlRecord for ParticleEmitter {
                     if !read_record_track(cx, d, PREM_TRACKS, &mut p.tracks)
                         && !read_particle_field(cx, d, &mut p)
                     {
-                        cx.unknown(d, "Particle", PARTICLE_WORDS);
+                        static_track_or_unknown(
+                            cx,
+                            d,
+                            PREM_TRACKS,
+                            &mut p.tracks,
+                            "Particle",
+                            PARTICLE_WORDS,
+                        );
                     }
                 }
             } else {
-                cx.unknown(c, Self::BLOCK, PREM_WORDS);
+                static_track_or_unknown(cx, c, PREM_TRACKS, &mut p.tracks, Self::BLOCK, PREM_WORDS);
             }
         }
         p
@@ -485,7 +492,7 @@ impl MdlRecord for ParticleEmitter2 {
         };
         p.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut p.node)
+            if read_node_item(cx, c, &mut p.node, Self::BLOCK)
                 || read_record_track(cx, c, PRE2_TRACKS, &mut p.tracks)
                 || read_flag(cx.key(c), PRE2_FLAGS, &mut p.node.flags)
                 || read_pre2_other(cx, c, &mut p)
@@ -495,7 +502,14 @@ impl MdlRecord for ParticleEmitter2 {
             }
             match pre2_float(&mut p, cx.key(c)) {
                 Some(f) => set_f32(cx, c, f),
-                None => cx.unknown(c, Self::BLOCK, PRE2_WORDS),
+                None => static_track_or_unknown(
+                    cx,
+                    c,
+                    PRE2_TRACKS,
+                    &mut p.tracks,
+                    Self::BLOCK,
+                    PRE2_WORDS,
+                ),
             }
         }
         p
@@ -635,7 +649,7 @@ impl MdlRecord for RibbonEmitter {
         };
         r.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut r.node)
+            if read_node_item(cx, c, &mut r.node, Self::BLOCK)
                 || read_record_track(cx, c, RIBBON_TRACKS, &mut r.tracks)
             {
                 continue;
@@ -650,7 +664,14 @@ impl MdlRecord for RibbonEmitter {
             } else if is(k, "MaterialID") {
                 set_i32(cx, c, "MaterialID", &mut r.material_id);
             } else {
-                cx.unknown(c, Self::BLOCK, RIBBON_WORDS);
+                static_track_or_unknown(
+                    cx,
+                    c,
+                    RIBBON_TRACKS,
+                    &mut r.tracks,
+                    Self::BLOCK,
+                    RIBBON_WORDS,
+                );
             }
         }
         r
@@ -737,7 +758,7 @@ impl MdlRecord for PopcornEmitter {
         };
         p.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut p.node)
+            if read_node_item(cx, c, &mut p.node, Self::BLOCK)
                 || read_record_track(cx, c, POPCORN_TRACKS, &mut p.tracks)
                 || read_flag(cx.key(c), POPCORN_FLAGS, &mut p.node.flags)
             {
@@ -755,7 +776,14 @@ impl MdlRecord for PopcornEmitter {
             } else if is(k, "AnimVisibilityGuide") {
                 set_str(cx, c, &mut p.animation_visibility_guide);
             } else {
-                cx.unknown(c, Self::BLOCK, POPCORN_WORDS);
+                static_track_or_unknown(
+                    cx,
+                    c,
+                    POPCORN_TRACKS,
+                    &mut p.tracks,
+                    Self::BLOCK,
+                    POPCORN_WORDS,
+                );
             }
         }
         p
@@ -811,7 +839,14 @@ fn read_target(cx: &mut Cx, c: usize, cam: &mut Camera) {
                 cam.target_position = v;
             }
         } else {
-            cx.unknown(d, "Target", &["Position", "Translation"]);
+            static_track_or_unknown(
+                cx,
+                d,
+                TARGET_TRACKS,
+                &mut cam.tracks,
+                "Target",
+                &["Position", "Translation"],
+            );
         }
     }
 }
@@ -848,7 +883,14 @@ impl MdlRecord for Camera {
             } else if is(k, "Target") {
                 read_target(cx, c, &mut cam);
             } else {
-                cx.unknown(c, Self::BLOCK, CAMERA_WORDS);
+                static_track_or_unknown(
+                    cx,
+                    c,
+                    CAMERA_TRACKS,
+                    &mut cam.tracks,
+                    Self::BLOCK,
+                    CAMERA_WORDS,
+                );
             }
         }
         cam

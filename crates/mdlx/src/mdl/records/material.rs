@@ -30,7 +30,7 @@
 
 use super::emitters::mdl_color;
 use super::geoset::{read_extent_item, same_bits, write_extent};
-use super::node::{is_track, read_record_track, write_tracks};
+use super::node::{is_track, read_record_track, static_track_or_unknown, write_tracks};
 use super::MdlRecord;
 use crate::format::{track as tk, version as ver};
 use crate::mdl::cx::{is, Cx};
@@ -512,13 +512,14 @@ impl MdlRecord for TextureAnimation {
             if read_record_track(cx, c, TEXTURE_ANIM_TRACKS, &mut t.tracks) {
                 continue;
             }
-            let k = cx.key(c);
-            if TEXTURE_ANIM_TRACKS.iter().any(|(_, w)| is(k, w)) {
-                let note = "a texture animation stores only tracks; this static value is ignored";
-                cx.warn(c, MdlErrorKind::Note(note.into()));
-            } else {
-                cx.unknown(c, "TVertexAnim", &["Translation", "Rotation", "Scaling"]);
-            }
+            static_track_or_unknown(
+                cx,
+                c,
+                TEXTURE_ANIM_TRACKS,
+                &mut t.tracks,
+                Self::BLOCK,
+                &["Translation", "Rotation", "Scaling"],
+            );
         }
         t
     }
@@ -900,8 +901,16 @@ mod tests {
         let tags: Vec<Tag> = t.tracks.iter().map(|a| a.tag).collect();
         assert_eq!(tags, vec![tk::KTAT, tk::KTAR]);
         round_trip(&t, 800);
-        let (_, diags) = read::<TextureAnimation>("TVertexAnim { Translation { 1, 2, 3 } }", 800);
+        // A static value of a track-only field: a held track, with a warning.
+        let (t, diags) = read::<TextureAnimation>("TVertexAnim { Translation { 1, 2, 3 } }", 800);
+        assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].severity, crate::mdl::error::Severity::Warning);
+        let Some(AnyTrack::Vector3(track)) = t.tracks.iter().next().map(|a| &a.track) else {
+            panic!("{t:?}");
+        };
+        assert_eq!(track.interpolation, Interpolation::None);
+        let keys: Vec<_> = track.keys.iter().map(|k| (k.time, k.value)).collect();
+        assert_eq!(keys, vec![(0, [1.0, 2.0, 3.0])]);
     }
 
     #[test]

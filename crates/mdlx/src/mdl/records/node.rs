@@ -7,7 +7,7 @@ use super::{node_parts, MdlRecord};
 use crate::format::track as tk;
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
-use crate::mdl::tracks::{read_track, write_track, INTERPOLATIONS};
+use crate::mdl::tracks::{read_static_track, read_track, write_track, INTERPOLATIONS};
 use crate::model::*;
 
 /// Node flag words and their bits (the kind bits are implied by the block).
@@ -92,8 +92,10 @@ pub fn raw_tag(k: &[u8]) -> Option<Tag> {
     .then(|| Tag([k[0], k[1], k[2], k[3]]))
 }
 
-/// Reads one item of a node block if it belongs to the node part; returns false otherwise.
-pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node) -> bool {
+/// Reads one item of a node block (`block`, for messages) if it belongs to the node part;
+/// returns false otherwise. A static transform (`static Translation { .. }`) is read as a
+/// track: MDX stores a node's transforms only as tracks.
+pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node, block: &'static str) -> bool {
     let k = cx.key(c);
     if is(k, "ObjectId") {
         if let Some(v) = cx.u32_arg(c, "ObjectId") {
@@ -128,6 +130,10 @@ pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node) -> bool {
         // hold; it is taken as a node track (the extension block keeps the exact record
         // when it belonged to the record's own tracks).
         if let Some(a) = read_track(cx, c, tag) {
+            node.tracks.0.push(a);
+        }
+    } else if let Some(tag) = track_tag(k, NODE_TRACKS) {
+        if let Some(a) = read_static_track(cx, c, tag, block) {
             node.tracks.0.push(a);
         }
     } else {
@@ -201,6 +207,29 @@ pub fn read_record_track(
     }
 }
 
+/// The fallback of a record reader for item `c`, which none of its readers took: a
+/// static value of a field of the record's track `table` is read as a track (each record
+/// reads its own static fields first, so a field of its track table that comes here is one
+/// that MDX stores only as a track, such as `Visibility`); anything else is unknown in
+/// `block`.
+pub fn static_track_or_unknown(
+    cx: &mut Cx,
+    c: usize,
+    table: &[(Tag, &str)],
+    tracks: &mut Tracks,
+    block: &'static str,
+    expected: &'static [&'static str],
+) {
+    match track_tag(cx.key(c), table) {
+        Some(tag) => {
+            if let Some(a) = read_static_track(cx, c, tag, block) {
+                tracks.0.push(a);
+            }
+        }
+        None => cx.unknown(c, block, expected),
+    }
+}
+
 /// Node fields every block accepts, for messages.
 const NODE_WORDS: &[&str] = &[
     "ObjectId",
@@ -246,7 +275,7 @@ impl MdlRecord for Bone {
         };
         b.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut b.node) {
+            if read_node_item(cx, c, &mut b.node, Self::BLOCK) {
                 continue;
             }
             let k = cx.key(c);
@@ -303,7 +332,7 @@ impl MdlRecord for Helper {
         };
         h.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if !read_node_item(cx, c, &mut h.node) {
+            if !read_node_item(cx, c, &mut h.node, Self::BLOCK) {
                 cx.unknown(c, "Helper", NODE_WORDS);
             }
         }
@@ -331,7 +360,7 @@ impl MdlRecord for Attachment {
         };
         a.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut a.node)
+            if read_node_item(cx, c, &mut a.node, Self::BLOCK)
                 || read_record_track(cx, c, ATTACHMENT_TRACKS, &mut a.tracks)
             {
                 continue;
@@ -342,7 +371,14 @@ impl MdlRecord for Attachment {
             } else if is(k, "Path") {
                 a.path = cx.str_arg(c).unwrap_or_default();
             } else {
-                cx.unknown(c, "Attachment", NODE_WORDS);
+                static_track_or_unknown(
+                    cx,
+                    c,
+                    ATTACHMENT_TRACKS,
+                    &mut a.tracks,
+                    Self::BLOCK,
+                    NODE_WORDS,
+                );
             }
         }
         a
@@ -372,7 +408,7 @@ impl MdlRecord for EventObject {
         };
         e.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut e.node) {
+            if read_node_item(cx, c, &mut e.node, Self::BLOCK) {
                 continue;
             }
             if is(cx.key(c), "EventTrack") {
@@ -436,7 +472,7 @@ impl MdlRecord for CollisionShape {
         s.node.name = cx.name_arg(i);
         let (mut ty, mut verts, mut radius) = (0usize, Vec::new(), 0f32);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut s.node) {
+            if read_node_item(cx, c, &mut s.node, Self::BLOCK) {
                 continue;
             }
             let k = cx.key(c);
@@ -514,7 +550,7 @@ impl MdlRecord for Light {
         };
         l.node.name = cx.name_arg(i);
         for c in cx.children(i) {
-            if read_node_item(cx, c, &mut l.node)
+            if read_node_item(cx, c, &mut l.node, Self::BLOCK)
                 || read_record_track(cx, c, LIGHT_TRACKS, &mut l.tracks)
             {
                 continue;
@@ -537,7 +573,14 @@ impl MdlRecord for Light {
             } else if is(k, "ShadowIntensity") {
                 l.shadow_intensity = cx.f32_arg(c).unwrap_or(0.0);
             } else {
-                cx.unknown(c, "Light", NODE_WORDS);
+                static_track_or_unknown(
+                    cx,
+                    c,
+                    LIGHT_TRACKS,
+                    &mut l.tracks,
+                    Self::BLOCK,
+                    NODE_WORDS,
+                );
             }
         }
         l
