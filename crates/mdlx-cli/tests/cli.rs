@@ -776,3 +776,95 @@ fn an_mdx_cut_short_is_refused_not_read_as_an_empty_model() {
         assert!(!out.exists(), "{len}");
     }
 }
+
+/// The cube as MDL text.
+fn cube_mdl() -> String {
+    let r = mdlx(&["convert", &cube(), "-", "--to", "mdl"]);
+    assert!(r.status.success());
+    String::from_utf8(r.stdout).unwrap()
+}
+
+#[test]
+fn notes_between_mdl_blocks_are_skipped_with_a_warning_and_refused_under_strict() {
+    let dir = temp_dir("mdl-notes");
+    let input = dir.join("notes.mdl");
+    let text = cube_mdl().replacen(
+        "Model \"Cube\"",
+        "Made by Anonymous, 2009\nModel \"Cube\"",
+        1,
+    );
+    std::fs::write(&input, &text).unwrap();
+    let out = dir.join("o.mdx");
+    let r = mdlx(&["convert", input.to_str().unwrap(), out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(err.contains("of text outside any block; skipped"), "{err}");
+    assert!(err.contains("notes.mdl:4:1"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(cube()).unwrap());
+    // Strict: refused, nothing written.
+    std::fs::remove_file(&out).unwrap();
+    let r = mdlx(&[
+        "--strict",
+        "convert",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("notes.mdl:4:1"));
+    assert!(!out.exists());
+    // The warning is in the JSON with its line and column.
+    let r = mdlx(&["info", "--json", input.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["notes"][0]["kind"], "warning");
+    assert_eq!(v["notes"][0]["line"], 4);
+    assert_eq!(v["notes"][0]["column"], 1);
+}
+
+#[test]
+fn a_static_value_of_a_field_that_can_only_be_animated_is_kept_as_a_track_with_a_warning() {
+    let dir = temp_dir("mdl-static-vis");
+    let input = dir.join("vis.mdl");
+    let text = cube_mdl().replacen(
+        "Bone \"Root\" {",
+        "Attachment \"Hand\" {\n\tObjectId 1,\n\tAttachmentID 0,\n\tstatic Visibility 0.25,\n}\nBone \"Root\" {",
+        1,
+    );
+    let text = text.replacen("PivotPoints 1 {", "PivotPoints 2 {\n\t{ 0, 0, 0 },", 1);
+    std::fs::write(&input, &text).unwrap();
+    let r = mdlx(&["info", "--json", input.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(err.contains("can only be animated"), "{err}");
+    assert!(!err.contains("unknown keyword"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["counts"]["attachments"], 1);
+    // Held at 0.25 from the start of each sequence (Stand 0-1000, Spin 2000-4000).
+    let r = mdlx(&["-q", "convert", input.to_str().unwrap(), "-", "--to", "mdl"]);
+    let mdl = String::from_utf8(r.stdout).unwrap();
+    assert!(
+        mdl.contains("\tVisibility 2 {\n\t\tDontInterp,\n\t\t0: 0.25,\n\t\t2000: 0.25,\n\t}\n"),
+        "{mdl}"
+    );
+    let r = mdlx(&["--strict", "info", input.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("can only be animated"));
+}
+
+#[test]
+fn an_mdl_fragment_without_a_model_block_is_refused() {
+    let dir = temp_dir("fragment");
+    let input = dir.join("bone.mdl");
+    std::fs::write(
+        &input,
+        "Version {\n\tFormatVersion 800,\n}\nBone \"B\" {\n\tObjectId 0,\n}\n",
+    )
+    .unwrap();
+    let r = mdlx(&[
+        "convert",
+        input.to_str().unwrap(),
+        dir.join("o.mdx").to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("no Model block"));
+    assert!(!dir.join("o.mdx").exists());
+}

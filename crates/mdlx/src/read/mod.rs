@@ -23,15 +23,16 @@ pub use identify::{identify, Content, LooksLike};
 use crate::alpha::AlphaModel;
 use crate::convert::ms3d::ToModelOptions;
 use crate::convert::Loss;
+use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors};
 use crate::model::{Family, Model};
 use std::fmt;
 
 /// How [`read`] reads.
 #[derive(Clone, Debug, Default)]
 pub struct ReadOptions {
-    /// MDL: refuse what the reader would otherwise accept with a warning. Meant for the MDL
-    /// reader's strict mode; the MDL reader of this version has none, so it has no effect
-    /// yet.
+    /// MDL: refuse what the reader would otherwise repair with a warning (text outside
+    /// every block, a static value of a field that can only be animated, no `Version`
+    /// block); see [`crate::mdl::ReadOptions`].
     pub strict: bool,
     /// Milkshape: frame rate, sequences by frame range and the model's name.
     pub ms3d: ToModelOptions,
@@ -136,7 +137,9 @@ pub struct Loaded {
 /// family, MDL text, Milkshape 3D ASCII. WoW alpha files and Milkshape documents are
 /// converted to a version-800 model, their losses listed. Content that is no model
 /// (empty, an image, an archive...) is refused with [`Error::NotAModel`], before any
-/// reader runs.
+/// reader runs; so is text with no MDL block in it. An MDL without a `Model` block (a
+/// fragment, such as a lone `Bone` block) is refused too: the game needs the model header.
+/// [`crate::mdl::from_bytes`] reads such fragments, with a warning.
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/cube.mdx");
@@ -144,9 +147,9 @@ pub struct Loaded {
 /// assert_eq!(loaded.source.version(), Some(800));
 /// assert!(loaded.losses.is_empty());
 ///
-/// let e = mdlx::read(b"Version {\n\tFormatVersion 800,\n}\nBogus 1,\n", &Default::default())
-///     .unwrap_err();
-/// assert!(e.to_string().contains("4:1: "), "{e}");
+/// let mdl = b"Version {\n\tFormatVersion 800,\n}\nModel \"M\" {\n\tBlendTime x,\n}\n";
+/// let e = mdlx::read(mdl, &Default::default()).unwrap_err();
+/// assert!(e.to_string().contains("5:12: "), "{e}");
 /// # Ok::<(), mdlx::Error>(())
 /// ```
 pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
@@ -187,8 +190,24 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
                 ..plain(model, Source::Ms3d)
             })
         }
-        Content::Mdl => match crate::mdl::from_bytes_with_warnings(data) {
+        Content::Mdl => match crate::mdl::from_bytes_with_options(
+            data,
+            &crate::mdl::ReadOptions {
+                strict: opts.strict,
+            },
+        ) {
             Ok((model, warnings)) => {
+                // The MDL codec reads a fragment (a lone `Bone` block, say) with a warning; a
+                // model needs what the game needs, its Model block, so here it is refused.
+                if let Some(w) = warnings
+                    .iter()
+                    .find(|w| w.kind == MdlErrorKind::MissingModel)
+                {
+                    let refused = MdlErrors {
+                        diagnostics: vec![Diagnostic::error(MdlErrorKind::MissingModel, w.span)],
+                    };
+                    return Err(Error::Mdl(MdlError::new(&refused, data)));
+                }
                 let source = Source::Mdl {
                     version: model.version,
                     family: model.family(),
@@ -198,6 +217,9 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
                     ..plain(model, source)
                 })
             }
+            Err(e) if e.errors().any(|d| d.kind == MdlErrorKind::NotMdl) => Err(Error::NotAModel {
+                looks_like: LooksLike::Text,
+            }),
             Err(e) => Err(Error::Mdl(MdlError::new(&e, data))),
         },
     }
