@@ -82,6 +82,11 @@ if command -v flock >/dev/null; then
   fi
 fi
 
+# limited CMD...: CMD with a time limit, so that a wrapper that hangs counts as broken.
+limited() {
+  if command -v timeout >/dev/null; then timeout 120 "$@"; else "$@"; fi
+}
+
 # peers_problem DIR: prints what is wrong with the peer install in DIR and fails, or
 # prints nothing and succeeds when every peer works.
 peers_problem() {
@@ -116,7 +121,7 @@ peers_problem() {
   scratch="$(mktemp -d)"
   for w in m3v w3m wc3rs; do
     # CARGO_TARGET_DIR set to where the wrapper looks, should it try to build anyway.
-    if ! CARGO_TARGET_DIR="$dir/wc3rs/target" timeout 120 "$dir/bin/$w" convert "$probe" "$scratch/$w.mdx" \
+    if ! CARGO_TARGET_DIR="$dir/wc3rs/target" limited "$dir/bin/$w" convert "$probe" "$scratch/$w.mdx" \
       >"$scratch/$w.log" 2>&1 </dev/null || [ ! -s "$scratch/$w.mdx" ]; then
       err="$(tail -n 2 "$scratch/$w.log" | tr '\n' ' ' | sed 's/ *$//')"
       echo "the wrapper $dir/bin/$w does not work: '$w convert $(basename "$probe") OUT.mdx' failed${err:+: $err}"
@@ -179,7 +184,7 @@ if [ -z "$peers_only" ]; then
     rm -rf "$out".tmp.*
     cleanup_paths+=("$tmp")
     node "$convert" "$peers/node" "$corpus" "$tmp" >&2 ||
-      die "tools/peer-mdl/convert-all.js failed converting $corpus into $tmp (the peer install passed its check)"
+      die "tools/peer-mdl/convert-all.js failed converting $corpus for $out (the peer install in $peers passed its check)"
     rm -rf "$out"
     mv "$tmp" "$out"
     touch "$stamp"
