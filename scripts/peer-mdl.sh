@@ -90,7 +90,7 @@ limited() {
 # peers_problem DIR: prints what is wrong with the peer install in DIR and fails, or
 # prints nothing and succeeds when every peer works.
 peers_problem() {
-  local dir="$1" pkg w scratch err
+  local dir="$1" pkg w scratch err rc
   [ -d "$dir" ] || { echo "$dir does not exist"; return 1; }
   for pkg in mdx-m3-viewer war3-model; do
     [ -f "$dir/node/node_modules/$pkg/package.json" ] ||
@@ -121,10 +121,13 @@ peers_problem() {
   scratch="$(mktemp -d)"
   for w in m3v w3m wc3rs; do
     # CARGO_TARGET_DIR set to where the wrapper looks, should it try to build anyway.
-    if ! CARGO_TARGET_DIR="$dir/wc3rs/target" limited "$dir/bin/$w" convert "$probe" "$scratch/$w.mdx" \
-      >"$scratch/$w.log" 2>&1 </dev/null || [ ! -s "$scratch/$w.mdx" ]; then
+    rc=0
+    CARGO_TARGET_DIR="$dir/wc3rs/target" limited "$dir/bin/$w" convert "$probe" "$scratch/$w.mdx" \
+      >"$scratch/$w.log" 2>&1 </dev/null || rc=$?
+    if [ "$rc" -ne 0 ] || [ ! -s "$scratch/$w.mdx" ]; then
       err="$(tail -n 2 "$scratch/$w.log" | tr '\n' ' ' | sed 's/ *$//')"
-      echo "the wrapper $dir/bin/$w does not work: '$w convert $(basename "$probe") OUT.mdx' failed${err:+: $err}"
+      if [ "$rc" -ne 0 ]; then err="exit status $rc${err:+: $err}"; else err="exit status 0 but no output${err:+: $err}"; fi
+      echo "the wrapper $dir/bin/$w does not work: '$w convert $(basename "$probe") OUT.mdx' failed ($err)"
       rm -rf "$scratch"
       return 1
     fi
