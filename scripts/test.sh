@@ -21,17 +21,19 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+log="$(mktemp)"        # cargo test's output
+repair_log="$(mktemp)" # scripts/test-peer-repair.sh's
+trap 'rm -f "$log" "$repair_log"' EXIT
 
-# finish STATUS NOTE: prints the summary line of every `test result:` line in $log, with
+# finish STATUS NOTE: prints the summary of every `test result:` line in the logs, with
 # NOTE after it when there is one, and exits with STATUS (1 when a test failed).
 finish() {
   local status="$1" note="$2" counts suites passed failed ignored broken
-  counts="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
+  counts="$(awk -v cargo_log="$log" '
+    { gsub(/\033\[[0-9;]*m/, "") }
     /^test result: (ok|FAILED)\. [0-9]+ passed; / {
       suites++
-      if ($3 == "FAILED.") failing++
+      if ($3 == "FAILED." && FILENAME == cargo_log) failing++
       for (i = 5; i <= NF; i++) {
         n = $(i - 1) + 0
         if ($i ~ /^passed/) p += n
@@ -42,7 +44,7 @@ finish() {
     # cargo says this of every test binary that failed, crashed or all; the ones with a
     # FAILED result are already counted.
     /^error: [a-z]*test failed, to rerun pass / { targets++ }
-    END { b = targets - failing; printf "%d %d %d %d %d\n", suites, p, f, g, (b > 0 ? b : 0) }')"
+    END { b = targets - failing; printf "%d %d %d %d %d\n", suites, p, f, g, (b > 0 ? b : 0) }' "$log" "$repair_log")"
   read -r suites passed failed ignored broken <<<"$counts"
   if [ "$broken" -gt 0 ]; then
     local what="test binaries"
@@ -80,7 +82,7 @@ if [ "$cargo_status" -ne 0 ] && ! grep -q '^test result: ' "$log"; then
   note="cargo test failed before any suite ran (exit status $cargo_status; a compile error?): see above"
 fi
 if [ -n "$peers_ready" ]; then
-  bash scripts/test-peer-repair.sh 2>&1 | tee -a "$log"
+  bash scripts/test-peer-repair.sh 2>&1 | tee "$repair_log"
   repair_status="${PIPESTATUS[0]}"
   if [ "$repair_status" -ne 0 ] && [ "$status" -eq 0 ]; then status="$repair_status"; fi
 fi
