@@ -3,7 +3,7 @@
 # test of the workspace with the corpus summaries shown, and ends with one line that sums
 # up every suite:
 #
-#   N passed, M failed, K ignored
+#   N passed, M failed, K skipped
 #
 # (followed by `; ...` when something failed outside any test, e.g. a compile error or a
 # test binary that crashed). The exit status is 0 only when cargo test succeeded and no
@@ -56,7 +56,7 @@ finish() {
     note="failed outside any test result (exit status $status): see above"
   fi
   echo "test.sh: $suites test suites reported"
-  echo "$passed passed, $failed failed, $ignored ignored${note:+; $note}"
+  echo "$passed passed, $failed failed, $ignored skipped${note:+; $note}"
   exit "$status"
 }
 
