@@ -35,6 +35,7 @@ pub mod model;
 pub mod ms3d;
 pub mod obj;
 pub mod read;
+pub mod texture;
 
 pub use model::Model;
 pub use read::{identify, read, Content, Error, Loaded, LooksLike, ReadOptions, Source};
