@@ -71,6 +71,15 @@ else
   echo "test.sh: peer checks not prepared (see above); they will be skipped" >&2
 fi
 
+# Pillow's pixels for the texture corpus test (crates/mdlx/tests/textures_corpus.rs).
+if pillow_env="$(scripts/pillow-oracle.sh)"; then
+  eval "$pillow_env"
+elif [ -n "${CI:-}" ]; then
+  finish 1 "the Pillow oracle could not be prepared under CI (scripts/pillow-oracle.sh failed): no test ran"
+else
+  echo "test.sh: Pillow oracle not prepared (see above); the texture comparison will be skipped" >&2
+fi
+
 # Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
 if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi
 cargo test --workspace --locked --no-fail-fast -- --nocapture 2>&1 | tee "$log"
