@@ -28,7 +28,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Show models' version and family, counts of every record kind, sequences and
-    /// textures.
+    /// textures; of a texture (BLP, DDS, TGA, PNG), its kind, size, alpha and mip levels.
     ///
     /// Several files are shown one after the other; a file that cannot be read is reported
     /// and the others are still shown (exit status 1 at the end).
@@ -40,7 +40,10 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Convert a model, or every model under a folder (with --to).
+    /// Convert a model or a texture, or every one under a folder (with --to).
+    ///
+    /// Textures (BLP1, BLP2, DDS, TGA, PNG) convert to PNG (`OUT.png` or `--to png`; a
+    /// folder with `--to png` takes its .blp, .dds and .tga files).
     ///
     /// The input format is told by the content; the output format is --to, or else OUT's
     /// extension. Outputs are written whole or not at all, through symbolic links to their
@@ -58,10 +61,14 @@ pub enum Command {
         /// The output file (`.mdx`, `.mdl`, `.obj`, `.txt` for Milkshape), the output
         /// folder, or `-` for standard output.
         output: PathBuf,
-        /// Output format: mdx, mdl, obj, ms3d (Milkshape 3D ASCII, `.txt`), or a WoW alpha
-        /// MDX: alpha1300, alpha1400, alpha1500; needed for a folder and for `-`.
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500"])]
+        /// Output format: mdx, mdl, obj, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
+        /// MDX: alpha1300, alpha1400, alpha1500, or png (from a BLP, DDS or TGA texture);
+        /// needed for a folder and for `-`.
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png"])]
         to: Option<String>,
+        /// Textures: the mip level to write (0, the default, is the full size).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        mip: usize,
         /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
         /// write (without it, all of them).
         #[command(flatten)]

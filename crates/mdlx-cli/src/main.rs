@@ -65,6 +65,7 @@ fn main() -> ExitCode {
             strict_mdl,
             allow_lossy,
             json,
+            mip,
         } => cmd::convert::run(
             &ctx,
             &input,
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
                 fps,
                 ranges: frames.map(|r| r.0).unwrap_or_default(),
                 json,
+                mip,
             },
         ),
         cli::Command::Pose { file, moment, json } => {

@@ -32,6 +32,8 @@ pub enum To {
     Ms3d,
     /// A WoW alpha-family MDX of this version (1300, 1400 or 1500).
     Alpha(u32),
+    /// PNG, from a texture (BLP, DDS, TGA).
+    Png,
 }
 
 impl To {
@@ -45,8 +47,9 @@ impl To {
             "alpha1300" => Ok(To::Alpha(1300)),
             "alpha1400" => Ok(To::Alpha(1400)),
             "alpha1500" => Ok(To::Alpha(1500)),
+            "png" => Ok(To::Png),
             _ => bail!(
-                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500)"
+                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png)"
             ),
         }
     }
@@ -58,8 +61,14 @@ impl To {
             Some(e) if e.eq_ignore_ascii_case("mdl") => Ok(To::Mdl),
             Some(e) if e.eq_ignore_ascii_case("obj") => Ok(To::Obj),
             Some(e) if e.eq_ignore_ascii_case("txt") => Ok(To::Ms3d),
+            Some(e) if e.eq_ignore_ascii_case("png") => Ok(To::Png),
+            Some(e) if e.eq_ignore_ascii_case("blp") || e.eq_ignore_ascii_case("dds") => bail!(
+                "{}: writing {} is not supported yet; textures convert to PNG",
+                path.display(),
+                e.to_ascii_uppercase()
+            ),
             _ => bail!(
-                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .txt for Milkshape, or name one with --to)",
+                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .txt for Milkshape, .png for textures, or name one with --to)",
                 path.display()
             ),
         }
@@ -75,6 +84,7 @@ impl To {
             To::Alpha(1300) => "alpha1300",
             To::Alpha(1400) => "alpha1400",
             To::Alpha(_) => "alpha1500",
+            To::Png => "png",
         }
     }
 
@@ -85,6 +95,7 @@ impl To {
             To::Obj => "obj",
             To::Ms3d => "txt",
             To::Alpha(_) => "mdx",
+            To::Png => "png",
         }
     }
 }
@@ -104,6 +115,8 @@ pub struct Options {
     pub ranges: Vec<mdlx::convert::ms3d::FrameRange>,
     /// Print one JSON object per file on stdout.
     pub json: bool,
+    /// Textures: the mip level to write (0: full size).
+    pub mip: usize,
 }
 
 /// Runs the verb.
@@ -126,7 +139,7 @@ pub fn run(
     if !files::is_stdio(input) && input.is_dir() {
         let Some(to) = to else {
             return Err(usage(
-                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500)",
+                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png)",
             ));
         };
         if files::is_stdio(output) {
@@ -190,6 +203,28 @@ fn outcome_json(input: &Path, output: &Path, to: To, result: &Result<Done>) -> s
 /// Converts one file; returns what to tell (losses written anyway).
 fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) -> Result<Done> {
     let data = files::read(input)?;
+    let shown = files::shown(input);
+    if super::texture::is_texture(&data) {
+        if to != To::Png {
+            bail!(
+                "{shown}: a texture converts to PNG only (--to png, or an output named .png); writing BLP and DDS is not supported yet"
+            );
+        }
+        let image = super::texture::decode(&data, input, opts.mip)?;
+        files::write(output, &mdlx::texture::png::encode(&image), input)?;
+        return Ok(Done {
+            from: "texture",
+            notes: Vec::new(),
+        });
+    }
+    if to == To::Png {
+        // Let a model (or anything else) say what it is before refusing it.
+        let what = match mdlx::identify(&data) {
+            mdlx::Content::NotAModel(like) => format!("not a texture (looks like {like})"),
+            _ => "this is a model; PNG output is for textures (BLP, DDS, TGA, PNG)".to_string(),
+        };
+        bail!("{shown}: {what}");
+    }
     let rate = mdlx::convert::ms3d::FrameRate { fps: opts.fps };
     if to == To::Ms3d && mdlx::Format::detect(&data) == mdlx::Format::Ms3d {
         // Milkshape to Milkshape: the document as read, in the strict form.
@@ -232,6 +267,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
             mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
+        To::Png => unreachable!("a model with PNG output is refused above"),
         To::Alpha(version) => {
             let (alpha, losses) = mdlx::alpha::AlphaModel::from_model(&model, version);
             notes.extend(
@@ -351,18 +387,22 @@ fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Res
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     // The output folder may sit inside the input folder: never convert our own outputs.
-    let mut inputs = files::find(
-        &[dir.to_path_buf()],
-        &["mdx", "mdl", "txt"],
-        &[out_dir.to_path_buf()],
-    )?;
+    // PNG output takes the textures, every other format the models.
+    let exts: &[&str] = if to == To::Png {
+        &["blp", "dds", "tga"]
+    } else {
+        &["mdx", "mdl", "txt"]
+    };
+    let mut inputs = files::find(&[dir.to_path_buf()], exts, &[out_dir.to_path_buf()])?;
     // A .txt file takes part only if it is Milkshape.
     inputs.retain(|p| !files::has_ext(p, &["txt"]) || is_milkshape(p));
     if inputs.is_empty() {
-        bail!(
-            "no .mdx, .mdl or Milkshape .txt files under {}",
-            dir.display()
-        );
+        let what = if to == To::Png {
+            ".blp, .dds or .tga"
+        } else {
+            ".mdx, .mdl or Milkshape .txt"
+        };
+        bail!("no {what} files under {}", dir.display());
     }
 
     // Plan every target first: inputs that would land on one output (X.mdx and X.mdl

@@ -50,6 +50,12 @@ pub fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
 fn describe(ctx: &Ctx, file: &Path, as_json: bool, blank_first: bool) -> Result<()> {
     let shown = files::shown(file);
     let data = files::read(file)?;
+    if super::texture::is_texture(&data) {
+        if blank_first && !as_json {
+            writeln!(std::io::stdout().lock())?;
+        }
+        return super::texture::info(&mut std::io::stdout().lock(), &data, file, as_json);
+    }
     let d = super::decode_detailed(ctx, &data, file, &Default::default())?;
     ctx.print_notes(&shown, &d.notes);
     let mut out = std::io::stdout().lock();

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod info;
 pub mod pose;
 pub mod roundtrip;
+pub mod texture;
 
 use crate::report::Note;
 use crate::Ctx;

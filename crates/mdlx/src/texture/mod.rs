@@ -85,6 +85,37 @@ pub enum TextureKind {
     Tga(TgaKind),
 }
 
+impl std::fmt::Display for TextureKind {
+    /// A short name, as the corpus MANIFEST spells kinds: `blp1-jpeg`, `blp2-dxt5`,
+    /// `dds-dxt1`, `dds-bc5`, `dds-uncompressed-rgba32`, `tga-rle-truecolor`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use TextureKind::*;
+        match self {
+            Blp1Jpeg => f.write_str("blp1-jpeg"),
+            Blp1Palette => f.write_str("blp1-palette"),
+            Blp2Dxt1 => f.write_str("blp2-dxt1"),
+            Blp2Dxt3 => f.write_str("blp2-dxt3"),
+            Blp2Dxt5 => f.write_str("blp2-dxt5"),
+            Blp2Bgra => f.write_str("blp2-bgra"),
+            Blp2Palette => f.write_str("blp2-palette"),
+            Dds(DdsFormat::Bc1) => f.write_str("dds-dxt1"),
+            Dds(DdsFormat::Bc2) => f.write_str("dds-dxt3"),
+            Dds(DdsFormat::Bc3) => f.write_str("dds-dxt5"),
+            Dds(DdsFormat::Bc4) => f.write_str("dds-bc4"),
+            Dds(DdsFormat::Bc5) => f.write_str("dds-bc5"),
+            Dds(DdsFormat::Bc7) => f.write_str("dds-bc7"),
+            Dds(DdsFormat::Uncompressed { bits, masks }) => {
+                let channels = if masks[3] != 0 { "rgba" } else { "rgb" };
+                write!(f, "dds-uncompressed-{channels}{bits}")
+            }
+            Tga(TgaKind::Truecolor) => f.write_str("tga-truecolor"),
+            Tga(TgaKind::RleTruecolor) => f.write_str("tga-rle-truecolor"),
+            Tga(TgaKind::Grayscale) => f.write_str("tga-grayscale"),
+            Tga(TgaKind::RleGrayscale) => f.write_str("tga-rle-grayscale"),
+        }
+    }
+}
+
 /// A DDS pixel format this module decodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DdsFormat {
