@@ -4,12 +4,14 @@
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). The machine's stable toolchain is used with
 # RUSTC_BOOTSTRAP=1, which lets it accept the sanitizer flags cargo-fuzz passes.
 # Seeds: the bundled cube, the MDL and Milkshape error fixtures, and a sample of ../shared/corpus copied
-# into fuzz/corpus/ (not committed). Crashes land in fuzz/artifacts/TARGET/.
+# into fuzz/corpus/ (not committed); read_any, which takes any file, gets some of each format
+# and a few that are no model (image and archive headers, plain text, a small texture).
+# Crashes land in fuzz/artifacts/TARGET/.
 set -uo pipefail
 cd "$(dirname "$0")"
 secs="${1:-60}"; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip)
+[ ${#targets[@]} -eq 0 ] && targets=(read_any mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip)
 shared=../../shared/corpus
 seed() { # TARGET KIND
   local dir="corpus/$1"; mkdir -p "$dir"
@@ -19,6 +21,20 @@ seed() { # TARGET KIND
   elif [ "$2" = ms3d ]; then
     cp ../crates/mdlx/tests/ms3d_errors/*.txt "$dir/" 2>/dev/null
     [ -d "$shared/ms3d_ascii" ] && ls -S "$shared/ms3d_ascii"/*.txt | tail -20 | xargs -I{} cp {} "$dir/"
+  elif [ "$2" = any ]; then
+    cp ../examples/cube.mdx ../crates/mdlx/tests/mdl_errors/*.mdl ../crates/mdlx/tests/ms3d_errors/*.txt "$dir/" 2>/dev/null
+    cp ../crates/mdlx/tests/fuzz_regressions/* "$dir/" 2>/dev/null
+    cp "$shared/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx" "$dir/" 2>/dev/null
+    for k in mdx:mdx:10 mdl:mdl:20 ms3d_ascii:txt:8 textures:dds:2 textures:tga:2; do
+      IFS=: read -r sub ext n <<<"$k"
+      [ -d "$shared/$sub" ] && ls -S "$shared/$sub"/*."$ext" 2>/dev/null | tail -"$n" | xargs -I{} cp {} "$dir/"
+    done
+    printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR' >"$dir/png-header.bin"
+    printf 'BLP1\0\0\0\0\1\0\0\0' >"$dir/blp-header.bin"
+    printf 'PK\x03\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0b\0\0\0Footman.mdx' >"$dir/zip-header.bin"
+    printf '# Readme\n\nThis folder holds models.\n' >"$dir/readme.txt"
+    printf '{"asset": {"version": "2.0"}}\n' >"$dir/gltf.json"
+    printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$dir/triangle.obj"
   else
     cp ../crates/mdlx/tests/mdl_errors/*.mdl "$dir/" 2>/dev/null
     [ -d "$shared/mdl" ] && ls -S "$shared/mdl"/*.mdl | tail -40 | xargs -I{} cp {} "$dir/"
@@ -27,7 +43,7 @@ seed() { # TARGET KIND
 export RUSTC_BOOTSTRAP=1
 status=0
 for t in "${targets[@]}"; do
-  case "$t" in mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
+  case "$t" in read_any) seed "$t" any ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
   # The alpha fuzzer also starts from the boar, the one real alpha file.
   [ "$t" = alpha_roundtrip ] && cp "$shared/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx" "corpus/$t/" 2>/dev/null
   log="$(mktemp)"

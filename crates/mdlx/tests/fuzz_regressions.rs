@@ -1,7 +1,10 @@
 //! Inputs the fuzzers (`fuzz/`) once broke, kept with the property each broke. Every file
 //! in `fuzz_regressions/` is checked against all the fuzz properties: MDX files
 //! (`*.mdx`) for decode, decode-encode identity and MDX -> MDL -> MDX identity; MDL files
-//! (`*.mdl`) for parse and the parse-write-parse fixpoint.
+//! (`*.mdl`) for parse and the parse-write-parse fixpoint. Every file, whatever its name,
+//! also goes through `mdlx::read` as the `read_any` fuzzer does (lenient and strict: what
+//! reads writes back as MDL and MDX that read again); files of other formats (`*.bin`,
+//! `*.txt`) are checked only that way.
 //! - `mdx_via_mdl-quote-in-string.mdx`: a `"` inside a name was written raw, so the MDL
 //!   did not read back. Now written as `'`, with the exact bytes in the extension block.
 //! - `mdl_roundtrip-object-id-overflow.mdl`: `ObjectId -2` made the next free id overflow.
@@ -47,6 +50,61 @@ fn check_mdl(name: &str, data: &[u8]) {
     assert_eq!(mdlx::mdl::to_vec(&m2), t1, "{name}: write twice");
 }
 
+fn check_any(name: &str, data: &[u8]) {
+    use mdlx::mdx::MdxErrorKind;
+    for strict in [false, true] {
+        let opts = mdlx::ReadOptions {
+            strict,
+            ..Default::default()
+        };
+        let loaded = match mdlx::read(data, &opts) {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = (e.render(name), e.to_string());
+                continue;
+            }
+        };
+        for w in &loaded.warnings {
+            let _ = w.render(name);
+        }
+        let mdx = match mdlx::mdx::to_bytes(&loaded.model) {
+            Ok(bytes) => {
+                mdlx::mdx::from_bytes(&bytes)
+                    .unwrap_or_else(|e| panic!("{name} (strict {strict}): MDX written: {e}"));
+                mdlx::read(&bytes, &opts)
+                    .unwrap_or_else(|e| panic!("{name} (strict {strict}): MDX written: {e}"));
+                Some(bytes)
+            }
+            Err(e) => {
+                assert!(
+                    matches!(e.kind, MdxErrorKind::Unwritable(_)),
+                    "{name} (strict {strict}): {e}"
+                );
+                None
+            }
+        };
+        let text = mdlx::mdl::to_vec(&loaded.model);
+        let strictly = mdlx::ReadOptions {
+            strict: true,
+            ..Default::default()
+        };
+        let back = mdlx::read(&text, &strictly)
+            .unwrap_or_else(|e| panic!("{name} (strict {strict}): {}", e.render("written.mdl")));
+        if let Some(mdx) = mdx {
+            assert_eq!(
+                mdlx::mdx::to_bytes(&back.model).ok(),
+                Some(mdx),
+                "{name} (strict {strict}): model -> MDL -> model"
+            );
+        }
+        assert_eq!(
+            mdlx::mdl::to_vec(&back.model),
+            text,
+            "{name} (strict {strict}): MDL written twice"
+        );
+    }
+}
+
 #[test]
 fn fuzz_findings_stay_fixed() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
@@ -58,8 +116,10 @@ fn fuzz_findings_stay_fixed() {
         match p.extension().and_then(|e| e.to_str()) {
             Some("mdx") => check_mdx(&name, &data),
             Some("mdl") => check_mdl(&name, &data),
+            Some("bin" | "txt") => {}
             _ => continue,
         }
+        check_any(&name, &data);
         n += 1;
     }
     println!("fuzz regressions: {n} inputs checked");
