@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs="${1:-60}"; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(read_any mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip)
+[ ${#targets[@]} -eq 0 ] && targets=(read_any texture_decode mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip)
 shared=../../shared/corpus
 seed() { # TARGET KIND
   local dir="corpus/$1"; mkdir -p "$dir"
@@ -21,6 +21,11 @@ seed() { # TARGET KIND
   elif [ "$2" = ms3d ]; then
     cp ../crates/mdlx/tests/ms3d_errors/*.txt "$dir/" 2>/dev/null
     [ -d "$shared/ms3d_ascii" ] && ls -S "$shared/ms3d_ascii"/*.txt | tail -20 | xargs -I{} cp {} "$dir/"
+  elif [ "$2" = texture ]; then
+    # The smallest of each kind the corpus has, so the fuzzer mutates headers, not pixels.
+    for ext in blp dds tga; do
+      [ -d "$shared/textures" ] && ls -S "$shared/textures"/*."$ext" 2>/dev/null | tail -6 | xargs -I{} cp {} "$dir/"
+    done
   elif [ "$2" = any ]; then
     cp ../examples/cube.mdx ../crates/mdlx/tests/mdl_errors/*.mdl ../crates/mdlx/tests/ms3d_errors/*.txt "$dir/" 2>/dev/null
     cp ../crates/mdlx/tests/fuzz_regressions/* "$dir/" 2>/dev/null
@@ -43,7 +48,7 @@ seed() { # TARGET KIND
 export RUSTC_BOOTSTRAP=1
 status=0
 for t in "${targets[@]}"; do
-  case "$t" in read_any) seed "$t" any ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
+  case "$t" in read_any) seed "$t" any ;; texture_*) seed "$t" texture ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
   # The alpha fuzzer also starts from the boar, the one real alpha file.
   [ "$t" = alpha_roundtrip ] && cp "$shared/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx" "corpus/$t/" 2>/dev/null
   log="$(mktemp)"

@@ -10,6 +10,10 @@
 //! - `mdl_roundtrip-object-id-overflow.mdl`: `ObjectId -2` made the next free id overflow.
 //! - `mdx_via_mdl-foreign-track-in-bone.mdx`: a bone holding a KGAC track; its raw-tag
 //!   block `KGAC 3 { ... }` was refused when read back.
+//! - `texture_decode-dds-level-offset-overflow.dds`: a DDS header of 0xfd000008 x
+//!   0xd9d9d908 pixels with many mip levels; adding up the levels' offsets overflowed.
+//!   Texture files (`*.dds`, `*.blp`, `*.tga`) are checked as the `texture_decode` fuzzer
+//!   does: every level the header lists decodes or is refused, with no panic.
 
 use std::path::Path;
 
@@ -48,6 +52,18 @@ fn check_mdl(name: &str, data: &[u8]) {
         "{name}: parse -> write -> parse"
     );
     assert_eq!(mdlx::mdl::to_vec(&m2), t1, "{name}: write twice");
+}
+
+fn check_texture(name: &str, data: &[u8]) {
+    let Ok(t) = mdlx::texture::Texture::read(data) else {
+        return;
+    };
+    for n in 0..t.mip_count() {
+        if let Ok(image) = t.decode_level(n) {
+            let want = u64::from(image.width) * u64::from(image.height) * 4;
+            assert_eq!(image.pixels.len() as u64, want, "{name}: level {n}");
+        }
+    }
 }
 
 fn check_any(name: &str, data: &[u8]) {
@@ -117,6 +133,7 @@ fn fuzz_findings_stay_fixed() {
             Some("mdx") => check_mdx(&name, &data),
             Some("mdl") => check_mdl(&name, &data),
             Some("bin" | "txt") => {}
+            Some("dds" | "blp" | "tga") => check_texture(&name, &data),
             _ => continue,
         }
         check_any(&name, &data);

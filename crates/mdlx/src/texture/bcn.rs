@@ -30,7 +30,11 @@ impl Format {
 
     /// Bytes a `w x h` level takes.
     pub(super) fn level_bytes(self, w: u32, h: u32) -> u64 {
-        u64::from(w.div_ceil(4)) * u64::from(h.div_ceil(4)) * self.block_bytes()
+        // Saturating: a hostile header may name 2^32 x 2^32 blocks; the level is then
+        // refused as running past the end, not overflowed.
+        u64::from(w.div_ceil(4))
+            .saturating_mul(u64::from(h.div_ceil(4)))
+            .saturating_mul(self.block_bytes())
     }
 }
 

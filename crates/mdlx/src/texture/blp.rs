@@ -199,8 +199,8 @@ pub(super) fn decode_palette(
     what: &str,
 ) -> Result<Vec<u8>, TextureError> {
     super::check_size(w, h, offset)?;
-    let n = u64::from(w) * u64::from(h);
-    let need = n + (n * u64::from(alpha_bits)).div_ceil(8);
+    let n = u64::from(w).saturating_mul(u64::from(h));
+    let need = n.saturating_add(n.saturating_mul(u64::from(alpha_bits)).div_ceil(8));
     if (level.len() as u64) < need {
         return Err(TextureError::new(
             K::TooShort {

@@ -130,7 +130,9 @@ pub(super) fn read(data: &[u8]) -> Result<Texture<'_>, TextureError> {
         let (w, h) = mip_size(width, height, n);
         let size = match encoding {
             Encoding::Bc(f) => f.level_bytes(w, h),
-            Encoding::Masked(m) => u64::from(w) * u64::from(h) * u64::from(m.bits / 8),
+            Encoding::Masked(m) => u64::from(w)
+                .saturating_mul(u64::from(h))
+                .saturating_mul(u64::from(m.bits / 8)),
             _ => unreachable!("DDS levels are block-compressed or masked"),
         };
         levels.push(Level {
@@ -139,7 +141,7 @@ pub(super) fn read(data: &[u8]) -> Result<Texture<'_>, TextureError> {
             offset,
             size,
         });
-        offset += size;
+        offset = offset.saturating_add(size);
     }
     Ok(Texture {
         kind,
@@ -203,7 +205,9 @@ pub(super) fn decode_masked(
 ) -> Result<Vec<u8>, TextureError> {
     super::check_size(w, h, offset)?;
     let bpp = usize::from(m.bits / 8);
-    let need = u64::from(w) * u64::from(h) * bpp as u64;
+    let need = u64::from(w)
+        .saturating_mul(u64::from(h))
+        .saturating_mul(bpp as u64);
     if (data.len() as u64) < need {
         return Err(TextureError::new(
             K::TooShort {
