@@ -40,12 +40,14 @@
 
 mod bcn;
 mod blp;
+mod blp_write;
 mod dds;
 mod error;
 mod jpeg;
 pub mod png;
 mod tga;
 
+pub use blp_write::{encode_blp1, BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};
 
 use TextureErrorKind as K;
