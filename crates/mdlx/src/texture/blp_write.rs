@@ -66,8 +66,8 @@ impl BlpOptions {
 }
 
 impl Default for BlpOptions {
-    /// JPEG at quality 80 (what most of Blizzard-style 624-byte-header files in the corpus
-    /// use is 75 or 80), alpha bits from the image, with mipmaps.
+    /// JPEG at quality 80 (the corpus files with a 624-byte header mostly use 75 or 80),
+    /// alpha bits from the image, with mipmaps.
     fn default() -> Self {
         BlpOptions::jpeg(80)
     }
