@@ -47,6 +47,8 @@ pub enum TextureErrorKind {
     Jpeg { what: String, message: String },
     /// A PNG could not be read.
     Png(String),
+    /// An image cannot be written as asked (`encode_blp1`): the message says why.
+    Encode(String),
 }
 
 /// A texture error: its kind and the absolute offset in the input where it was found.
@@ -105,6 +107,7 @@ impl fmt::Display for TextureErrorKind {
             ),
             Jpeg { what, message } => write!(f, "{what}: broken JPEG data: {message}"),
             Png(message) => write!(f, "PNG: {message}"),
+            Encode(why) => write!(f, "cannot encode: {why}"),
         }
     }
 }
@@ -113,7 +116,9 @@ impl fmt::Display for TextureError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             // Its message already says where.
-            TextureErrorKind::PastEnd { .. } => write!(f, "{}", self.kind),
+            TextureErrorKind::PastEnd { .. } | TextureErrorKind::Encode(_) => {
+                write!(f, "{}", self.kind)
+            }
             _ => write!(f, "{} (at offset {:#x})", self.kind, self.offset),
         }
     }

@@ -1,4 +1,5 @@
-//! Textures: BLP1, BLP2, DDS and TGA read into RGBA8, and PNG written and read.
+//! Textures: BLP1, BLP2, DDS and TGA read into RGBA8, PNG written and read, and BLP1
+//! written ([`encode_blp1`]: JPEG or palette content, with mipmaps).
 //!
 //! [`Texture::read`] parses a container's header and lists its mip levels without decoding
 //! anything; [`Texture::decode_level`] decodes one level into an [`RgbaImage`] (RGBA8, top
@@ -40,12 +41,14 @@
 
 mod bcn;
 mod blp;
+mod blp_write;
 mod dds;
 mod error;
 mod jpeg;
 pub mod png;
 mod tga;
 
+pub use blp_write::{encode_blp1, BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};
 
 use TextureErrorKind as K;
