@@ -43,7 +43,9 @@ pub enum Command {
     /// Convert a model or a texture, or every one under a folder (with --to).
     ///
     /// Textures (BLP1, BLP2, DDS, TGA, PNG) convert to PNG (`OUT.png` or `--to png`; a
-    /// folder with `--to png` takes its .blp, .dds and .tga files).
+    /// folder with `--to png` takes its .blp, .dds and .tga files) and to BLP1 with mipmaps
+    /// (`OUT.blp` or `--to blp`: JPEG content at --blp-quality, or --blp-palette; a folder
+    /// with `--to blp` takes its .png, .tga and .dds files).
     ///
     /// The input format is told by the content; the output format is --to, or else OUT's
     /// extension. Outputs are written whole or not at all, through symbolic links to their
@@ -62,13 +64,20 @@ pub enum Command {
         /// folder, or `-` for standard output.
         output: PathBuf,
         /// Output format: mdx, mdl, obj, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
-        /// MDX: alpha1300, alpha1400, alpha1500, or png (from a BLP, DDS or TGA texture);
+        /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png or blp;
         /// needed for a folder and for `-`.
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png"])]
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp"])]
         to: Option<String>,
         /// Textures: the mip level to write (0, the default, is the full size).
         #[arg(long, value_name = "N", default_value_t = 0)]
         mip: usize,
+        /// BLP output: JPEG quality, 1 (smallest) to 100 (best).
+        #[arg(long, value_name = "N", default_value_t = 80, value_parser = clap::value_parser!(u8).range(1..=100))]
+        blp_quality: u8,
+        /// BLP output: a 256-colour palette instead of JPEG (exact for images of up to 256
+        /// colours; alpha kept at 8 bits).
+        #[arg(long, conflicts_with = "blp_quality")]
+        blp_palette: bool,
         /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
         /// write (without it, all of them).
         #[command(flatten)]

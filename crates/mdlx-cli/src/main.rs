@@ -66,6 +66,8 @@ fn main() -> ExitCode {
             allow_lossy,
             json,
             mip,
+            blp_quality,
+            blp_palette,
         } => cmd::convert::run(
             &ctx,
             &input,
@@ -79,6 +81,11 @@ fn main() -> ExitCode {
                 ranges: frames.map(|r| r.0).unwrap_or_default(),
                 json,
                 mip,
+                blp: if blp_palette {
+                    mdlx::texture::BlpOptions::palette()
+                } else {
+                    mdlx::texture::BlpOptions::jpeg(blp_quality)
+                },
             },
         ),
         cli::Command::Pose { file, moment, json } => {

@@ -128,15 +128,22 @@ fn what_cannot_be_written_is_refused_and_nothing_is_written() {
         dir.join("t.mdx").to_str().unwrap(),
     ]);
     assert_eq!(r.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("a texture converts to PNG only"));
-    // BLP output is not there yet: a usage error naming it.
+    assert!(String::from_utf8_lossy(&r.stderr).contains("a texture converts to PNG or BLP"));
+    // DDS output is not there: a usage error naming it.
+    let t_dds = dir.join("t.dds");
+    let r = mdlx(&["convert", blp.to_str().unwrap(), t_dds.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("writing DDS is not supported yet"));
+    // A quality out of range is a usage error.
+    let t_blp = dir.join("t.blp");
     let r = mdlx(&[
         "convert",
         blp.to_str().unwrap(),
-        dir.join("t.blp").to_str().unwrap(),
+        t_blp.to_str().unwrap(),
+        "--blp-quality",
+        "0",
     ]);
     assert_eq!(r.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("writing BLP is not supported yet"));
     // An MDX model saved as .blp (two corpus files are) is no texture: it reads as a model.
     let r = mdlx(&[
         "convert",
@@ -182,4 +189,89 @@ fn a_folder_of_textures_converts_to_png() {
         );
     }
     assert!(!out.join("cube.png").exists());
+}
+
+/// The largest per-channel difference and the mean one between two images of one size.
+fn diff(a: &mdlx::texture::RgbaImage, b: &mdlx::texture::RgbaImage) -> (u8, f64) {
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    let d: Vec<u8> = a
+        .pixels
+        .iter()
+        .zip(&b.pixels)
+        .map(|(x, y)| x.abs_diff(*y))
+        .collect();
+    let max = d.iter().copied().max().unwrap_or(0);
+    (
+        max,
+        d.iter().map(|&x| f64::from(x)).sum::<f64>() / d.len() as f64,
+    )
+}
+
+#[test]
+fn a_png_converts_to_a_blp_with_every_mip_that_reads_back() {
+    let dir = temp_dir("to-blp");
+    // A real texture with alpha, as PNG (the input modders edit).
+    let src = first_of("tga-rle-truecolor");
+    let png = dir.join("in.png");
+    assert!(
+        mdlx(&["convert", src.to_str().unwrap(), png.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let want = mdlx::texture::png::decode(&std::fs::read(&png).unwrap()).unwrap();
+
+    // JPEG content at quality 90: within the tolerance measured for it (tests/blp_write.rs).
+    let blp = dir.join("out.blp");
+    let r = mdlx(&[
+        "convert",
+        png.to_str().unwrap(),
+        blp.to_str().unwrap(),
+        "--blp-quality",
+        "90",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let data = std::fs::read(&blp).unwrap();
+    let t = mdlx::texture::Texture::read(&data).unwrap();
+    assert_eq!(t.kind, mdlx::texture::TextureKind::Blp1Jpeg);
+    assert_eq!(t.alpha_bits, 8);
+    let full_chain = 32 - want.width.max(want.height).leading_zeros() as usize;
+    assert_eq!(t.mip_count(), full_chain);
+    let (max, mean) = diff(&t.decode_level(0).unwrap(), &want);
+    assert!(max <= 24 && mean <= 1.0, "max {max}, mean {mean}");
+
+    // Palette content.
+    let pal = dir.join("pal.blp");
+    let r = mdlx(&[
+        "convert",
+        png.to_str().unwrap(),
+        pal.to_str().unwrap(),
+        "--blp-palette",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let v: serde_json::Value =
+        serde_json::from_slice(&mdlx(&["info", "--json", pal.to_str().unwrap()]).stdout).unwrap();
+    assert_eq!(v["kind"], "blp1-palette");
+    assert_eq!(v["mip_count"], full_chain);
+
+    // A folder: PNG, TGA and DDS become BLP; BLP files are left alone.
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::copy(&png, tree.join("a.png")).unwrap();
+    std::fs::copy(first_of("dds-dxt1"), tree.join("b.dds")).unwrap();
+    std::fs::copy(first_of("blp1-jpeg"), tree.join("c.blp")).unwrap();
+    let out = dir.join("tree-out");
+    let r = mdlx(&[
+        "convert",
+        "--to",
+        "blp",
+        tree.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(err.contains("converted 2 of 2 file(s) to blp"), "{err}");
+    for f in ["a.blp", "b.blp"] {
+        let data = std::fs::read(out.join(f)).unwrap();
+        assert!(mdlx::texture::decode(&data).is_ok(), "{f}");
+    }
 }

@@ -34,6 +34,8 @@ pub enum To {
     Alpha(u32),
     /// PNG, from a texture (BLP, DDS, TGA).
     Png,
+    /// BLP1, from a texture (PNG, TGA, DDS, BLP).
+    Blp,
 }
 
 impl To {
@@ -48,8 +50,9 @@ impl To {
             "alpha1400" => Ok(To::Alpha(1400)),
             "alpha1500" => Ok(To::Alpha(1500)),
             "png" => Ok(To::Png),
+            "blp" => Ok(To::Blp),
             _ => bail!(
-                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png)"
+                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png, blp)"
             ),
         }
     }
@@ -62,13 +65,13 @@ impl To {
             Some(e) if e.eq_ignore_ascii_case("obj") => Ok(To::Obj),
             Some(e) if e.eq_ignore_ascii_case("txt") => Ok(To::Ms3d),
             Some(e) if e.eq_ignore_ascii_case("png") => Ok(To::Png),
-            Some(e) if e.eq_ignore_ascii_case("blp") || e.eq_ignore_ascii_case("dds") => bail!(
-                "{}: writing {} is not supported yet; textures convert to PNG",
-                path.display(),
-                e.to_ascii_uppercase()
+            Some(e) if e.eq_ignore_ascii_case("blp") => Ok(To::Blp),
+            Some(e) if e.eq_ignore_ascii_case("dds") => bail!(
+                "{}: writing DDS is not supported yet; textures convert to PNG and BLP",
+                path.display()
             ),
             _ => bail!(
-                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .txt for Milkshape, .png for textures, or name one with --to)",
+                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .txt for Milkshape, .png or .blp for textures, or name one with --to)",
                 path.display()
             ),
         }
@@ -85,6 +88,7 @@ impl To {
             To::Alpha(1400) => "alpha1400",
             To::Alpha(_) => "alpha1500",
             To::Png => "png",
+            To::Blp => "blp",
         }
     }
 
@@ -96,7 +100,13 @@ impl To {
             To::Ms3d => "txt",
             To::Alpha(_) => "mdx",
             To::Png => "png",
+            To::Blp => "blp",
         }
+    }
+
+    /// Whether the format is a texture's.
+    fn is_texture(self) -> bool {
+        matches!(self, To::Png | To::Blp)
     }
 }
 
@@ -117,6 +127,8 @@ pub struct Options {
     pub json: bool,
     /// Textures: the mip level to write (0: full size).
     pub mip: usize,
+    /// BLP output: JPEG quality (1-100), or palette content.
+    pub blp: mdlx::texture::BlpOptions,
 }
 
 /// Runs the verb.
@@ -139,7 +151,7 @@ pub fn run(
     if !files::is_stdio(input) && input.is_dir() {
         let Some(to) = to else {
             return Err(usage(
-                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png)",
+                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png, blp)",
             ));
         };
         if files::is_stdio(output) {
@@ -205,23 +217,31 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
     let data = files::read(input)?;
     let shown = files::shown(input);
     if super::texture::is_texture(&data) {
-        if to != To::Png {
+        if !to.is_texture() {
             bail!(
-                "{shown}: a texture converts to PNG only (--to png, or an output named .png); writing BLP and DDS is not supported yet"
+                "{shown}: a texture converts to PNG or BLP (--to png|blp, or an output named .png or .blp)"
             );
         }
         let image = super::texture::decode(&data, input, opts.mip)?;
-        files::write(output, &mdlx::texture::png::encode(&image), input)?;
+        let bytes = match to {
+            To::Blp => mdlx::texture::encode_blp1(&image, &opts.blp)
+                .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?,
+            _ => mdlx::texture::png::encode(&image),
+        };
+        files::write(output, &bytes, input)?;
         return Ok(Done {
             from: "texture",
             notes: Vec::new(),
         });
     }
-    if to == To::Png {
+    if to.is_texture() {
         // Let a model (or anything else) say what it is before refusing it.
         let what = match mdlx::identify(&data) {
             mdlx::Content::NotAModel(like) => format!("not a texture (looks like {like})"),
-            _ => "this is a model; PNG output is for textures (BLP, DDS, TGA, PNG)".to_string(),
+            _ => format!(
+                "this is a model; {} output is for textures (BLP, DDS, TGA, PNG)",
+                to.name().to_ascii_uppercase()
+            ),
         };
         bail!("{shown}: {what}");
     }
@@ -267,7 +287,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
             mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
-        To::Png => unreachable!("a model with PNG output is refused above"),
+        To::Png | To::Blp => unreachable!("a model with texture output is refused above"),
         To::Alpha(version) => {
             let (alpha, losses) = mdlx::alpha::AlphaModel::from_model(&model, version);
             notes.extend(
@@ -390,6 +410,9 @@ fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Res
     // PNG output takes the textures, every other format the models.
     let exts: &[&str] = if to == To::Png {
         &["blp", "dds", "tga"]
+    } else if to == To::Blp {
+        // Not .blp: re-encoding a BLP as BLP only loses quality.
+        &["png", "tga", "dds"]
     } else {
         &["mdx", "mdl", "txt"]
     };
@@ -399,6 +422,8 @@ fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Res
     if inputs.is_empty() {
         let what = if to == To::Png {
             ".blp, .dds or .tga"
+        } else if to == To::Blp {
+            ".png, .tga or .dds"
         } else {
             ".mdx, .mdl or Milkshape .txt"
         };
