@@ -218,8 +218,12 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
     let shown = files::shown(input);
     if super::texture::is_texture(&data) {
         if !to.is_texture() {
+            let like = match mdlx::identify(&data) {
+                mdlx::Content::NotAModel(like) => like.to_string(),
+                _ => "a texture".to_string(),
+            };
             bail!(
-                "{shown}: a texture converts to PNG or BLP (--to png|blp, or an output named .png or .blp)"
+                "{shown}: not an MDX, MDL or Milkshape file (looks like {like}); as a texture it converts to PNG or BLP (--to png|blp, or an output named .png or .blp)"
             );
         }
         let image = super::texture::decode(&data, input, opts.mip)?;
