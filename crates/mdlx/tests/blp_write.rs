@@ -4,52 +4,16 @@
 //! mip chain is complete; the shared JPEG header fits the 624 bytes the game reads; and
 //! sizes are close to real BLP1 files of the same dimensions from the shared corpus.
 
+mod common;
+
+use common::{texture_corpus, texture_manifest};
 use mdlx::texture::{self, BlpContent, BlpOptions, RgbaImage, Texture, TextureKind};
 use std::path::{Path, PathBuf};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/textures");
-    if dir.join("MANIFEST.tsv").exists() {
-        Some(dir)
-    } else if std::env::var_os("CI").is_some() {
-        panic!("the texture corpus is missing at {}", dir.display());
-    } else {
-        eprintln!("blp_write: no corpus at {}; skipped", dir.display());
-        None
-    }
-}
-
-struct Entry {
-    name: String,
-    kind: String,
-    alpha: String,
-    width: u32,
-    height: u32,
-    mipmaps: usize,
-}
-
-fn manifest(dir: &Path) -> Vec<Entry> {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    text.lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split('\t').collect();
-            Entry {
-                name: f[0].into(),
-                kind: f[5].into(),
-                alpha: f[6].into(),
-                width: f[7].parse().unwrap_or(0),
-                height: f[8].parse().unwrap_or(0),
-                mipmaps: f[9].parse().unwrap_or(0),
-            }
-        })
-        .collect()
-}
 
 /// Real textures used as input: level 0 of a few corpus BLP1 files, with alpha (varying)
 /// and without, square and not. Returns (name, image).
 fn inputs(dir: &Path) -> Vec<(String, RgbaImage)> {
-    let entries = manifest(dir);
+    let entries = texture_manifest(dir);
     let mut picked = Vec::new();
     for (kind, alpha, want) in [
         ("blp1-jpeg", "8", 3),
@@ -294,7 +258,9 @@ const JPEG_TOLERANCE: [(u8, u32, f64); 2] = [(75, 48, 1.6), (90, 24, 1.0)];
 
 #[test]
 fn jpeg_reads_back_within_tolerance_on_real_textures() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = texture_corpus("blp_write") else {
+        return;
+    };
     let inputs = inputs(&dir);
     assert!(inputs.len() >= 5);
     for (quality, max_allowed, mean_allowed) in JPEG_TOLERANCE {
@@ -369,7 +335,7 @@ fn palette_reads_back_exactly_as_quantised() {
     // More colours (real textures): what we decode is the palette entry the file indexes,
     // and the alpha plane as packed, for 0/1/4/8 alpha bits.
     let mut images = vec![("gradient".to_string(), gradient(96, 80, true))];
-    if let Some(dir) = corpus() {
+    if let Some(dir) = texture_corpus("blp_write") {
         images.extend(inputs(&dir));
     }
     for (name, image) in &images {
@@ -458,8 +424,10 @@ fn ijg_quality(bytes: &[u8]) -> Option<u8> {
 
 #[test]
 fn file_sizes_are_close_to_real_blp1_files_of_the_same_size_and_kind() {
-    let Some(dir) = corpus() else { return };
-    let entries = manifest(&dir);
+    let Some(dir) = texture_corpus("blp_write") else {
+        return;
+    };
+    let entries = texture_manifest(&dir);
     // JPEG: every 4th blp1-jpeg file up to 256x256 whose mip chain is whole, re-encoded
     // at the quality its own tables say, with its alpha bits (0 or 8) and mipmaps.
     let mut ratios = Vec::new();
@@ -541,7 +509,7 @@ fn wc3_crate_decodes_our_files_like_we_do() {
         ("gradient alpha".to_string(), gradient(128, 64, true)),
         ("gradient opaque".to_string(), gradient(40, 24, false)),
     ];
-    if let Some(dir) = corpus() {
+    if let Some(dir) = texture_corpus("blp_write") {
         images.extend(inputs(&dir).into_iter().take(4));
     }
     let mut jpeg = Diff::default();

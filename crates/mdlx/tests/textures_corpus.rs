@@ -4,46 +4,12 @@
 //! the corpus README). Pillow's output comes from `scripts/pillow-oracle.sh`
 //! (`MDLX_PILLOW_PNG`); without it that part is skipped with a message, except under CI.
 
+mod common;
+
+use common::{texture_corpus, texture_manifest};
 use mdlx::texture::{self, RgbaImage, Texture, TextureErrorKind};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/textures");
-    if dir.join("MANIFEST.tsv").exists() {
-        Some(dir)
-    } else if std::env::var_os("CI").is_some() {
-        panic!("the texture corpus is missing at {}", dir.display());
-    } else {
-        eprintln!("textures_corpus: no corpus at {}; skipped", dir.display());
-        None
-    }
-}
-
-struct Entry {
-    name: String,
-    kind: String,
-    alpha: String,
-    width: u32,
-    height: u32,
-}
-
-fn manifest(dir: &Path) -> Vec<Entry> {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    text.lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split('\t').collect();
-            Entry {
-                name: f[0].into(),
-                kind: f[5].into(),
-                alpha: f[6].into(),
-                width: f[7].parse().unwrap_or(0),
-                height: f[8].parse().unwrap_or(0),
-            }
-        })
-        .collect()
-}
 
 #[derive(Default)]
 struct Tally {
@@ -122,7 +88,9 @@ const JPEG_MEAN: f64 = 0.05;
 
 #[test]
 fn every_corpus_texture_decodes() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = texture_corpus("textures_corpus") else {
+        return;
+    };
     let pillow_dir = std::env::var_os("MDLX_PILLOW_PNG").map(PathBuf::from);
     if pillow_dir.is_none() {
         if std::env::var_os("CI").is_some() {
@@ -136,7 +104,7 @@ fn every_corpus_texture_decodes() {
     let mut jpeg = Diff::default();
     let mut skipped = Vec::new();
     let out = std::env::var_os("MDLX_TEXTURE_PNG_OUT").map(PathBuf::from);
-    let entries = manifest(&dir);
+    let entries = texture_manifest(&dir);
     let mut bytes_total = 0;
     let start = std::time::Instant::now();
     for e in &entries {

@@ -13,22 +13,13 @@
 //! check is Pillow (libjpeg) in `textures_corpus.rs`. For palettes, BGRA and DXT1/3/5
 //! `wc3` has its own code, so agreement there is independent.
 
+mod common;
+
+use common::texture_corpus;
 use mdlx::texture::{png, RgbaImage, Texture};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use wc3::blp::{BlpRef, DecodeError, ReadErrorKind};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/textures");
-    if dir.join("MANIFEST.tsv").exists() {
-        Some(dir)
-    } else if std::env::var_os("CI").is_some() {
-        panic!("the texture corpus is missing at {}", dir.display());
-    } else {
-        eprintln!("textures_vs_wc3: no corpus at {}; skipped", dir.display());
-        None
-    }
-}
 
 /// How one level (or, for the `Wc3Refuses*` classes, one file) compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -220,7 +211,9 @@ fn compare_levels(
 
 #[test]
 fn every_corpus_blp_against_wc3() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = texture_corpus("textures_vs_wc3") else {
+        return;
+    };
     let dump = Dump(std::env::var_os("MDLX_WC3_PNG").map(PathBuf::from));
     if let Some(d) = &dump.0 {
         std::fs::create_dir_all(d).unwrap();

@@ -95,3 +95,52 @@ pub fn check_goldens(
     }
     (inputs.len(), mismatches)
 }
+
+/// `../shared/corpus/textures`, or `None` (with a message naming `test`) when it is not
+/// there; under CI a missing texture corpus fails the test instead.
+pub fn texture_corpus(test: &str) -> Option<PathBuf> {
+    let dir = corpus_dir().join("textures");
+    if dir.join("MANIFEST.tsv").exists() {
+        Some(dir)
+    } else if std::env::var_os("CI").is_some() {
+        panic!("the texture corpus is missing at {}", dir.display());
+    } else {
+        eprintln!("{test}: no corpus at {}; skipped", dir.display());
+        None
+    }
+}
+
+/// A row of the texture corpus MANIFEST.tsv.
+pub struct TextureEntry {
+    /// File name in the textures folder.
+    pub name: String,
+    /// `blp1-jpeg`, `dds-dxt5`, ... (read from the header by the corpus authors).
+    pub kind: String,
+    /// The alpha-bits field as stored (BLP, TGA), or the DDS format.
+    pub alpha: String,
+    /// Width of level 0.
+    pub width: u32,
+    /// Height of level 0.
+    pub height: u32,
+    /// Mip levels the header lists.
+    pub mipmaps: usize,
+}
+
+/// Every row of the texture corpus MANIFEST.tsv in `dir`.
+pub fn texture_manifest(dir: &Path) -> Vec<TextureEntry> {
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            TextureEntry {
+                name: f[0].into(),
+                kind: f[5].into(),
+                alpha: f[6].into(),
+                width: f[7].parse().unwrap_or(0),
+                height: f[8].parse().unwrap_or(0),
+                mipmaps: f[9].parse().unwrap_or(0),
+            }
+        })
+        .collect()
+}
