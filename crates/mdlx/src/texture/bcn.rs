@@ -2,7 +2,7 @@
 //! most decoders use: 5/6-bit channels widened by bit replication, interpolants truncated),
 //! BC7 through `bcdec_rs`.
 
-use super::{TextureError, TextureErrorKind as K};
+use super::TextureError;
 
 /// A block-compression format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,16 +49,9 @@ pub(super) fn decode(
 ) -> Result<Vec<u8>, TextureError> {
     super::check_size(w, h, offset)?;
     let need = format.level_bytes(w, h);
-    if (data.len() as u64) < need {
-        return Err(TextureError::new(
-            K::TooShort {
-                what: format!("{what} ({w}x{h}, {format:?})"),
-                need,
-                have: data.len() as u64,
-            },
-            offset,
-        ));
-    }
+    super::require(data, need, offset, || {
+        format!("{what} ({w}x{h}, {format:?})")
+    })?;
     // At least 8 bytes of input per 16 pixels are present: the output is at most 8 times
     // the input.
     let (w, h) = (w as usize, h as usize);

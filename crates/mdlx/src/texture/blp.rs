@@ -201,16 +201,9 @@ pub(super) fn decode_palette(
     super::check_size(w, h, offset)?;
     let n = u64::from(w).saturating_mul(u64::from(h));
     let need = n.saturating_add(n.saturating_mul(u64::from(alpha_bits)).div_ceil(8));
-    if (level.len() as u64) < need {
-        return Err(TextureError::new(
-            K::TooShort {
-                what: format!("{what} ({w}x{h}, palette indices and {alpha_bits}-bit alpha)"),
-                need,
-                have: level.len() as u64,
-            },
-            offset,
-        ));
-    }
+    super::require(level, need, offset, || {
+        format!("{what} ({w}x{h}, palette indices and {alpha_bits}-bit alpha)")
+    })?;
     // Every pixel has its index byte in the file: the output is at most 4 times the input.
     let n = n as usize;
     let entries = ((data.len() as u64).saturating_sub(palette) / 4).min(256) as usize;

@@ -208,16 +208,9 @@ pub(super) fn decode_masked(
     let need = u64::from(w)
         .saturating_mul(u64::from(h))
         .saturating_mul(bpp as u64);
-    if (data.len() as u64) < need {
-        return Err(TextureError::new(
-            K::TooShort {
-                what: format!("{what} ({w}x{h}, {} bits per pixel)", m.bits),
-                need,
-                have: data.len() as u64,
-            },
-            offset,
-        ));
-    }
+    super::require(data, need, offset, || {
+        format!("{what} ({w}x{h}, {} bits per pixel)", m.bits)
+    })?;
     // Every pixel's bytes are present: the output is at most 4 times the input.
     let mut out = Vec::with_capacity(w as usize * h as usize * 4);
     for px in data[..need as usize].chunks_exact(bpp) {

@@ -347,6 +347,27 @@ fn truncated(data: &[u8], what: &str, need: usize) -> TextureError {
 }
 
 /// Checks that a `width x height` level is not empty, allocating nothing.
+/// Refuses a level whose `data` (at absolute `offset`) is shorter than the `need` bytes its
+/// pixels take; `what` names the level and its encoding. Checked before any allocation.
+fn require(
+    data: &[u8],
+    need: u64,
+    offset: u64,
+    what: impl FnOnce() -> String,
+) -> Result<(), TextureError> {
+    if (data.len() as u64) < need {
+        return Err(TextureError::new(
+            K::TooShort {
+                what: what(),
+                need,
+                have: data.len() as u64,
+            },
+            offset,
+        ));
+    }
+    Ok(())
+}
+
 fn check_size(width: u32, height: u32, offset: u64) -> Result<(), TextureError> {
     if width == 0 || height == 0 {
         return Err(TextureError::new(
