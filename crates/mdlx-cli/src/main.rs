@@ -121,7 +121,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
+/// Whether the error is a closed pipe on output (`mdlx info x | head`), which is no error.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == ErrorKind::BrokenPipe)

@@ -24,10 +24,7 @@ pub fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
             Ok(()) => {}
             Err(e) if paths.len() == 1 => return Err(e),
             Err(e) => {
-                if e.chain().any(|c| {
-                    c.downcast_ref::<std::io::Error>()
-                        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-                }) {
+                if crate::is_broken_pipe(&e) {
                     return Err(e);
                 }
                 failed += 1;
