@@ -55,11 +55,13 @@ async function validateOne(validator, file) {
     uri: basename(file),
     maxIssues: 0, // 0 = unlimited: count every issue
     writeTimestamp: false,
-    externalResourceFunction: (uri) =>
-      readFile(resolve(dir, decodeURIComponent(uri))).then(
+    externalResourceFunction: (uri) => {
+      const path = resolve(dir, decodeURIComponent(uri));
+      return readFile(path).then(
         (data) => new Uint8Array(data),
-        (e) => Promise.reject(`cannot read ${uri} beside ${file}: ${e.code || e.message}`),
-      ),
+        (e) => Promise.reject(`cannot read ${path} (uri '${uri}'): ${e.code || e.message}`),
+      );
+    },
   };
   if (ext === '.glb') options.format = 'glb';
   else if (ext === '.gltf') options.format = 'gltf';
