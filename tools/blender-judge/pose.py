@@ -22,11 +22,26 @@ import time
 import traceback
 
 import bpy
-import numpy
+
+try:
+    import numpy
+except ImportError:
+    # Debian's Blender embeds the system Python, but takes sys.prefix from the first
+    # python3 on PATH: under pyenv or a venv its sys.path misses the Debian
+    # dist-packages, where python3-numpy is (and the glTF importer needs numpy too).
+    v = "%d.%d" % sys.version_info[:2]
+    for p in ("/usr/lib/python3/dist-packages", "/usr/lib/python%s/dist-packages" % v,
+              "/usr/local/lib/python%s/dist-packages" % v):
+        if p not in sys.path:
+            sys.path.append(p)
+    import numpy
 
 # Blender 3.4's glTF importer uses numpy.bool, which numpy 1.24 removed.
-if not hasattr(numpy, "bool"):
-    numpy.bool = bool
+import warnings  # noqa: E402
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # numpy 1.24 warns on the lookup itself
+    if not hasattr(numpy, "bool"):
+        numpy.bool = bool
 
 
 # --- hooks into the importer --------------------------------------------------------
