@@ -5,8 +5,9 @@
 #
 # Runs Blender once over real samples (SimpleSkin, RiggedSimple, CesiumMan, BoxAnimated,
 # InterpolationTest), the generated visibility.gltf and a missing file, then compares
-# every evaluated vertex with the reference. Prints one line per check and a summary;
-# exit status 1 when a check fails.
+# every evaluated vertex with the reference. Prints one line per check like libtest
+# (`test NAME ... ok`), `info` lines for what is measured but not checked, and a
+# `test result:` line; exit status 1 when a check fails.
 import base64
 import json
 import os
@@ -101,16 +102,18 @@ def main(blender, samples, work):
     wall = time.time() - t0
     if proc.returncode != 0 or not os.path.exists(out) or "Traceback" in proc.stdout:
         print(proc.stdout[-4000:])
-        print("FAIL blender exited %d" % proc.returncode)
+        print("test blender runs pose.py ... FAILED (exit status %d)" % proc.returncode)
+        print("test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out")
         return 1
     recs = [json.loads(l) for l in open(out)]
 
     fails = []
 
+    passed = []
+
     def check(ok, msg):
-        print(("ok   " if ok else "FAIL ") + msg)
-        if not ok:
-            fails.append(msg)
+        print("test %s ... %s" % (msg, "ok" if ok else "FAILED"))
+        (passed if ok else fails).append(msg)
 
     check(len(recs) == len(jobs), "one output line per job (%d)" % len(recs))
     by_key = dict(zip(list(files) + ["missing"], recs))
@@ -205,7 +208,8 @@ def main(blender, samples, work):
     n_models = len(jobs)
     print("blender wall time %.1f s for %d jobs (%.2f s per job incl. start-up)"
           % (wall, n_models, wall / n_models))
-    print("%d check(s) failed" % len(fails) if fails else "all checks passed")
+    print("test result: %s. %d passed; %d failed; 0 ignored; 0 measured; 0 filtered out; finished in %.1fs"
+          % ("FAILED" if fails else "ok", len(passed), len(fails), time.time() - t0))
     return 1 if fails else 0
 
 
