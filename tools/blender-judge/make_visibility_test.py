@@ -12,6 +12,9 @@
 #         1 "other": LINEAR translation of plain_geoset (3,0,0) -> (3,5,0) over t = 0..1;
 #                    child_joint rotation -90 deg (constant)
 #         2 "hide":  (same name again) LINEAR translation of root_joint (0,0,0) -> (0,0,2)
+#         3 "hide_by_joint": STEP scale 1,0,1 at t = 0,1,2 on root_joint, the ancestor of
+#                    every joint of the skin (a way to hide a skinned mesh that Blender
+#                    and the spec both honour: all its vertices collapse to one point)
 import base64
 import json
 import math
@@ -103,6 +106,7 @@ def main(out_path):
             anim("other", [(3, "translation", t01, move_plain, "LINEAR"),
                            (2, "rotation", t01, rotm90, "LINEAR")]),
             anim("hide", [(1, "translation", t01, move_root, "LINEAR")]),
+            anim("hide_by_joint", [(1, "scale", t012, scale_hide, "STEP")]),
         ],
         "accessors": accessors,
         "bufferViews": views,

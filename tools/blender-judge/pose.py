@@ -275,6 +275,9 @@ def run_job(job, fps_note):
                     "gltf_node_name": gltf_nodes[node_idx].name if node_idx is not None else None,
                     "visible": (not hidden) and abs(det) > 1e-12,
                     "det": det,
+                    # largest side of the positions' bounding box: 0 when a mesh is
+                    # collapsed to a point (e.g. by a joint scaled to 0)
+                    "extent": float((world.max(0) - world.min(0)).max()) if n else 0.0,
                     "rest": b64(rest[obj.name]),
                     "positions": b64(world),
                 }

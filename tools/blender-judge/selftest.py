@@ -203,7 +203,10 @@ def main(blender, samples, work):
         check(len(first) >= 2 and first[0]["meshes"] == first[-1]["meshes"],
               "animation 0 at t=1.5 gives the same bytes before and after animations 1 and 2 ran")
         names = [a["track_name"] for a in vis_rec["animations"]]
-        check(names == ["hide", "other", "hide.001"], "track names by index: %s" % names)
+        check(names == ["hide", "other", "hide.001", "hide_by_joint"], "track names by index: %s" % names)
+        ext = [at(3, t, "skinned_geoset")["extent"] for t in (0.0, 1.1, 2.0)]
+        check(ext[0] > 1 and ext[1] < 1e-6 and ext[2] > 1,
+              "skinned mesh hidden by STEP scale 0 on its root joint: extent %s at t=0,1.1,2" % ext)
 
     n_models = len(jobs)
     print("blender wall time %.1f s for %d jobs (%.2f s per job incl. start-up)"
