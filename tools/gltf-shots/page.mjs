@@ -104,16 +104,38 @@ function frame(box, front, yawDeg, pitchDeg, aspect) {
   camera.aspect = aspect;
   const tanV = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
   const tanH = tanV * aspect;
-  const center = box.getCenter(new THREE.Vector3());
-  let dist = 0;
-  const q = new THREE.Vector3();
+  const corners = [];
   for (let i = 0; i < 8; i++) {
-    q.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).sub(center);
-    const z = q.dot(back);
-    dist = Math.max(dist, z + Math.abs(q.dot(camRight)) / tanH, z + Math.abs(q.dot(camUp)) / tanV);
+    corners.push(new THREE.Vector3(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
+  }
+  // Distance from `target` at which every corner is inside the view.
+  const fit = (target) => {
+    let d = 0;
+    for (const p of corners) {
+      const q = p.clone().sub(target);
+      const z = q.dot(back);
+      d = Math.max(d, z + Math.abs(q.dot(camRight)) / tanH, z + Math.abs(q.dot(camUp)) / tanV);
+    }
+    return d;
+  };
+  // The box's centre does not project to the middle of the picture (the near corners look
+  // bigger), so move the aim point sideways until the corners' extent is centred, then refit.
+  const center = box.getCenter(new THREE.Vector3());
+  let dist = fit(center);
+  for (let pass = 0; pass < 3; pass++) {
+    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+    for (const p of corners) {
+      const q = p.clone().sub(center);
+      const depth = dist - q.dot(back);
+      const x = q.dot(camRight) / (depth * tanH), y = q.dot(camUp) / (depth * tanV);
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    }
+    center.addScaledVector(camRight, ((minX + maxX) / 2) * tanH * dist)
+      .addScaledVector(camUp, ((minY + maxY) / 2) * tanV * dist);
+    dist = fit(center);
   }
   const radius = box.getSize(new THREE.Vector3()).length() / 2 || 1;
-  dist = Math.max(dist * 1.08, radius * 0.1);
+  dist = Math.max(dist * 1.06, radius * 0.1);
   camera.position.copy(center).addScaledVector(back, dist);
   camera.up.copy(up);
   camera.lookAt(center);
