@@ -59,7 +59,16 @@ function disposeModel() {
 async function load(url) {
   disposeModel();
   // The loader resolves only after every texture has decoded, so the first render is complete.
-  const gltf = await new GLTFLoader().loadAsync(url);
+  // When it fails, files it asked for may still be coming (a texture after a missing buffer):
+  // wait for them, so their errors are told with this model and not the next one.
+  const manager = new THREE.LoadingManager();
+  const idle = new Promise((resolve) => { manager.onLoad = resolve; });
+  let gltf;
+  try {
+    gltf = await new GLTFLoader(manager).loadAsync(url);
+  } finally {
+    await Promise.race([idle, new Promise((resolve) => setTimeout(resolve, 10000))]);
+  }
   const root = gltf.scene || (gltf.scenes && gltf.scenes[0]);
   if (!root) throw new Error('the file has no scene to show');
   scene.add(root);

@@ -33,7 +33,7 @@ const CHROMIUM_ARGS = [
   '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
 ];
 
-const USAGE = `usage: render.mjs [--size WxH] [--front +x|-x|+z|-z] [--yaw DEG] [--pitch DEG] OUT_DIR MODEL[:ANIMATION[:TIMES]]...`;
+const USAGE = `usage: ${process.env.GLTF_SHOTS_PROG || 'render.mjs'} [--size WxH] [--front +x|-x|+z|-z] [--yaw DEG] [--pitch DEG] OUT_DIR MODEL[:ANIMATION[:TIMES]]...`;
 
 class UsageError extends Error {}
 const fail = (msg) => { throw new UsageError(msg); };
@@ -145,6 +145,7 @@ async function main() {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'gltf-shots-profile-'));
   let context;
   let failures = 0;
+  let pageErrors = 0;
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS,
@@ -154,9 +155,21 @@ async function main() {
     page.on('console', (m) => {
       // SwiftShader's "GPU stall due to ReadPixels" notes come with every screenshot: not news.
       if (/GL Driver Message .*Performance/.test(m.text())) return;
+      // The response handler below names the file instead.
+      if (/^Failed to load resource/.test(m.text())) return;
       if (m.type() === 'error' || m.type() === 'warning') console.error(`gltf-shots: page ${m.type()}: ${m.text()}`);
+      // GLTFLoader reports a texture it cannot decode and goes on without it: a picture
+      // without its texture would mislead, so it counts as a failure.
+      if (m.type() === 'error') pageErrors++;
     });
-    page.on('pageerror', (e) => console.error(`gltf-shots: page error: ${e.message}`));
+    page.on('pageerror', (e) => { console.error(`gltf-shots: page error: ${e.message}`); pageErrors++; });
+    page.on('response', (r) => {
+      if (r.status() < 400) return;
+      const p = decodeURIComponent(new URL(r.url()).pathname);
+      const m = /^\/m\/(\d+)\/(.*)$/.exec(p);
+      const file = m ? path.join(modelDirs[+m[1]], m[2]) : p;
+      console.error(`gltf-shots: ${file}: HTTP ${r.status()} (a file the model names is missing?)`);
+    });
     await page.goto(`${base}/`);
     await page.waitForFunction(() => window.gltfShots || window.gltfShotsError, null, { timeout: 30000 });
     const startError = await page.evaluate(() => window.gltfShotsError || null);
@@ -166,6 +179,7 @@ async function main() {
 
     for (const spec of specs) {
       const t0 = Date.now();
+      const errorsBefore = pageErrors;
       const dirIndex = modelDirs.indexOf(path.dirname(path.resolve(spec.model)));
       const url = `${base}/m/${dirIndex}/${encodeURIComponent(path.basename(spec.model))}`;
       let loaded;
@@ -217,6 +231,10 @@ async function main() {
             failures++;
           }
         }
+      }
+      if (pageErrors > errorsBefore) {
+        console.error(`gltf-shots: ${spec.model}: the page reported errors (above); its pictures may be wrong`);
+        failures++;
       }
       if (process.env.GLTF_SHOTS_TIMING) console.error(`gltf-shots: ${spec.model}: ${Date.now() - t0} ms with loading`);
     }
