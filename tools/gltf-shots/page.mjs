@@ -71,6 +71,9 @@ async function load(url) {
   }
   const root = gltf.scene || (gltf.scenes && gltf.scenes[0]);
   if (!root) throw new Error('the file has no scene to show');
+  // One frame per pose, framed on the posed vertices: culling by bounds computed for some
+  // other pose (skinned meshes keep their first) could only drop parts wrongly.
+  root.traverse((o) => { o.frustumCulled = false; });
   scene.add(root);
   model = { root, clips: gltf.animations, mixer: new THREE.AnimationMixer(root) };
   return { animations: gltf.animations.map((c) => ({ name: c.name, duration: c.duration })) };
