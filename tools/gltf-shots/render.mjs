@@ -241,7 +241,7 @@ async function main() {
   } finally {
     if (context) await context.close().catch(() => {});
     server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
   if (failures) throw new Error(`${failures} picture(s) or model(s) failed`);
 }
