@@ -42,6 +42,11 @@ pub enum Command {
     },
     /// Convert a model or a texture, or every one under a folder (with --to).
     ///
+    /// Models convert to glTF 2.0 (`OUT.glb`, `OUT.gltf`, or `--to glb|gltf`) for Blender,
+    /// three.js and other engines: skeleton, skinning, every sequence as an animation,
+    /// geoset visibility, materials with their textures embedded as PNG. Textures are found
+    /// beside the model and under each --textures folder (Warcraft III paths, any case).
+    ///
     /// Textures (BLP1, BLP2, DDS, TGA, PNG) convert to PNG (`OUT.png` or `--to png`; a
     /// folder with `--to png` takes its .blp, .dds and .tga files) and to BLP1 with mipmaps
     /// (`OUT.blp` or `--to blp`: JPEG content at --blp-quality, or --blp-palette; a folder
@@ -60,13 +65,13 @@ pub enum Command {
     Convert {
         /// The input model (MDX, MDL or Milkshape ASCII; never modified), a folder, or `-`.
         input: PathBuf,
-        /// The output file (`.mdx`, `.mdl`, `.obj`, `.txt` for Milkshape), the output
+        /// The output file (`.mdx`, `.mdl`, `.obj`, `.glb`, `.gltf`, `.txt` for Milkshape), the output
         /// folder, or `-` for standard output.
         output: PathBuf,
-        /// Output format: mdx, mdl, obj, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
+        /// Output format: mdx, mdl, obj, glb, gltf, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
         /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png or blp;
         /// needed for a folder and for `-`.
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp"])]
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "glb", "gltf", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp"])]
         to: Option<String>,
         /// Textures: the mip level to write (0, the default, is the full size).
         #[arg(long, value_name = "N", default_value_t = 0)]
@@ -78,6 +83,14 @@ pub enum Command {
         /// colours; alpha kept at 8 bits).
         #[arg(long, conflicts_with = "blp_quality")]
         blp_palette: bool,
+        /// glTF output: a folder to look for textures in, after the model's own folder
+        /// (repeat for several; e.g. an extracted game archive).
+        #[arg(long, value_name = "DIR")]
+        textures: Vec<PathBuf>,
+        /// glTF output: the colour team-colour layers are filled with, as RRGGBB hex
+        /// (default ff0303, the red player's).
+        #[arg(long, value_name = "RRGGBB", value_parser = parse_color)]
+        team_color: Option<[u8; 3]>,
         /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
         /// write (without it, all of them).
         #[command(flatten)]
@@ -206,4 +219,14 @@ fn parse_frames(text: &str) -> Result<Ranges, String> {
         return Err("expected at least one range, like Stand=1-30".into());
     }
     Ok(Ranges(ranges))
+}
+
+/// `RRGGBB` (optionally with a leading `#`) as three bytes.
+fn parse_color(s: &str) -> Result<[u8; 3], String> {
+    let hex = s.strip_prefix('#').unwrap_or(s);
+    if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!("{s:?} is not a colour as RRGGBB hex (e.g. ff0303)"));
+    }
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|e| e.to_string());
+    Ok([byte(0)?, byte(2)?, byte(4)?])
 }

@@ -68,6 +68,8 @@ fn main() -> ExitCode {
             mip,
             blp_quality,
             blp_palette,
+            textures,
+            team_color,
         } => cmd::convert::run(
             &ctx,
             &input,
@@ -86,6 +88,8 @@ fn main() -> ExitCode {
                 } else {
                     mdlx::texture::BlpOptions::jpeg(blp_quality)
                 },
+                textures,
+                team_color,
             },
         ),
         cli::Command::Pose { file, moment, json } => {

@@ -36,6 +36,10 @@ pub enum To {
     Png,
     /// BLP1, from a texture (PNG, TGA, DDS, BLP).
     Blp,
+    /// Binary glTF 2.0 (`.glb`): skeleton, skinning, animations, textures.
+    Glb,
+    /// glTF 2.0 JSON (`.gltf`) with everything inside it (a base64 buffer).
+    Gltf,
 }
 
 impl To {
@@ -51,8 +55,10 @@ impl To {
             "alpha1500" => Ok(To::Alpha(1500)),
             "png" => Ok(To::Png),
             "blp" => Ok(To::Blp),
+            "glb" => Ok(To::Glb),
+            "gltf" => Ok(To::Gltf),
             _ => bail!(
-                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png, blp)"
+                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp)"
             ),
         }
     }
@@ -66,12 +72,14 @@ impl To {
             Some(e) if e.eq_ignore_ascii_case("txt") => Ok(To::Ms3d),
             Some(e) if e.eq_ignore_ascii_case("png") => Ok(To::Png),
             Some(e) if e.eq_ignore_ascii_case("blp") => Ok(To::Blp),
+            Some(e) if e.eq_ignore_ascii_case("glb") => Ok(To::Glb),
+            Some(e) if e.eq_ignore_ascii_case("gltf") => Ok(To::Gltf),
             Some(e) if e.eq_ignore_ascii_case("dds") => bail!(
                 "{}: writing DDS is not supported yet; textures convert to PNG and BLP",
                 path.display()
             ),
             _ => bail!(
-                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .txt for Milkshape, .png or .blp for textures, or name one with --to)",
+                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .glb, .gltf, .txt for Milkshape, .png or .blp for textures, or name one with --to)",
                 path.display()
             ),
         }
@@ -89,6 +97,8 @@ impl To {
             To::Alpha(_) => "alpha1500",
             To::Png => "png",
             To::Blp => "blp",
+            To::Glb => "glb",
+            To::Gltf => "gltf",
         }
     }
 
@@ -101,6 +111,8 @@ impl To {
             To::Alpha(_) => "mdx",
             To::Png => "png",
             To::Blp => "blp",
+            To::Glb => "glb",
+            To::Gltf => "gltf",
         }
     }
 
@@ -129,6 +141,10 @@ pub struct Options {
     pub mip: usize,
     /// BLP output: JPEG quality (1-100), or palette content.
     pub blp: mdlx::texture::BlpOptions,
+    /// glTF output: folders to find textures in (after the model's own folder).
+    pub textures: Vec<std::path::PathBuf>,
+    /// glTF output: the colour of team-colour layers.
+    pub team_color: Option<[u8; 3]>,
 }
 
 /// Runs the verb.
@@ -291,6 +307,36 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
             mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
+        To::Glb | To::Gltf => {
+            let mut dirs = Vec::new();
+            if !files::is_stdio(input) {
+                let dir = input.parent().unwrap_or(Path::new(""));
+                dirs.push(if dir.as_os_str().is_empty() {
+                    Path::new(".").to_path_buf()
+                } else {
+                    dir.to_path_buf()
+                });
+            }
+            dirs.extend(opts.textures.iter().cloned());
+            let mut options = mdlx::gltf::ExportOptions {
+                texture_dirs: dirs,
+                ..Default::default()
+            };
+            if let Some(c) = opts.team_color {
+                options.team_color = c;
+            }
+            let out = mdlx::gltf::export(&model, &options);
+            notes.extend(
+                out.losses
+                    .iter()
+                    .map(|l| Note::loss("glTF cannot hold", &l.place, &l.what)),
+            );
+            if to == To::Glb {
+                out.to_glb()
+            } else {
+                out.to_gltf().into_bytes()
+            }
+        }
         To::Png | To::Blp => unreachable!("a model with texture output is refused above"),
         To::Alpha(version) => {
             let (alpha, losses) = mdlx::alpha::AlphaModel::from_model(&model, version);

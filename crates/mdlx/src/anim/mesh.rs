@@ -80,6 +80,34 @@ fn blend(parts: impl Iterator<Item = (f32, Mat4)>) -> Option<Mat4> {
     any.then_some(out)
 }
 
+/// What decides whether geoset `index` shows at the time of `clock`: its geoset
+/// animation's alpha and color (1 and white without one), and the alpha of the most opaque
+/// layer of its material (1 without a material). It shows when both alphas are above 0.
+pub fn geoset_alphas(model: &Model, clock: &Clock, index: usize) -> (f32, Vec3, f32) {
+    let g_material = model.geosets.get(index).map(|g| g.material_id as usize);
+    // Geoset animation: alpha and color.
+    let geoa = model
+        .geoset_animations
+        .iter()
+        .find(|a| a.geoset_id == index as i32);
+    let (alpha, color) = match geoa {
+        Some(a) => (
+            clock.sample(a.tracks.float(KGAO), a.alpha),
+            clock.sample(a.tracks.vector3(KGAC), a.color),
+        ),
+        None => (1.0, [1.0; 3]),
+    };
+    // The most opaque layer of the material.
+    let material = g_material.and_then(|m| model.materials.get(m));
+    let layer_alpha = material.filter(|m| !m.layers.is_empty()).map_or(1.0, |m| {
+        m.layers
+            .iter()
+            .map(|l| clock.sample(l.tracks.float(KMTA), l.alpha))
+            .fold(f32::MIN, f32::max)
+    });
+    (alpha, color, layer_alpha)
+}
+
 fn pose_geoset(
     model: &Model,
     skeleton: &Skeleton,
@@ -129,26 +157,8 @@ fn pose_geoset(
         normals.push(normalize(transform_vector(&m, normal)));
     }
 
-    // Geoset animation: alpha and color.
-    let geoa = model
-        .geoset_animations
-        .iter()
-        .find(|a| a.geoset_id == index as i32);
-    let (alpha, color) = match geoa {
-        Some(a) => (
-            clock.sample(a.tracks.float(KGAO), a.alpha),
-            clock.sample(a.tracks.vector3(KGAC), a.color),
-        ),
-        None => (1.0, [1.0; 3]),
-    };
-    // Material layers: the most opaque one, and the first one's texture animation.
+    let (alpha, color, layer_alpha) = geoset_alphas(model, clock, index);
     let material = model.materials.get(g.material_id as usize);
-    let layer_alpha = material.filter(|m| !m.layers.is_empty()).map_or(1.0, |m| {
-        m.layers
-            .iter()
-            .map(|l| clock.sample(l.tracks.float(KMTA), l.alpha))
-            .fold(f32::MIN, f32::max)
-    });
     let uv_matrix = material
         .and_then(|m| m.layers.first())
         .and_then(|l| usize::try_from(l.texture_animation_id).ok())

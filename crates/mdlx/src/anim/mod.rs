@@ -51,7 +51,7 @@ pub mod mesh;
 pub mod sample;
 pub mod skeleton;
 
-pub use mesh::{posed_geosets, PosedGeoset};
+pub use mesh::{geoset_alphas, posed_geosets, PosedGeoset};
 pub use sample::{AnimTime, Clock, TrackValue, Window};
 pub use skeleton::{NodeKind, NodePose, Pose, PreparedTrack, Skeleton, SkeletonNode};
 

@@ -168,6 +168,28 @@ impl<'m> Clock<'m> {
         }
     }
 
+    /// The clocks of `model` `elapsed_ms` into sequence `sequence`, clamped to the
+    /// sequence's interval but never wrapped: at the sequence's length this is its last
+    /// frame, where [`Clock::new`] would wrap a looping sequence back to its first. The
+    /// global clock reads `elapsed_ms`. This is the time line of an exported animation
+    /// (see [`crate::gltf`]), which ends on the sequence's last frame.
+    pub fn unwrapped(model: &'m Model, sequence: usize, elapsed_ms: f64) -> Clock<'m> {
+        let window = model.sequences.get(sequence).map(|s| {
+            let (start, end) = (i64::from(s.interval[0]), i64::from(s.interval[1]));
+            let length = (end - start).max(0) as f64;
+            Window {
+                frame: start as f64 + elapsed_ms.clamp(0.0, length),
+                lo: start,
+                hi: end,
+            }
+        });
+        Clock {
+            sequence: window,
+            global_ms: elapsed_ms,
+            globals: &model.global_sequences,
+        }
+    }
+
     /// The window of a track with this global sequence id (-1: none), or `None` when the
     /// track gives its static value (no sequence playing, or no such global sequence).
     pub fn window(&self, global_sequence_id: i32) -> Option<Window> {

@@ -262,7 +262,12 @@ impl<'m> Skeleton<'m> {
     /// Every node's transform at `at`. `view` is the direction the camera looks in, in
     /// model space; billboarded nodes turn to face it, and stay as they are without it.
     pub fn pose(&self, at: AnimTime, view: Option<Vec3>) -> Pose {
-        let clock = self.clock(at);
+        self.pose_at(&self.clock(at), view)
+    }
+
+    /// Every node's transform at the time of `clock` (see [`Skeleton::pose`]).
+    pub fn pose_at(&self, clock: &Clock, view: Option<Vec3>) -> Pose {
+        let clock = clock.clone();
         let identity = NodePose {
             world: IDENTITY,
             rotation: QUAT_IDENTITY,

@@ -1,0 +1,522 @@
+//! Materials and textures of an exported model.
+//!
+//! - **Base colour.** The first layer that is not team colour (replaceable id 1) or team
+//!   glow (2) gives the base colour texture. A team-colour layer under it is baked into
+//!   the image: the texture is laid over the chosen team colour by its alpha, and the
+//!   result is opaque, as the game draws it. A material of team colour alone is that
+//!   colour. Further layers are listed as a loss.
+//! - **Alpha.** The base layer's filter mode: none -> OPAQUE, transparent -> MASK (cutoff
+//!   0.75, the game's alpha test), blend -> BLEND; additive, add-alpha and the two modulate
+//!   modes have no glTF form and become BLEND, listed. A team-colour-baked base is OPAQUE.
+//!   Static layer and geoset-animation alpha multiply the base colour factor's alpha;
+//!   a static geoset colour (when its flag says it is used) its colour.
+//! - **Shading.** Two-sided -> `doubleSided`; unshaded or unlit -> `KHR_materials_unlit`.
+//!   Classic materials are not metals and fully rough (the game has no specular).
+//! - **Reforged HD** (`Shader_HD_DefaultUnit`, or shader type 1 with texture slots):
+//!   diffuse -> base colour, normal -> normal texture, ORM -> occlusion (red) and
+//!   metallic-roughness (green, blue), emissive -> emissive texture; the team-colour mask
+//!   and environment slots are not carried.
+//! - **Textures** are looked up by [`TextureFinder`], decoded by [`crate::texture`] and
+//!   embedded as PNG (level 0). One that is missing or does not decode is listed; its
+//!   material keeps the path in `extras`.
+
+use super::buffer::Bin;
+use super::{extras, Losses};
+use crate::format::track::KGAO;
+use crate::model::{filter_mode, geoset_animation_flags, layer_flags, Layer, Model};
+use gltf_json::material::{
+    AlphaCutoff, AlphaMode, EmissiveFactor, NormalTexture, OcclusionTexture, PbrBaseColorFactor,
+    PbrMetallicRoughness, StrengthFactor,
+};
+use gltf_json::texture::{Info, Sampler, WrappingMode};
+use gltf_json::validation::Checked;
+use gltf_json::{Index, Root};
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Finds a model's textures on disk: Warcraft III paths (`Textures\Foo.blp`) under each
+/// folder, without regard to case; then the file name alone in each folder; and, for a
+/// `.blp` path, the same name as `.dds`, `.tga` or `.png` (Reforged and hand-made files
+/// often stand in for the original format).
+#[derive(Clone, Debug, Default)]
+pub struct TextureFinder {
+    dirs: Vec<PathBuf>,
+    listings: HashMap<PathBuf, HashMap<String, PathBuf>>,
+}
+
+impl TextureFinder {
+    /// A finder over `dirs`, searched in order.
+    pub fn new(dirs: Vec<PathBuf>) -> TextureFinder {
+        TextureFinder {
+            dirs,
+            listings: HashMap::new(),
+        }
+    }
+
+    /// The entries of `dir`, by lower-case name.
+    fn listing(&mut self, dir: &Path) -> &HashMap<String, PathBuf> {
+        self.listings.entry(dir.to_path_buf()).or_insert_with(|| {
+            let mut m = HashMap::new();
+            if let Ok(rd) = std::fs::read_dir(dir) {
+                for e in rd.flatten() {
+                    let name = e.file_name().to_string_lossy().to_lowercase();
+                    m.entry(name).or_insert_with(|| e.path());
+                }
+            }
+            m
+        })
+    }
+
+    /// `parts` (lower case) under `dir`, matched one component at a time.
+    fn walk(&mut self, dir: &Path, parts: &[String]) -> Option<PathBuf> {
+        let (first, rest) = parts.split_first()?;
+        let found = self.listing(dir).get(first)?.clone();
+        if rest.is_empty() {
+            found.is_file().then_some(found)
+        } else {
+            self.walk(&found, rest)
+        }
+    }
+
+    /// Where the texture at Warcraft III path `path` is, if anywhere.
+    pub fn find(&mut self, path: &str) -> Option<PathBuf> {
+        let norm = path.replace('\\', "/").to_lowercase();
+        let parts: Vec<String> = norm
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .map(String::from)
+            .collect();
+        if parts.is_empty() || parts.iter().any(|p| p == "..") {
+            return None;
+        }
+        let mut candidates = vec![parts.clone()];
+        if let Some(stem) = parts.last().and_then(|l| l.strip_suffix(".blp")) {
+            for ext in ["dds", "tga", "png"] {
+                let mut p = parts.clone();
+                *p.last_mut().expect("not empty") = format!("{stem}.{ext}");
+                candidates.push(p);
+            }
+        }
+        let dirs = self.dirs.clone();
+        for c in &candidates {
+            for d in &dirs {
+                if let Some(f) = self.walk(d, c) {
+                    return Some(f);
+                }
+            }
+        }
+        for c in &candidates {
+            let name = c.last().expect("not empty");
+            for d in &dirs {
+                if let Some(f) = self.walk(d, std::slice::from_ref(name)) {
+                    return Some(f);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Builds materials and their textures, once each.
+pub(super) struct Materials<'m> {
+    model: &'m Model,
+    team: [u8; 3],
+    finder: TextureFinder,
+    /// By (texture id, team colour baked in): the glTF texture, or `None` when missing.
+    textures: HashMap<(usize, bool), Option<Index<gltf_json::Texture>>>,
+    samplers: HashMap<u32, Index<Sampler>>,
+    /// By (material id, alpha bits, colour bits).
+    materials: HashMap<(u32, u32, [u32; 3]), Index<gltf_json::Material>>,
+    missing: Vec<(String, String)>,
+    unlit: bool,
+}
+
+impl<'m> Materials<'m> {
+    pub(super) fn new(model: &'m Model, options: &super::ExportOptions) -> Materials<'m> {
+        Materials {
+            model,
+            team: options.team_color,
+            finder: TextureFinder::new(options.texture_dirs.clone()),
+            textures: HashMap::new(),
+            samplers: HashMap::new(),
+            materials: HashMap::new(),
+            missing: Vec::new(),
+            unlit: false,
+        }
+    }
+
+    /// The material of geoset `gi`, with its geoset animation's static alpha and colour.
+    pub(super) fn for_geoset(
+        &mut self,
+        root: &mut Root,
+        bin: &mut Bin,
+        gi: usize,
+        losses: &mut Losses,
+    ) -> Index<gltf_json::Material> {
+        let model = self.model;
+        let g = &model.geosets[gi];
+        let (mut alpha, mut color) = (1.0f32, [1.0f32; 3]);
+        if let Some(ga) = model
+            .geoset_animations
+            .iter()
+            .find(|a| a.geoset_id == gi as i32)
+        {
+            if ga.tracks.float(KGAO).is_none() && ga.alpha.is_finite() {
+                alpha = ga.alpha.clamp(0.0, 1.0);
+            }
+            if ga.flags & geoset_animation_flags::USE_COLOR != 0
+                && ga.color.iter().all(|c| c.is_finite())
+            {
+                // Stored blue, green, red.
+                color = [ga.color[2], ga.color[1], ga.color[0]].map(|c| c.clamp(0.0, 1.0));
+            }
+        }
+        let key = (g.material_id, alpha.to_bits(), color.map(f32::to_bits));
+        if let Some(&m) = self.materials.get(&key) {
+            return m;
+        }
+        let m = self.build(root, bin, g.material_id, alpha, color, losses);
+        self.materials.insert(key, m);
+        m
+    }
+
+    fn sampler(&mut self, root: &mut Root, flags: u32) -> Index<Sampler> {
+        *self.samplers.entry(flags & 3).or_insert_with(|| {
+            let wrap = |on: bool| {
+                Checked::Valid(if on {
+                    WrappingMode::Repeat
+                } else {
+                    WrappingMode::ClampToEdge
+                })
+            };
+            root.push(Sampler {
+                mag_filter: None,
+                min_filter: None,
+                name: None,
+                wrap_s: wrap(flags & 1 != 0),
+                wrap_t: wrap(flags & 2 != 0),
+                extensions: None,
+                extras: Default::default(),
+            })
+        })
+    }
+
+    /// The glTF texture of model texture `id`, over team colour when `team` is set.
+    fn texture(
+        &mut self,
+        root: &mut Root,
+        bin: &mut Bin,
+        id: usize,
+        team: bool,
+    ) -> Option<Index<gltf_json::Texture>> {
+        if let Some(t) = self.textures.get(&(id, team)) {
+            return *t;
+        }
+        let t = self.load(root, bin, id, team);
+        self.textures.insert((id, team), t);
+        t
+    }
+
+    fn load(
+        &mut self,
+        root: &mut Root,
+        bin: &mut Bin,
+        id: usize,
+        team: bool,
+    ) -> Option<Index<gltf_json::Texture>> {
+        let tex = self.model.textures.get(id)?;
+        let path = tex.path.to_string();
+        if path.is_empty() {
+            let what = format!("replaceable texture {}", tex.replaceable_id);
+            self.missing
+                .push((what, "a replaceable texture the game supplies".into()));
+            return None;
+        }
+        let Some(file) = self.finder.find(&path) else {
+            self.missing.push((path, "not found".into()));
+            return None;
+        };
+        let image = std::fs::read(&file)
+            .map_err(|e| e.to_string())
+            .and_then(|data| crate::texture::decode(&data).map_err(|e| e.to_string()));
+        let mut image = match image {
+            Ok(i) => i,
+            Err(e) => {
+                self.missing
+                    .push((path, format!("{}: {e}", file.display())));
+                return None;
+            }
+        };
+        if team {
+            let tc = self.team.map(f32::from);
+            for px in image.pixels.chunks_exact_mut(4) {
+                let a = f32::from(px[3]) / 255.0;
+                for k in 0..3 {
+                    px[k] = (f32::from(px[k]) * a + tc[k] * (1.0 - a)).round() as u8;
+                }
+                px[3] = 255;
+            }
+        }
+        let png = crate::texture::png::encode(&image);
+        let view = bin.view(root, &png, None);
+        let img = root.push(gltf_json::Image {
+            buffer_view: Some(view),
+            mime_type: Some(gltf_json::image::MimeType("image/png".into())),
+            name: Some(path.clone()),
+            uri: None,
+            extensions: None,
+            extras: Default::default(),
+        });
+        let sampler = self.sampler(root, tex.flags);
+        Some(root.push(gltf_json::Texture {
+            name: Some(path),
+            sampler: Some(sampler),
+            source: img,
+            extensions: None,
+            extras: Default::default(),
+        }))
+    }
+
+    fn info(
+        &mut self,
+        root: &mut Root,
+        bin: &mut Bin,
+        id: i32,
+        team: bool,
+        coord: u32,
+    ) -> Option<Info> {
+        let id = usize::try_from(id).ok()?;
+        let index = self.texture(root, bin, id, team)?;
+        Some(Info {
+            index,
+            tex_coord: coord,
+            extensions: None,
+            extras: Default::default(),
+        })
+    }
+
+    fn replaceable(&self, id: i32) -> u32 {
+        usize::try_from(id)
+            .ok()
+            .and_then(|i| self.model.textures.get(i))
+            .map_or(0, |t| t.replaceable_id)
+    }
+
+    fn build(
+        &mut self,
+        root: &mut Root,
+        bin: &mut Bin,
+        material_id: u32,
+        alpha: f32,
+        color: [f32; 3],
+        losses: &mut Losses,
+    ) -> Index<gltf_json::Material> {
+        let model = self.model;
+        let place = format!("Material[{material_id}]");
+        let Some(m) = model.materials.get(material_id as usize) else {
+            return root.push(gltf_json::Material {
+                name: Some("(no material)".into()),
+                pbr_metallic_roughness: plain_pbr(None, [color[0], color[1], color[2], alpha]),
+                ..Default::default()
+            });
+        };
+        let mut out = gltf_json::Material {
+            name: Some(format!("Material {material_id}")),
+            ..Default::default()
+        };
+        let mut paths = Vec::new();
+        for l in &m.layers {
+            if let Some(t) = usize::try_from(l.texture_id)
+                .ok()
+                .and_then(|i| model.textures.get(i))
+            {
+                paths.push(t.path.to_string());
+            }
+        }
+        let hd_slots = hd_textures(m, model.version);
+        let layer_alpha = |l: &Layer| {
+            if l.tracks.float(crate::format::track::KMTA).is_none() && l.alpha.is_finite() {
+                l.alpha.clamp(0.0, 1.0)
+            } else {
+                1.0
+            }
+        };
+        if let Some((layer, slots)) = hd_slots {
+            let base = self.info(root, bin, slots[0], false, layer.coord_id);
+            let mut pbr = plain_pbr(
+                base,
+                [color[0], color[1], color[2], alpha * layer_alpha(layer)],
+            );
+            pbr.metallic_factor = StrengthFactor(1.0);
+            pbr.roughness_factor = StrengthFactor(1.0);
+            if let Some(orm) = self.info(root, bin, slots[2], false, layer.coord_id) {
+                out.occlusion_texture = Some(OcclusionTexture {
+                    index: orm.index,
+                    strength: StrengthFactor(1.0),
+                    tex_coord: orm.tex_coord,
+                    extensions: None,
+                    extras: Default::default(),
+                });
+                pbr.metallic_roughness_texture = Some(orm);
+            }
+            out.pbr_metallic_roughness = pbr;
+            if let Some(n) = self.info(root, bin, slots[1], false, layer.coord_id) {
+                out.normal_texture = Some(NormalTexture {
+                    index: n.index,
+                    scale: 1.0,
+                    tex_coord: n.tex_coord,
+                    extensions: None,
+                    extras: Default::default(),
+                });
+            }
+            if let Some(e) = self.info(root, bin, slots[3], false, layer.coord_id) {
+                out.emissive_texture = Some(e);
+                out.emissive_factor = EmissiveFactor([1.0; 3]);
+            }
+            losses.add(
+                place.clone(),
+                "Reforged team-colour mask and environment textures not carried",
+            );
+            self.finish_layer(&mut out, layer, &place, losses);
+        } else {
+            let base_at = m
+                .layers
+                .iter()
+                .position(|l| !matches!(self.replaceable(l.texture_id), 1 | 2));
+            let team_below = m.layers[..base_at.unwrap_or(m.layers.len())]
+                .iter()
+                .any(|l| self.replaceable(l.texture_id) == 1);
+            if m.layers.iter().any(|l| self.replaceable(l.texture_id) == 2) {
+                losses.add(place.clone(), "team glow layer not carried");
+            }
+            match base_at {
+                Some(b) => {
+                    let layer = &m.layers[b];
+                    let base = self.info(root, bin, layer.texture_id, team_below, layer.coord_id);
+                    let baked = team_below && base.is_some();
+                    out.pbr_metallic_roughness = plain_pbr(
+                        base,
+                        [color[0], color[1], color[2], alpha * layer_alpha(layer)],
+                    );
+                    self.finish_layer(&mut out, layer, &place, losses);
+                    if baked {
+                        out.alpha_mode = Checked::Valid(AlphaMode::Opaque);
+                        out.alpha_cutoff = None;
+                    }
+                    let extra = m.layers.len() - b - 1;
+                    if extra > 0 {
+                        losses.add(place.clone(), "layers above the base layer not carried");
+                    }
+                    if layer.texture_animation_id >= 0 {
+                        // Counted once for the model by the animation pass.
+                    }
+                }
+                None => {
+                    let tc = self.team.map(|c| f32::from(c) / 255.0);
+                    let team = m.layers.iter().any(|l| self.replaceable(l.texture_id) == 1);
+                    let rgb = if team { tc } else { [1.0; 3] };
+                    out.pbr_metallic_roughness = plain_pbr(
+                        None,
+                        [
+                            rgb[0] * color[0],
+                            rgb[1] * color[1],
+                            rgb[2] * color[2],
+                            alpha,
+                        ],
+                    );
+                    if let Some(l) = m.layers.first() {
+                        self.finish_layer(&mut out, l, &place, losses);
+                    }
+                }
+            }
+        }
+        out.extras = extras(json!({"mdlx": {"material": material_id, "textures": paths,
+            "priority_plane": m.priority_plane, "shader": m.shader.to_string()}}));
+        root.push(out)
+    }
+
+    /// Alpha mode, sides and shading from `layer`.
+    fn finish_layer(
+        &mut self,
+        out: &mut gltf_json::Material,
+        layer: &Layer,
+        place: &str,
+        losses: &mut Losses,
+    ) {
+        let (mode, cutoff) = match layer.filter_mode {
+            filter_mode::NONE => (AlphaMode::Opaque, None),
+            filter_mode::TRANSPARENT => (AlphaMode::Mask, Some(AlphaCutoff(0.75))),
+            filter_mode::BLEND => (AlphaMode::Blend, None),
+            other => {
+                let name = match other {
+                    filter_mode::ADDITIVE => "additive",
+                    filter_mode::ADD_ALPHA => "add-alpha",
+                    filter_mode::MODULATE => "modulate",
+                    filter_mode::MODULATE_2X => "modulate-2x",
+                    _ => "unknown",
+                };
+                losses.add(
+                    place.to_string(),
+                    format!("{name} filter mode approximated by alpha blending"),
+                );
+                (AlphaMode::Blend, None)
+            }
+        };
+        out.alpha_mode = Checked::Valid(mode);
+        out.alpha_cutoff = cutoff;
+        out.double_sided = layer.flags & layer_flags::TWO_SIDED != 0;
+        if layer.flags & (layer_flags::UNSHADED | layer_flags::UNLIT) != 0 {
+            out.extensions = Some(gltf_json::extensions::material::Material {
+                unlit: Some(gltf_json::extensions::material::Unlit {}),
+            });
+            self.unlit = true;
+        }
+    }
+
+    /// Adds what the materials need at the document level; returns the textures that were
+    /// missing.
+    pub(super) fn finish(
+        self,
+        root: &mut Root,
+        _bin: &mut Bin,
+        losses: &mut Losses,
+    ) -> Vec<(String, String)> {
+        if self.unlit {
+            root.extensions_used.push("KHR_materials_unlit".into());
+        }
+        for (path, why) in &self.missing {
+            losses.add(path.clone(), format!("texture not embedded ({why})"));
+        }
+        self.missing
+    }
+}
+
+fn plain_pbr(base: Option<Info>, factor: [f32; 4]) -> PbrMetallicRoughness {
+    PbrMetallicRoughness {
+        base_color_factor: PbrBaseColorFactor(factor.map(|c| if c.is_finite() { c } else { 1.0 })),
+        base_color_texture: base,
+        metallic_factor: StrengthFactor(0.0),
+        roughness_factor: StrengthFactor(1.0),
+        metallic_roughness_texture: None,
+        extensions: None,
+        extras: Default::default(),
+    }
+}
+
+/// A Reforged HD material's layer and its diffuse, normal, ORM and emissive texture ids.
+fn hd_textures(m: &crate::model::Material, version: u32) -> Option<(&Layer, [i32; 4])> {
+    let first = m.layers.first()?;
+    if m.shader.to_string() == "Shader_HD_DefaultUnit" && m.layers.len() >= 4 {
+        let ids = [0, 1, 2, 3].map(|k| m.layers[k].texture_id);
+        return Some((first, ids));
+    }
+    if version >= crate::format::version::TEXTURE_SLOTS
+        && first.shader_type_id == 1
+        && first.texture_slots.len() >= 4
+    {
+        let ids = [0, 1, 2, 3].map(|k| first.texture_slots[k].texture_id);
+        return Some((first, ids));
+    }
+    None
+}
