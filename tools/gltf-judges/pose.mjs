@@ -231,7 +231,9 @@ function visibleInTree(obj) {
   return true;
 }
 
-function meshEntries(THREE, gltf, json) {
+// With `maxVertices` (the job's "max_vertices"), a mesh of more vertices gives only
+// vertices floor(k * count / maxVertices) for k = 0 .. maxVertices-1, in that order.
+function meshEntries(THREE, gltf, json, maxVertices) {
   const { scene, parser } = gltf;
   const v = new THREE.Vector3();
   const entries = [];
@@ -241,13 +243,15 @@ function meshEntries(THREE, gltf, json) {
     const assoc = parser.associations.get(obj) || {};
     const meshDef = json.meshes && assoc.meshes !== undefined ? json.meshes[assoc.meshes] : undefined;
     const pos = obj.geometry.attributes.position;
-    const out = new Float32Array(pos.count * 3);
-    for (let i = 0; i < pos.count; i++) {
+    const take = maxVertices > 0 && pos.count > maxVertices ? maxVertices : pos.count;
+    const out = new Float32Array(take * 3);
+    for (let k = 0; k < take; k++) {
+      const i = take === pos.count ? k : Math.floor((k * pos.count) / take);
       obj.getVertexPosition(i, v);
       v.applyMatrix4(obj.matrixWorld);
-      out[3 * i] = v.x;
-      out[3 * i + 1] = v.y;
-      out[3 * i + 2] = v.z;
+      out[3 * k] = v.x;
+      out[3 * k + 1] = v.y;
+      out[3 * k + 2] = v.z;
     }
     const e = { node, name: node !== null && json.nodes[node].name !== undefined ? json.nodes[node].name : null };
     if (meshDef && meshDef.primitives.length > 1) e.primitive = assoc.primitives;
@@ -334,7 +338,7 @@ async function runJob(THREE, GLTFLoader, job, warnings) {
       mixer.setTime(s.time);
     }
     scene.updateMatrixWorld(true);
-    out.push({ animation: a, time: s.time ?? null, meshes: meshEntries(THREE, gltf, json) });
+    out.push({ animation: a, time: s.time ?? null, meshes: meshEntries(THREE, gltf, json, Number(job.max_vertices) || 0) });
   }
   mixer.stopAllAction();
   mixer.uncacheRoot(scene);

@@ -87,8 +87,8 @@ impl Value for Quat {
 
 /// The largest angle (radians) by which a resampled rotation may leave the game's spline:
 /// Hermite and Bezier rotations are sampled until slerp between neighbouring samples stays
-/// within this of the spline at every midpoint, with at most [`MAX_STEPS`] steps per key
-/// interval.
+/// within this of the spline a quarter, half and three quarters along every step, with at
+/// most [`MAX_STEPS`] steps per key interval.
 pub const ROTATION_TOLERANCE: f32 = 1e-4;
 /// The most samples one key interval of a rotation spline is cut into.
 pub const MAX_STEPS: usize = 256;
@@ -97,7 +97,7 @@ pub const MAX_STEPS: usize = 256;
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Notes {
     /// The largest angle (radians) a resampled rotation leaves the spline by at the checked
-    /// midpoints.
+    /// points.
     pub rotation_error: f32,
     /// A global sequence's cycles were cut short at the key limit.
     pub truncated: bool,
@@ -181,6 +181,15 @@ fn repeat<T: Value>(
             let t = base + key.t;
             if t < len {
                 keys.push(CKey { t, ..*key });
+            } else if t == len && key.t >= cycle {
+                // The animation ends where a cycle does: its last value comes just before
+                // the end, and the next cycle's first value is the one at the end (the
+                // global clock has wrapped).
+                keys.push(CKey {
+                    t,
+                    d_out: T::zero(),
+                    ..*key
+                });
             } else {
                 if t > len {
                     // Cut the cycle at the end of the animation.
@@ -316,7 +325,7 @@ fn piece<T: Value>(
 }
 
 /// How many straight (slerp) steps follow `spline` over 0..1 within
-/// [`ROTATION_TOLERANCE`], and the largest error left at the midpoints checked.
+/// [`ROTATION_TOLERANCE`], and the largest error left at the points checked.
 fn steps_for<T: Value>(spline: &dyn Fn(f32) -> T) -> (usize, f32) {
     let as_quat = |v: T| v.as_quat().unwrap_or([0.0, 0.0, 0.0, 1.0]);
     let mut steps = 1;
@@ -325,9 +334,13 @@ fn steps_for<T: Value>(spline: &dyn Fn(f32) -> T) -> (usize, f32) {
         let mut prev = as_quat(spline(0.0));
         for j in 1..=steps {
             let next = as_quat(spline(j as f32 / steps as f32));
-            let mid = as_quat(spline((j as f32 - 0.5) / steps as f32));
-            let chord = qnormalize(slerp(prev, next, 0.5));
-            worst = worst.max(angle(mid, chord));
+            // A quarter, half and three quarters along: the spline can cross the chord at
+            // its middle and still leave it elsewhere.
+            for f in [0.25f32, 0.5, 0.75] {
+                let on = as_quat(spline((j as f32 - 1.0 + f) / steps as f32));
+                let chord = qnormalize(slerp(prev, next, f));
+                worst = worst.max(angle(on, chord));
+            }
             prev = next;
         }
         if worst <= ROTATION_TOLERANCE || steps >= MAX_STEPS {
@@ -516,6 +529,23 @@ mod tests {
         assert_eq!(c.keys[kept[at]].v, 0.0);
         assert_eq!(c.keys[kept[at - 1]].v, 3.0);
         assert!(times[at - 1] < 0.4 && times[at - 1] > 0.3999);
+    }
+
+    /// An animation that ends where a global cycle ends shows the next cycle's first value
+    /// at its end, as the game's clock (wrapped to 0) does.
+    #[test]
+    fn an_animation_ending_on_a_cycle_end_shows_the_wrapped_value() {
+        let track = Track {
+            interpolation: Interpolation::Linear,
+            global_sequence_id: 0,
+            keys: vec![key(0, 0.0f32, 0.0, 0.0), key(500, 5.0, 0.0, 0.0)],
+        };
+        let mut notes = Notes::default();
+        let c = track_curve(&track, [0, 1000], &[500], 0.0, 1000, &mut notes);
+        let (times, kept) = seconds(&c.keys);
+        assert_eq!(*times.last().unwrap(), 1.0);
+        assert_eq!(c.keys[*kept.last().unwrap()].v, 0.0);
+        assert_eq!(c.keys[kept[kept.len() - 2]].v, 5.0);
     }
 
     /// A rotation spline is sampled until it stays within the tolerance.

@@ -1,0 +1,639 @@
+//! glTF export over the corpus, judged by tools that are not ours:
+//!
+//! - every corpus model (MDX of every family, MDL, Milkshape) exports, and the Khronos
+//!   glTF-Validator reports no error on any file (warnings and infos counted by code);
+//! - three.js (GLTFLoader, AnimationMixer, SkinnedMesh) plays every sequence of at least
+//!   150 models chosen to cover matrix groups of several bones, Reforged skins,
+//!   Hermite/Bezier rotations, global sequences, don't-inherit flags and geoset visibility,
+//!   and the skinned vertices it gives at six moments of each sequence are compared with
+//!   our own pose (`mdlx::anim`) of the same moment;
+//! - Blender's own glTF importer does the same on at least 50 of those models.
+//!
+//! The judges are installed by `scripts/gltf-judges.sh` (three.js and the validator, in
+//! Node; `MDLX_GLTF_JUDGES`) and `scripts/blender-judge.sh` (`MDLX_BLENDER`), which
+//! `scripts/test.sh` runs first. Without them a test says so and passes, except under CI
+//! (`CI` set), where it fails.
+
+mod common;
+
+use mdlx::anim::{posed_geosets, Clock, Skeleton};
+use mdlx::format::track::{KGAO, KGRT, KMTA};
+use mdlx::model::{node_flags, Interpolation, Model};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Vertices per geoset compared (evenly spaced by index when a geoset has more).
+const MAX_VERTICES: usize = 64;
+/// The largest error allowed, as a fraction of the model's size (the diagonal of its
+/// vertices' bounding box).
+const TOLERANCE: f64 = 1e-3;
+
+fn judge_env(var: &str, what: &str) -> Option<PathBuf> {
+    match std::env::var_os(var) {
+        Some(v) => Some(PathBuf::from(v)),
+        None if std::env::var_os("CI").is_some() => {
+            panic!("{var} is not set under CI: {what} must run (scripts/test.sh prepares it)")
+        }
+        None => {
+            eprintln!("{var} not set: {what} skipped (scripts/test.sh prepares it)");
+            None
+        }
+    }
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every corpus model file, with what `mdlx::read` makes of it.
+fn corpus_models() -> Vec<(PathBuf, Result<Model, String>)> {
+    let mut files: Vec<PathBuf> = common::manifest()
+        .into_iter()
+        .map(|r| common::corpus_dir().join(r.local_path))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let data = std::fs::read(&f).expect("corpus file reads");
+            let m = mdlx::read(&data, &mdlx::read::ReadOptions::default())
+                .map(|l| l.model)
+                .map_err(|e| e.to_string().lines().next().unwrap_or("").to_string());
+            (f, m)
+        })
+        .collect()
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mdlx-gltf-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stem(path: &Path) -> String {
+    let parent = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("{parent}__{}", path.file_name().unwrap().to_string_lossy())
+}
+
+fn export_to(dir: &Path, path: &Path, model: &Model) -> PathBuf {
+    let out = mdlx::gltf::export(model, &mdlx::gltf::ExportOptions::default());
+    let file = dir.join(format!("{}.glb", stem(path)));
+    std::fs::write(&file, out.to_glb()).unwrap();
+    file
+}
+
+#[test]
+fn every_corpus_model_exports_and_the_validator_finds_no_error() {
+    let Some(judges) = judge_env("MDLX_GLTF_JUDGES", "the glTF-Validator check") else {
+        return;
+    };
+    let dir = out_dir("validate");
+    let mut list = String::new();
+    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut refused = Vec::new();
+    for (path, model) in corpus_models() {
+        let kind = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        match model {
+            Ok(m) => {
+                let f = export_to(&dir, &path, &m);
+                list.push_str(&format!("{}\n", f.display()));
+                *by_kind.entry(kind).or_default() += 1;
+            }
+            Err(e) => refused.push(format!("{}: {e}", common::name(&path))),
+        }
+    }
+    let list_file = dir.join("list.txt");
+    std::fs::write(&list_file, &list).unwrap();
+    let out = Command::new("node")
+        .arg(repo().join("tools/gltf-judges/validate.mjs"))
+        .arg(&list_file)
+        .env("MDLX_GLTF_JUDGES", &judges)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "validate.mjs failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut errors = 0u64;
+    let mut files = 0usize;
+    let mut codes: BTreeMap<(u64, String), u64> = BTreeMap::new();
+    let mut bad = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        files += 1;
+        if let Some(f) = r.get("fatal") {
+            bad.push(format!("{}: {f}", r["file"]));
+            continue;
+        }
+        let e = r["errors"].as_u64().unwrap();
+        errors += e;
+        if e > 0 {
+            bad.push(format!("{}: {}", r["file"], r["first_errors"]));
+        }
+        for (code, v) in r["codes"].as_object().unwrap() {
+            let sev = v["severity"].as_u64().unwrap();
+            *codes.entry((sev, code.clone())).or_default() += v["count"].as_u64().unwrap();
+        }
+    }
+    println!("glTF export: {by_kind:?} exported; {files} validated, {errors} errors");
+    for ((sev, code), n) in &codes {
+        let sev = ["error", "warning", "info", "hint"][(*sev as usize).min(3)];
+        println!("  validator {sev}: {code} x{n}");
+    }
+    println!(
+        "  not exported ({}; mdlx::read refuses them, as `mdlx convert` does):",
+        refused.len()
+    );
+    for r in &refused {
+        println!("    {r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(files, by_kind.values().sum::<usize>());
+    assert!(bad.is_empty(), "validator errors:\n{}", bad.join("\n"));
+    // Only MDL fragments (no Model block) may be refused.
+    assert!(
+        refused.iter().all(|r| r.contains("fragment")),
+        "models that did not export: {refused:#?}"
+    );
+}
+
+/// What a model exercises.
+#[derive(Default, Debug, Clone, Copy)]
+struct Covers {
+    groups: bool,
+    skin: bool,
+    spline_rotations: bool,
+    globals: bool,
+    dont_inherit: bool,
+    visibility: bool,
+}
+
+fn covers(m: &Model) -> Covers {
+    let nodes = mdlx::anim::Skeleton::new(m);
+    let mut c = Covers {
+        groups: m
+            .geosets
+            .iter()
+            .any(|g| g.skin.is_none() && g.matrix_group_sizes.iter().any(|&s| s >= 2)),
+        skin: m.geosets.iter().any(|g| g.skin.is_some()),
+        ..Default::default()
+    };
+    for n in &nodes.nodes {
+        if let Some(t) = n.node.tracks.quaternion(KGRT) {
+            if matches!(
+                t.interpolation,
+                Interpolation::Hermite | Interpolation::Bezier
+            ) && t.keys.len() > 1
+            {
+                c.spline_rotations = true;
+            }
+        }
+        if n.node.tracks.iter().any(|a| match &a.track {
+            mdlx::model::AnyTrack::Vector3(t) => t.global_sequence_id >= 0,
+            mdlx::model::AnyTrack::Quaternion(t) => t.global_sequence_id >= 0,
+            _ => false,
+        }) && !m.global_sequences.is_empty()
+        {
+            c.globals = true;
+        }
+        if n.parent.is_some()
+            && n.node.flags
+                & (node_flags::DONT_INHERIT_TRANSLATION
+                    | node_flags::DONT_INHERIT_ROTATION
+                    | node_flags::DONT_INHERIT_SCALING)
+                != 0
+        {
+            c.dont_inherit = true;
+        }
+    }
+    let zero = |t: Option<&mdlx::model::Track<f32>>| {
+        t.is_some_and(|t| t.keys.iter().any(|k| k.value <= 0.0))
+    };
+    c.visibility = m
+        .geoset_animations
+        .iter()
+        .any(|a| zero(a.tracks.float(KGAO)))
+        || m.materials
+            .iter()
+            .any(|mat| mat.layers.iter().any(|l| zero(l.tracks.float(KMTA))));
+    c
+}
+
+/// The models for the animation checks: every one that covers something rare, then others
+/// with several-bone matrix groups, up to `want`.
+fn choose(models: Vec<(PathBuf, Model)>, want: usize) -> Vec<(PathBuf, Model, Covers)> {
+    let mut rare = Vec::new();
+    let mut common_ = Vec::new();
+    for (p, m) in models {
+        if m.sequences.is_empty() || m.geosets.is_empty() {
+            continue;
+        }
+        let c = covers(&m);
+        if c.skin || c.spline_rotations || c.globals || c.dont_inherit || c.visibility {
+            rare.push((p, m, c));
+        } else if c.groups {
+            common_.push((p, m, c));
+        }
+    }
+    // Cap the rare ones too, spread over the corpus, so the run stays short.
+    let take = |v: Vec<(PathBuf, Model, Covers)>, n: usize| -> Vec<(PathBuf, Model, Covers)> {
+        if v.len() <= n {
+            return v;
+        }
+        let len = v.len();
+        v.into_iter()
+            .enumerate()
+            .filter(|(i, _)| (i * n / len) != ((i + 1) * n / len))
+            .map(|(_, x)| x)
+            .collect()
+    };
+    let rare_n = rare.len().min(want * 3 / 4);
+    let mut out = take(rare.clone(), rare_n);
+    let rest = want.saturating_sub(out.len());
+    out.extend(take(common_, rest));
+    // Not enough of the common kind: more of the rare ones.
+    let names: std::collections::BTreeSet<PathBuf> = out.iter().map(|x| x.0.clone()).collect();
+    for x in rare {
+        if out.len() >= want {
+            break;
+        }
+        if !names.contains(&x.0) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+fn decode_b64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = s.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= u32::from(val(c)) << (18 - 6 * i);
+        }
+        out.push((n >> 16) as u8);
+        if chunk.len() > 2 {
+            out.push((n >> 8) as u8);
+        }
+        if chunk.len() > 3 {
+            out.push(n as u8);
+        }
+    }
+    out
+}
+
+fn floats(s: &str) -> Vec<[f32; 3]> {
+    decode_b64(s)
+        .chunks_exact(12)
+        .map(|c| {
+            let f = |k: usize| f32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+            [f(0), f(4), f(8)]
+        })
+        .collect()
+}
+
+/// Six moments of a sequence `len` ms long, as glTF seconds (f32, so that both sides
+/// sample the same instant).
+fn moments(len: f64) -> Vec<f32> {
+    [0.0, 0.5, 1.0, 0.137, 0.61, 0.883]
+        .iter()
+        .map(|f| ((len * f).round() / 1000.0) as f32)
+        .collect()
+}
+
+fn model_size(m: &Model) -> f64 {
+    let mut lo = [f64::MAX; 3];
+    let mut hi = [f64::MIN; 3];
+    for g in &m.geosets {
+        for v in &g.vertices {
+            if v.iter().all(|c| c.is_finite()) {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(f64::from(v[k]));
+                    hi[k] = hi[k].max(f64::from(v[k]));
+                }
+            }
+        }
+    }
+    let d: f64 = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
+    if d.is_finite() && d > 0.0 {
+        d
+    } else {
+        1.0
+    }
+}
+
+/// What one judge said, against our pose.
+#[derive(Default)]
+struct Tally {
+    models: usize,
+    sequences: usize,
+    samples: usize,
+    vertices: usize,
+    worst: f64,
+    worst_at: String,
+    over: Vec<String>,
+    visibility_checked: usize,
+    /// Vertices of more than four bones, where the judge reads only four: compared apart.
+    beyond_four: usize,
+    beyond_four_worst: f64,
+    visibility_mismatches: Vec<String>,
+    errors: Vec<String>,
+}
+
+/// Which index a judge reports k-th for a mesh of `count` vertices.
+fn sampled(count: usize) -> Vec<usize> {
+    let take = count.min(MAX_VERTICES);
+    (0..take).map(|k| k * count / take).collect()
+}
+
+fn run_three(chosen: &[(PathBuf, Model, Covers)], judges: &Path, dir: &Path) -> Tally {
+    let mut jobs = Vec::new();
+    let mut files = Vec::new();
+    for (path, m, _) in chosen {
+        let file = export_to(dir, path, m);
+        let mut samples = Vec::new();
+        for (si, s) in m.sequences.iter().enumerate() {
+            let len = (i64::from(s.interval[1]) - i64::from(s.interval[0])).max(0) as f64;
+            for t in moments(len) {
+                samples.push(serde_json::json!({"animation": si, "time": t}));
+            }
+        }
+        jobs.push(serde_json::json!({"file": file, "samples": samples,
+            "max_vertices": MAX_VERTICES}));
+        files.push(file);
+    }
+    let req = dir.join("request.json");
+    std::fs::write(&req, serde_json::json!({ "jobs": jobs }).to_string()).unwrap();
+    let out = Command::new("node")
+        .arg(repo().join("tools/gltf-judges/pose.mjs"))
+        .arg(&req)
+        .env("MDLX_GLTF_JUDGES", judges)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "pose.mjs failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut tally = Tally::default();
+    for ((path, m, _), line) in chosen.iter().zip(text.lines()) {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        compare(path, m, &r, &mut tally, true, |e| {
+            let pos = floats(e["positions"].as_str().unwrap_or(""));
+            (e["visible"].as_bool().unwrap_or(false), pos)
+        });
+    }
+    tally
+}
+
+/// Compares a judge's answer for one model with our pose. `read` gives a mesh entry's
+/// visibility flag and its positions (glTF axes, the sampled vertices).
+fn compare(
+    path: &Path,
+    m: &Model,
+    r: &serde_json::Value,
+    tally: &mut Tally,
+    four_only: bool,
+    read: impl Fn(&serde_json::Value) -> (bool, Vec<[f32; 3]>),
+) {
+    let name = common::name(path);
+    if let Some(e) = r["error"].as_str() {
+        tally.errors.push(format!("{name}: {e}"));
+        return;
+    }
+    tally.models += 1;
+    tally.sequences += m.sequences.len();
+    let size = model_size(m);
+    let skeleton = Skeleton::new(m);
+    // Per geoset and vertex, how many distinct nodes move it.
+    let influences: Vec<Vec<usize>> = m
+        .geosets
+        .iter()
+        .map(|g| {
+            let groups: Vec<usize> = g
+                .matrix_groups()
+                .iter()
+                .map(|ids| {
+                    let mut found: Vec<usize> = ids
+                        .iter()
+                        .filter_map(|&id| skeleton.by_object_id(id))
+                        .collect();
+                    found.sort_unstable();
+                    found.dedup();
+                    found.len()
+                })
+                .collect();
+            (0..g.vertices.len())
+                .map(|v| match &g.skin {
+                    Some(_) => 4,
+                    None => g
+                        .vertex_groups
+                        .get(v)
+                        .and_then(|&k| groups.get(usize::from(k)))
+                        .copied()
+                        .unwrap_or(1),
+                })
+                .collect()
+        })
+        .collect();
+    for s in r["samples"].as_array().unwrap() {
+        let si = s["animation"].as_u64().unwrap() as usize;
+        let t = s["time"].as_f64().unwrap();
+        // The moments are whole milliseconds (see `moments`); the judge got them as f32
+        // seconds, and glTF keys at those milliseconds are the same f32 values.
+        let ms = (t * 1000.0).round();
+        let clock = Clock::unwrapped(m, si, ms);
+        let pose = skeleton.pose_at(&clock, None);
+        let ours = posed_geosets(m, &skeleton, &pose, &clock);
+        tally.samples += 1;
+        for e in s["meshes"].as_array().unwrap() {
+            let Some(gi) = e["name"]
+                .as_str()
+                .and_then(|n| n.strip_prefix("Geoset "))
+                .and_then(|n| n.parse::<usize>().ok())
+            else {
+                continue;
+            };
+            let (flag, theirs) = read(e);
+            let mine = &ours[gi];
+            let idx = sampled(mine.positions.len());
+            if idx.len() != theirs.len() {
+                tally.errors.push(format!(
+                    "{name} geoset {gi}: {} vertices from the judge, {} expected",
+                    theirs.len(),
+                    idx.len()
+                ));
+                continue;
+            }
+            let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
+            for p in &theirs {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(f64::from(p[k]));
+                    hi[k] = hi[k].max(f64::from(p[k]));
+                }
+            }
+            let extent = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
+            // Drawn: shown and not shrunk to a point. A geoset hidden by the export
+            // collapses onto its rig's root; one the animation itself shrinks to a point
+            // (bones scaled to 0) draws nothing either, in the game as in the judge.
+            let collapsed = !(extent > 1e-7 * size);
+            let shown =
+                flag && !collapsed && theirs.iter().all(|p| p.iter().all(|c| c.is_finite()));
+            let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
+            for &i in &idx {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(f64::from(mine.positions[i][k]));
+                    hi[k] = hi[k].max(f64::from(mine.positions[i][k]));
+                }
+            }
+            let ours_point = !((0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max) > 1e-7 * size);
+            let drawn = mine.visible && !ours_point;
+            tally.visibility_checked += 1;
+            let seq = m.sequences[si].name.to_string();
+            if shown != drawn {
+                tally.visibility_mismatches.push(format!(
+                    "{name} '{seq}' t={t}: geoset {gi} ours {} (visible {}) judge {} (flag {flag})",
+                    drawn, mine.visible, shown
+                ));
+                continue;
+            }
+            if !shown {
+                continue;
+            }
+            for (k, &i) in idx.iter().enumerate() {
+                let p = mdlx::gltf::from_y_up(theirs[k]);
+                let q = mine.positions[i];
+                if !q.iter().all(|c| c.is_finite()) {
+                    continue;
+                }
+                let d = (0..3)
+                    .map(|c| (f64::from(p[c]) - f64::from(q[c])).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+                    / size;
+                if four_only && influences[gi].get(i).is_some_and(|&n| n > 4) {
+                    tally.beyond_four += 1;
+                    tally.beyond_four_worst = tally.beyond_four_worst.max(d);
+                    continue;
+                }
+                tally.vertices += 1;
+                if d > tally.worst {
+                    tally.worst = d;
+                    tally.worst_at = format!("{name} '{seq}' t={t}s geoset {gi} vertex {i}");
+                }
+                if d > TOLERANCE && tally.over.len() < 2000 {
+                    tally.over.push(format!(
+                        "{name} '{seq}' t={t}s geoset {gi} vertex {i}: {d:.2e} of the size"
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn report(judge: &str, chosen: &[(PathBuf, Model, Covers)], t: &Tally) {
+    let count = |f: fn(&Covers) -> bool| chosen.iter().filter(|(_, _, c)| f(c)).count();
+    println!(
+        "{judge}: {} models ({} with several-bone matrix groups, {} Reforged skins, {} Hermite/Bezier rotations, {} global sequences, {} don't-inherit flags, {} geoset visibility), {} sequences, {} moments, {} vertex positions compared",
+        t.models,
+        count(|c| c.groups),
+        count(|c| c.skin),
+        count(|c| c.spline_rotations),
+        count(|c| c.globals),
+        count(|c| c.dont_inherit),
+        count(|c| c.visibility),
+        t.sequences,
+        t.samples,
+        t.vertices
+    );
+    println!(
+        "  worst distance {:.3e} of the model's size (tolerance {TOLERANCE:e}) at {}",
+        t.worst, t.worst_at
+    );
+    println!(
+        "  visibility: {} geoset moments checked, {} disagree",
+        t.visibility_checked,
+        t.visibility_mismatches.len()
+    );
+    if t.beyond_four > 0 {
+        println!(
+            "  vertices of more than four bones (the judge reads JOINTS_0 only, renormalised): {} vertex moments, worst {:.3e} of the size; not held to the tolerance",
+            t.beyond_four, t.beyond_four_worst
+        );
+    }
+    let mut by_model: BTreeMap<String, usize> = BTreeMap::new();
+    for o in &t.over {
+        *by_model
+            .entry(o.split(' ').next().unwrap().to_string())
+            .or_default() += 1;
+    }
+    println!(
+        "  over tolerance: {} vertex moments in {} models",
+        t.over.len(),
+        by_model.len()
+    );
+    for (m, n) in &by_model {
+        println!("    {m}: {n}");
+    }
+    for o in t.over.iter().take(10) {
+        println!("    {o}");
+    }
+    for v in t.visibility_mismatches.iter().take(10) {
+        println!("    visibility: {v}");
+    }
+    for e in &t.errors {
+        println!("    error: {e}");
+    }
+}
+
+fn readable_models() -> Vec<(PathBuf, Model)> {
+    corpus_models()
+        .into_iter()
+        .filter_map(|(p, m)| m.ok().map(|m| (p, m)))
+        .collect()
+}
+
+#[test]
+fn three_js_plays_every_sequence_as_our_pose_does() {
+    let Some(judges) = judge_env("MDLX_GLTF_JUDGES", "the three.js animation check") else {
+        return;
+    };
+    let chosen = choose(readable_models(), 160);
+    let dir = out_dir("three");
+    let t = run_three(&chosen, &judges, &dir);
+    report("three.js", &chosen, &t);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(t.models >= 150, "only {} models compared", t.models);
+    assert!(t.errors.is_empty(), "{:#?}", t.errors);
+    assert!(
+        t.visibility_mismatches.is_empty(),
+        "visibility differs: {:#?}",
+        &t.visibility_mismatches[..t.visibility_mismatches.len().min(20)]
+    );
+    assert!(
+        t.over.is_empty(),
+        "{} vertex moments over tolerance",
+        t.over.len()
+    );
+}
