@@ -497,7 +497,7 @@ fn compare(
             // Drawn: shown and not shrunk to a point. A geoset hidden by the export
             // collapses onto its rig's root; one the animation itself shrinks to a point
             // (bones scaled to 0) draws nothing either, in the game as in the judge.
-            let collapsed = !(extent > 1e-7 * size);
+            let collapsed = extent.is_nan() || extent <= 1e-7 * size;
             let shown =
                 flag && !collapsed && theirs.iter().all(|p| p.iter().all(|c| c.is_finite()));
             let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
@@ -507,7 +507,8 @@ fn compare(
                     hi[k] = hi[k].max(f64::from(mine.positions[i][k]));
                 }
             }
-            let ours_point = !((0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max) > 1e-7 * size);
+            let ours_extent = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
+            let ours_point = ours_extent.is_nan() || ours_extent <= 1e-7 * size;
             let drawn = mine.visible && !ours_point;
             tally.visibility_checked += 1;
             let seq = m.sequences[si].name.to_string();
