@@ -80,6 +80,28 @@ else
   echo "test.sh: Pillow oracle not prepared (see above); the texture comparison will be skipped" >&2
 fi
 
+# The glTF judges (crates/mdlx/tests/gltf_export.rs): the Khronos glTF-Validator and
+# three.js in Node (scripts/gltf-judges.sh), and Blender 3.4 (scripts/blender-judge.sh,
+# which installs Debian's blender package when it is missing).
+judges_ready=
+if judges_env="$(scripts/gltf-judges.sh)"; then
+  eval "$judges_env"
+  judges_ready=1
+elif [ -n "${CI:-}" ]; then
+  finish 1 "the glTF judges could not be prepared under CI (scripts/gltf-judges.sh failed): no test ran"
+else
+  echo "test.sh: glTF judges not prepared (see above); the glTF checks will be skipped" >&2
+fi
+blender_ready=
+if blender_env="$(scripts/blender-judge.sh)"; then
+  eval "$blender_env"
+  blender_ready=1
+elif [ -n "${CI:-}" ]; then
+  finish 1 "Blender could not be prepared under CI (scripts/blender-judge.sh failed): no test ran"
+else
+  echo "test.sh: Blender not prepared (see above); the Blender check will be skipped" >&2
+fi
+
 # Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
 if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi
 cargo test --workspace --locked --no-fail-fast -- --nocapture 2>&1 | tee "$log"
@@ -94,5 +116,16 @@ if [ -n "$peers_ready" ]; then
   bash scripts/test-peer-repair.sh 2>&1 | tee "$repair_log"
   repair_status="${PIPESTATUS[0]}"
   if [ "$repair_status" -ne 0 ] && [ "$status" -eq 0 ]; then status="$repair_status"; fi
+fi
+# The judges' own tests (against expectations computed without them), as further suites.
+if [ -n "$judges_ready" ]; then
+  bash scripts/test-gltf-judges.sh 2>&1 | tee -a "$repair_log"
+  s="${PIPESTATUS[0]}"
+  if [ "$s" -ne 0 ] && [ "$status" -eq 0 ]; then status="$s"; fi
+fi
+if [ -n "$blender_ready" ]; then
+  bash scripts/test-blender-judge.sh 2>&1 | tee -a "$repair_log"
+  s="${PIPESTATUS[0]}"
+  if [ "$s" -ne 0 ] && [ "$status" -eq 0 ]; then status="$s"; fi
 fi
 finish "$status" "$note"

@@ -267,6 +267,14 @@ def run_job(job, fps_note):
                     ev.to_mesh_clear()
                 pts = co.reshape(-1, 3).astype(numpy.float64)
                 world = pts @ mw[:3, :3].T + mw[:3, 3]
+                extent = float((world.max(0) - world.min(0)).max()) if n else 0.0
+                # The job's "max_vertices": a mesh of more vertices gives only vertices
+                # k * n // max_vertices (k = 0 .. max_vertices-1), rest and positions alike.
+                limit = int(job.get("max_vertices") or 0)
+                keep = None
+                if 0 < limit < n:
+                    keep = [k * n // limit for k in range(limit)]
+                    world = world[keep]
                 det = float(numpy.linalg.det(mw[:3, :3]))
                 hidden = bool(ev.hide_viewport or ev.hide_render)
                 entry = {
@@ -277,8 +285,9 @@ def run_job(job, fps_note):
                     "det": det,
                     # largest side of the positions' bounding box: 0 when a mesh is
                     # collapsed to a point (e.g. by a joint scaled to 0)
-                    "extent": float((world.max(0) - world.min(0)).max()) if n else 0.0,
-                    "rest": b64(rest[obj.name]),
+                    "extent": extent,
+                    "rest": b64(rest[obj.name] if keep is None else
+                                numpy.asarray(rest[obj.name], dtype=numpy.float32).reshape(-1, 3)[keep].reshape(-1)),
                     "positions": b64(world),
                 }
                 if len(rest[obj.name]) != 3 * n:

@@ -91,6 +91,11 @@ pub enum Command {
         /// (default ff0303, the red player's).
         #[arg(long, value_name = "RRGGBB", value_parser = parse_color)]
         team_color: Option<[u8; 3]>,
+        /// glTF output: linear keys only (Hermite/Bezier translations and scalings sampled,
+        /// rotation keys at most 0.05 rad apart), for Blender 3.4, whose importer replaces
+        /// glTF's cubic tangents with its own handles and blends rotations component-wise.
+        #[arg(long)]
+        linear: bool,
         /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
         /// write (without it, all of them).
         #[command(flatten)]

@@ -70,6 +70,7 @@ fn main() -> ExitCode {
             blp_palette,
             textures,
             team_color,
+            linear,
         } => cmd::convert::run(
             &ctx,
             &input,
@@ -90,6 +91,7 @@ fn main() -> ExitCode {
                 },
                 textures,
                 team_color,
+                linear,
             },
         ),
         cli::Command::Pose { file, moment, json } => {

@@ -145,6 +145,8 @@ pub struct Options {
     pub textures: Vec<std::path::PathBuf>,
     /// glTF output: the colour of team-colour layers.
     pub team_color: Option<[u8; 3]>,
+    /// glTF output: linear keys only (for Blender).
+    pub linear: bool,
 }
 
 /// Runs the verb.
@@ -320,6 +322,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
             dirs.extend(opts.textures.iter().cloned());
             let mut options = mdlx::gltf::ExportOptions {
                 texture_dirs: dirs,
+                linear: opts.linear,
                 ..Default::default()
             };
             if let Some(c) = opts.team_color {

@@ -87,11 +87,14 @@ impl Value for Quat {
 
 /// The largest angle (radians) by which a resampled rotation may leave the game's spline:
 /// Hermite and Bezier rotations are sampled until slerp between neighbouring samples stays
-/// within this of the spline a quarter, half and three quarters along every step, with at
-/// most [`MAX_STEPS`] steps per key interval.
+/// within this of the spline a quarter, half and three quarters along every piece (see
+/// [`sample_points`]).
 pub const ROTATION_TOLERANCE: f32 = 1e-4;
-/// The most samples one key interval of a rotation spline is cut into.
+/// The most pieces one key interval of a curve is cut into when sampled evenly
+/// ([`linearize`], [`densify`]).
 pub const MAX_STEPS: usize = 256;
+/// Rotation splines are halved at most this many times per key interval (to 2^-16 of it).
+pub const MAX_DEPTH: u32 = 16;
 
 /// What building a curve noticed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -99,8 +102,23 @@ pub struct Notes {
     /// The largest angle (radians) a resampled rotation leaves the spline by at the checked
     /// points.
     pub rotation_error: f32,
+    /// Places where a rotation spline jumps (see [`sample_points`]).
+    pub rotation_jumps: usize,
     /// A global sequence's cycles were cut short at the key limit.
     pub truncated: bool,
+    /// Keys global sequences may still be repeated into, over the whole export (a
+    /// global sequence of 1 ms under a sequence of days would otherwise make billions).
+    pub cycle_keys_left: usize,
+}
+
+impl Notes {
+    /// Notes with a budget of `cycle_keys` keys for repeated global sequences.
+    pub fn with_budget(cycle_keys: usize) -> Notes {
+        Notes {
+            cycle_keys_left: cycle_keys,
+            ..Notes::default()
+        }
+    }
 }
 
 /// A curve with the same value from 0 to `len`.
@@ -210,7 +228,7 @@ fn repeat<T: Value>(
                 break 'cycles;
             }
         }
-        if keys.len() > max_keys {
+        if keys.len() > max_keys.min(notes.cycle_keys_left) {
             notes.truncated = true;
             let last = *keys.last().expect("a cycle has keys");
             if last.t < len {
@@ -225,6 +243,7 @@ fn repeat<T: Value>(
         }
         k += 1;
     }
+    notes.cycle_keys_left = notes.cycle_keys_left.saturating_sub(keys.len());
     Curve {
         interp: one.interp,
         keys,
@@ -267,12 +286,12 @@ fn piece<T: Value>(
         for w in ks.windows(2) {
             let (a, b) = (&w[0], &w[1]);
             let spline = |u: f32| T::hermite(a.value, a.out_tan, b.in_tan, b.value, u);
-            let (steps, err) = steps_for(&spline);
+            let (points, err, jumps) = sample_points(&spline);
             notes.rotation_error = notes.rotation_error.max(err);
+            notes.rotation_jumps += jumps;
             let (ta, tb) = (at(a), at(b));
-            for j in 1..=steps {
-                let u = j as f32 / steps as f32;
-                let v = if j == steps { b.value } else { spline(u) };
+            for &u in &points {
+                let v = if u >= 1.0 { b.value } else { spline(u) };
                 out.push(hold(ta + (tb - ta) * f64::from(u), v));
             }
         }
@@ -324,29 +343,127 @@ fn piece<T: Value>(
     Some(Curve { interp, keys: out })
 }
 
-/// How many straight (slerp) steps follow `spline` over 0..1 within
-/// [`ROTATION_TOLERANCE`], and the largest error left at the points checked.
-fn steps_for<T: Value>(spline: &dyn Fn(f32) -> T) -> (usize, f32) {
-    let as_quat = |v: T| v.as_quat().unwrap_or([0.0, 0.0, 0.0, 1.0]);
-    let mut steps = 1;
-    loop {
-        let mut worst = 0.0f32;
-        let mut prev = as_quat(spline(0.0));
-        for j in 1..=steps {
-            let next = as_quat(spline(j as f32 / steps as f32));
-            // A quarter, half and three quarters along: the spline can cross the chord at
-            // its middle and still leave it elsewhere.
-            for f in [0.25f32, 0.5, 0.75] {
-                let on = as_quat(spline((j as f32 - 1.0 + f) / steps as f32));
-                let chord = qnormalize(slerp(prev, next, f));
-                worst = worst.max(angle(on, chord));
+/// Where to sample `spline` over 0..1 so that slerp between neighbouring samples stays
+/// within [`ROTATION_TOLERANCE`] of it (checked a quarter, half and three quarters along
+/// each piece): pieces are halved where they stray, down to 2^-[`MAX_DEPTH`] of the
+/// interval. A piece that still strays there holds a jump of the spline itself (its inner
+/// slerps take the other way round when two quaternions cross 90 degrees apart); it is
+/// left as a straight line that short, and counted. Returns the sample points (after 0,
+/// ending with 1), the largest error left outside jumps, and the jumps.
+pub fn sample_points<T: Value>(spline: &dyn Fn(f32) -> T) -> (Vec<f32>, f32, usize) {
+    let q = |u: f32| spline(u).as_quat().unwrap_or([0.0, 0.0, 0.0, 1.0]);
+    let mut out = Vec::new();
+    let (mut worst, mut jumps) = (0.0f32, 0usize);
+    // Depth-first over (u0, u1, depth), left pieces first.
+    let mut stack = vec![(0.0f32, 1.0f32, 0u32)];
+    while let Some((u0, u1, depth)) = stack.pop() {
+        let (q0, q1) = (q(u0), q(u1));
+        let err = [0.25f32, 0.5, 0.75]
+            .iter()
+            .map(|&f| angle(q(u0 + (u1 - u0) * f), qnormalize(slerp(q0, q1, f))))
+            .fold(0.0f32, f32::max);
+        if err <= ROTATION_TOLERANCE {
+            out.push(u1);
+        } else if depth >= MAX_DEPTH {
+            out.push(u1);
+            jumps += 1;
+            continue;
+        } else {
+            let um = 0.5 * (u0 + u1);
+            stack.push((um, u1, depth + 1));
+            stack.push((u0, um, depth + 1));
+            continue;
+        }
+        worst = worst.max(err);
+    }
+    (out, worst, jumps)
+}
+
+/// `c` with its cubic segments sampled into straight lines, each segment cut into as many
+/// steps (at most [`MAX_STEPS`]) as keep the lines within `tolerance` of the curve a
+/// quarter, half and three quarters along every step. For viewers that do not read glTF's
+/// cubic tangents (Blender 3.4 replaces them with its own handles). Returns the curve and
+/// the largest distance left at the points checked.
+pub fn linearize(c: &Curve<Vec3>, tolerance: f32) -> (Curve<Vec3>, f32) {
+    if c.interp != Interp::Cubic {
+        return (c.clone(), 0.0);
+    }
+    let dist = |a: Vec3, b: Vec3| {
+        ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+    };
+    let mut keys = Vec::with_capacity(c.keys.len());
+    let mut worst = 0.0f32;
+    let flat = |t: f64, v: Vec3| CKey {
+        t,
+        v,
+        d_in: [0.0; 3],
+        d_out: [0.0; 3],
+    };
+    for w in c.keys.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        keys.push(flat(a.t, a.v));
+        let at = |u: f64| eval(c, a.t + (b.t - a.t) * u).0;
+        let mut steps = 1usize;
+        let err = loop {
+            let mut e = 0.0f32;
+            for j in 0..steps {
+                let (u0, u1) = (j as f64 / steps as f64, (j + 1) as f64 / steps as f64);
+                let (p0, p1) = (at(u0), at(u1));
+                for f in [0.25f32, 0.5, 0.75] {
+                    let on = at(u0 + (u1 - u0) * f64::from(f));
+                    e = e.max(dist(on, Vec3::lerp(p0, p1, f)));
+                }
             }
-            prev = next;
+            if e.is_nan() || e <= tolerance || steps >= MAX_STEPS {
+                break e;
+            }
+            steps *= 2;
+        };
+        worst = worst.max(err);
+        for j in 1..steps {
+            let u = j as f64 / steps as f64;
+            keys.push(flat(a.t + (b.t - a.t) * u, at(u)));
         }
-        if worst <= ROTATION_TOLERANCE || steps >= MAX_STEPS {
-            return (steps, worst);
+    }
+    if let Some(last) = c.keys.last() {
+        keys.push(flat(last.t, last.v));
+    }
+    (
+        Curve {
+            interp: Interp::Linear,
+            keys,
+        },
+        worst,
+    )
+}
+
+/// `c` (linear rotations) with keys added between keys more than `max_angle` apart, so
+/// that a viewer that blends rotations component by component (Blender) stays close to
+/// slerp. Step curves are returned as they are.
+pub fn densify(c: &Curve<Quat>, max_angle: f32) -> Curve<Quat> {
+    if c.interp != Interp::Linear {
+        return c.clone();
+    }
+    let mut keys = Vec::with_capacity(c.keys.len());
+    for w in c.keys.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        keys.push(a);
+        let steps = ((angle(a.v, b.v) / max_angle).ceil() as usize).clamp(1, MAX_STEPS);
+        for j in 1..steps {
+            let u = j as f32 / steps as f32;
+            keys.push(CKey {
+                t: a.t + (b.t - a.t) * f64::from(u),
+                v: Quat::lerp(a.v, b.v, u),
+                ..a
+            });
         }
-        steps *= 2;
+    }
+    if let Some(last) = c.keys.last() {
+        keys.push(*last);
+    }
+    Curve {
+        interp: Interp::Linear,
+        keys,
     }
 }
 
@@ -482,7 +599,7 @@ mod tests {
                     key(1400, [1.0, 1.0, 1.0], [2.0, 2.0, -3.0], [0.0; 3]),
                 ],
             };
-            let mut notes = Notes::default();
+            let mut notes = Notes::with_budget(1_000_000);
             let c = track_curve(&track, [1000, 1500], &[], [0.0; 3], 1000, &mut notes);
             assert_eq!(c.interp, Interp::Cubic);
             assert_eq!(c.keys.first().unwrap().t, 0.0);
@@ -514,7 +631,7 @@ mod tests {
             global_sequence_id: 0,
             keys: vec![key(0, 0.0f32, 0.0, 0.0), key(300, 3.0, 0.0, 0.0)],
         };
-        let mut notes = Notes::default();
+        let mut notes = Notes::with_budget(1_000_000);
         let c = track_curve(&track, [5000, 5700], &[400], 0.0, 1000, &mut notes);
         // 0..300 ramps, 300..400 holds 3, then again; cut at 700 (300 into cycle 2).
         let v = |t| eval(&c, t).0;
@@ -540,7 +657,7 @@ mod tests {
             global_sequence_id: 0,
             keys: vec![key(0, 0.0f32, 0.0, 0.0), key(500, 5.0, 0.0, 0.0)],
         };
-        let mut notes = Notes::default();
+        let mut notes = Notes::with_budget(1_000_000);
         let c = track_curve(&track, [0, 1000], &[500], 0.0, 1000, &mut notes);
         let (times, kept) = seconds(&c.keys);
         assert_eq!(*times.last().unwrap(), 1.0);
@@ -560,7 +677,7 @@ mod tests {
                 key(1000, q(2.5), q(1.4), q(2.5)),
             ],
         };
-        let mut notes = Notes::default();
+        let mut notes = Notes::with_budget(1_000_000);
         let c = track_curve(
             &track,
             [0, 1000],

@@ -39,9 +39,10 @@
 //!   tangents divided by the key spacing; Bezier control points turned into Hermite
 //!   derivatives). Hermite and Bezier rotations (the game's squad spline is not glTF's)
 //!   are sampled into LINEAR keys, as densely as needed to stay within
-//!   [`curves::ROTATION_TOLERANCE`] of the spline (at most [`curves::MAX_STEPS`] steps per
-//!   key interval; the largest error left is reported). The end of an animation is the
-//!   sequence's last frame, not the first frame of its next loop.
+//!   [`curves::ROTATION_TOLERANCE`] (1e-4 rad) of the spline, halving where it strays;
+//!   where the game's spline itself jumps (its inner slerps switch hemispheres), the jump
+//!   is kept as a straight line 2^-16 of the key interval long, and counted. The end of an
+//!   animation is the sequence's last frame, not the first frame of its next loop.
 //! - **Global sequences** run on their own clocks in the game. Each animation bakes them
 //!   from its start, as if the global clock started with it: their cycles are laid end to
 //!   end over the sequence's length (exactly, the keys repeated).
@@ -94,13 +95,26 @@ pub struct ExportOptions {
     /// Folders to look for textures in, in order (Warcraft III paths are matched without
     /// regard to case, with `\` as `/`; then by file name alone).
     pub texture_dirs: Vec<PathBuf>,
+    /// Only STEP and LINEAR keys, for viewers that do not read glTF's cubic splines
+    /// (Blender 3.4 replaces their tangents with its own handles, and blends rotations
+    /// component by component): Hermite and Bezier translations and scalings are sampled
+    /// within [`LINEAR_TOLERANCE`] of the model's size, and rotation keys more than
+    /// [`LINEAR_MAX_ANGLE`] apart get keys between them.
+    pub linear: bool,
 }
+
+/// With [`ExportOptions::linear`]: how far (as a fraction of the model's size) sampled
+/// translations and scalings may leave the curve.
+pub const LINEAR_TOLERANCE: f32 = 1e-5;
+/// With [`ExportOptions::linear`]: the largest angle (radians) between two rotation keys.
+pub const LINEAR_MAX_ANGLE: f32 = 0.05;
 
 impl Default for ExportOptions {
     fn default() -> Self {
         ExportOptions {
             team_color: [255, 3, 3],
             texture_dirs: Vec::new(),
+            linear: false,
         }
     }
 }
@@ -228,6 +242,8 @@ fn translate(t: Vec3) -> Mat4 {
 
 /// The most keys a global sequence is repeated into, per track and animation.
 const MAX_CYCLE_KEYS: usize = 100_000;
+/// The most keys global sequences are repeated into over a whole export.
+const MAX_EXPORT_CYCLE_KEYS: usize = 20_000_000;
 /// Don't-inherit nodes are sampled at least this often (ms), and at most this many times
 /// per animation beyond their key times.
 const BAKE_STEP_MS: f64 = 1000.0 / 60.0;
@@ -392,7 +408,7 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
 
     // Visibility: geosets that hide at some moment get a rig of their own (see
     // `VisibilityRig`).
-    let mut notes = Notes::default();
+    let mut notes = Notes::with_budget(MAX_EXPORT_CYCLE_KEYS);
     let mut rigs: Vec<Option<VisibilityRig>> = Vec::with_capacity(geo.len());
     let mut copies: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (gi, _, vskin) in &geo {
@@ -633,6 +649,7 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
     // Animations.
     animations(
         model,
+        options,
         &skeleton,
         &rigs,
         &copies,
@@ -641,11 +658,19 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
         &mut losses,
         &mut notes,
     );
-    if notes.rotation_error > 0.0 {
+    if notes.rotation_error > 0.0 || notes.rotation_jumps > 0 {
+        let jumps = if notes.rotation_jumps > 0 {
+            format!(
+                "; {} jumps of the game's own spline kept as straight lines 2^-16 of a key interval long",
+                notes.rotation_jumps
+            )
+        } else {
+            String::new()
+        };
         losses.add(
             "rotation tracks",
             format!(
-                "Hermite/Bezier rotations resampled to linear keys (largest error {:.2e} rad)",
+                "Hermite/Bezier rotations resampled to linear keys (largest error {:.2e} rad{jumps})",
                 notes.rotation_error
             ),
         );
@@ -653,7 +678,9 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
     if notes.truncated {
         losses.add(
             "global sequences",
-            format!("global sequence cycles cut after {MAX_CYCLE_KEYS} keys"),
+            format!(
+                "global sequence cycles cut short ({MAX_CYCLE_KEYS} keys per track and animation, {MAX_EXPORT_CYCLE_KEYS} in all)"
+            ),
         );
     }
     for (i, _) in model.face_effects.iter().enumerate() {
@@ -1117,6 +1144,7 @@ fn sanitize(values: &mut [f32]) {
 #[allow(clippy::too_many_arguments)]
 fn animations(
     model: &Model,
+    options: &ExportOptions,
     skeleton: &Skeleton,
     rigs: &[Option<VisibilityRig>],
     copies: &[Vec<usize>],
@@ -1127,6 +1155,30 @@ fn animations(
 ) {
     let n = skeleton.nodes.len();
     let globals = &model.global_sequences;
+    // Linear output: distances are in the model's units, so the tolerance follows its size.
+    let size = model_size(model);
+    let mut linear_error = 0.0f32;
+    let mut lin = |c: Curve<Vec3>, scale_space: bool| -> Curve<Vec3> {
+        if !options.linear {
+            return c;
+        }
+        // Scales are ratios: hold them to the tolerance itself.
+        let tol = if scale_space {
+            LINEAR_TOLERANCE
+        } else {
+            LINEAR_TOLERANCE * size
+        };
+        let (c, e) = curves::linearize(&c, tol);
+        linear_error = linear_error.max(if scale_space { e * size } else { e } / size);
+        c
+    };
+    let rot = |c: Curve<Quat>| -> Curve<Quat> {
+        if options.linear {
+            curves::densify(&c, LINEAR_MAX_ANGLE)
+        } else {
+            c
+        }
+    };
     let baked: Vec<bool> = skeleton
         .nodes
         .iter()
@@ -1187,6 +1239,7 @@ fn animations(
                 let c = track_curve(t, interval, globals, [0.0; 3], MAX_CYCLE_KEYS, notes);
                 key_times[i].extend(c.keys.iter().map(|k| k.t.to_bits()));
                 if !baked[i] {
+                    let c = lin(c, false);
                     chans.push(vec_channel(
                         i + 1,
                         Property::Translation,
@@ -1210,13 +1263,14 @@ fn animations(
                 );
                 key_times[i].extend(c.keys.iter().map(|k| k.t.to_bits()));
                 if !baked[i] {
-                    chans.push(quat_channel(i + 1, &c));
+                    chans.push(quat_channel(i + 1, &rot(c)));
                 }
             }
             if let Some(t) = tracks.vector3(KGSC) {
                 let c = track_curve(t, interval, globals, [1.0; 3], MAX_CYCLE_KEYS, notes);
                 key_times[i].extend(c.keys.iter().map(|k| k.t.to_bits()));
                 if !baked[i] {
+                    let c = lin(c, true);
                     chans.push(vec_channel(
                         i + 1,
                         Property::Scale,
@@ -1300,7 +1354,7 @@ fn animations(
                         })
                         .collect(),
                 };
-                chans.push(quat_channel(i + 1, &r));
+                chans.push(quat_channel(i + 1, &rot(r)));
             }
         }
         // Geoset visibility, on each rig's root.
@@ -1324,6 +1378,14 @@ fn animations(
             ));
         }
         write_animation(root, bin, seq, si, chans, copies);
+    }
+    if linear_error > 0.0 {
+        losses.add(
+            "translation and scaling tracks",
+            format!(
+                "Hermite/Bezier translations and scalings sampled to linear keys (--linear; largest error {linear_error:.1e} of the model's size)"
+            ),
+        );
     }
     let texture_anim_lost = model
         .materials
@@ -1351,6 +1413,26 @@ fn animations(
                 );
             }
         }
+    }
+}
+
+/// The diagonal of the box around every geoset vertex (1 for a model without any).
+fn model_size(model: &Model) -> f32 {
+    let mut lo = [f32::MAX; 3];
+    let mut hi = [f32::MIN; 3];
+    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
+        if finite3(*v) {
+            for k in 0..3 {
+                lo[k] = lo[k].min(v[k]);
+                hi[k] = hi[k].max(v[k]);
+            }
+        }
+    }
+    let d = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f32>().sqrt();
+    if d.is_finite() && d > 0.0 {
+        d
+    } else {
+        1.0
     }
 }
 
