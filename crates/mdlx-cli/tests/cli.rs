@@ -868,3 +868,108 @@ fn an_mdl_fragment_without_a_model_block_is_refused() {
     assert!(String::from_utf8_lossy(&r.stderr).contains("no Model block"));
     assert!(!dir.join("o.mdx").exists());
 }
+
+/// The JSON chunk of a `.glb`.
+fn glb_json(bytes: &[u8]) -> serde_json::Value {
+    assert_eq!(&bytes[..4], b"glTF");
+    let total = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    assert_eq!(total, bytes.len());
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&bytes[16..20], b"JSON");
+    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+}
+
+#[test]
+fn convert_to_glb_and_gltf_finds_textures_by_warcraft_path_in_any_case() {
+    let dir = temp_dir("gltf");
+    // The cube names `Textures\Cube.blp`; a hand-made `textures/CUBE.png` stands in for it.
+    std::fs::create_dir_all(dir.join("textures")).unwrap();
+    let image = mdlx::texture::RgbaImage {
+        width: 2,
+        height: 2,
+        pixels: vec![
+            255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255,
+        ],
+    };
+    std::fs::write(
+        dir.join("textures/CUBE.png"),
+        mdlx::texture::png::encode(&image),
+    )
+    .unwrap();
+    std::fs::copy(cube(), dir.join("cube.mdx")).unwrap();
+    let glb = dir.join("cube.glb");
+    let out = mdlx(&[
+        "convert",
+        &dir.join("cube.mdx").display().to_string(),
+        &glb.display().to_string(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("texture not embedded"), "{stderr}");
+    let doc = glb_json(&std::fs::read(&glb).unwrap());
+    assert_eq!(doc["asset"]["version"], "2.0");
+    assert_eq!(doc["images"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["images"][0]["mimeType"], "image/png");
+    assert_eq!(doc["animations"][1]["name"], "Spin");
+
+    // The same as one .gltf file with the buffer inside it.
+    let gltf = dir.join("cube.gltf");
+    let out = mdlx(&[
+        "convert",
+        &dir.join("cube.mdx").display().to_string(),
+        &gltf.display().to_string(),
+        "--linear",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
+    assert!(doc["buffers"][0]["uri"]
+        .as_str()
+        .unwrap()
+        .starts_with("data:application/octet-stream;base64,"));
+
+    // Without the texture: listed, and the file is still written.
+    std::fs::remove_file(dir.join("textures/CUBE.png")).unwrap();
+    let out = mdlx(&[
+        "convert",
+        &dir.join("cube.mdx").display().to_string(),
+        &glb.display().to_string(),
+    ]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Textures\\Cube.blp: texture not embedded (not found)"),
+        "{stderr}"
+    );
+
+    // A folder with --to glb.
+    let outdir = dir.join("out");
+    let out = mdlx(&[
+        "convert",
+        &dir.display().to_string(),
+        &outdir.display().to_string(),
+        "--to",
+        "glb",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    glb_json(&std::fs::read(outdir.join("cube.glb")).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_team_color_that_is_not_hex_is_a_usage_error() {
+    let out = mdlx(&["convert", &cube(), "x.glb", "--team-color", "red"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("RRGGBB"));
+}

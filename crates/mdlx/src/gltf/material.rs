@@ -239,7 +239,14 @@ impl<'m> Materials<'m> {
         };
         let image = std::fs::read(&file)
             .map_err(|e| e.to_string())
-            .and_then(|data| crate::texture::decode(&data).map_err(|e| e.to_string()));
+            .and_then(|data| {
+                // Hand-made stand-ins are often PNG, which the game does not read.
+                if data.starts_with(b"\x89PNG") {
+                    crate::texture::png::decode(&data).map_err(|e| e.to_string())
+                } else {
+                    crate::texture::decode(&data).map_err(|e| e.to_string())
+                }
+            });
         let mut image = match image {
             Ok(i) => i,
             Err(e) => {
