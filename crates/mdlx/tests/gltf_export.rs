@@ -216,13 +216,7 @@ fn covers(m: &Model) -> Covers {
         {
             c.globals = true;
         }
-        if n.parent.is_some()
-            && n.node.flags
-                & (node_flags::DONT_INHERIT_TRANSLATION
-                    | node_flags::DONT_INHERIT_ROTATION
-                    | node_flags::DONT_INHERIT_SCALING)
-                != 0
-        {
+        if n.parent.is_some() && n.node.flags & node_flags::DONT_INHERIT != 0 {
             c.dont_inherit = true;
         }
     }

@@ -320,11 +320,7 @@ impl<'m> Skeleton<'m> {
                     [0, 1, 2].map(|k| parent.scale[k] * s[k])
                 },
             };
-            let billboard = f
-                & (flags::BILLBOARDED
-                    | flags::BILLBOARD_LOCK_X
-                    | flags::BILLBOARD_LOCK_Y
-                    | flags::BILLBOARD_LOCK_Z);
+            let billboard = f & flags::BILLBOARD;
             if billboard != 0 {
                 match view {
                     Some(v) => {

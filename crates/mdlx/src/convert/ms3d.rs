@@ -1151,13 +1151,8 @@ pub fn to_ms3d(model: &Model, opts: &ToMs3dOptions) -> (Document, Vec<Loss>) {
     let mut scaled = 0usize;
     let mut last_frame = 1.0f32;
     let mut overlaps = 0usize;
-    let dont_inherit = node_flags::DONT_INHERIT_TRANSLATION
-        | node_flags::DONT_INHERIT_ROTATION
-        | node_flags::DONT_INHERIT_SCALING;
-    let billboard = node_flags::BILLBOARDED
-        | node_flags::BILLBOARD_LOCK_X
-        | node_flags::BILLBOARD_LOCK_Y
-        | node_flags::BILLBOARD_LOCK_Z;
+    let dont_inherit = node_flags::DONT_INHERIT;
+    let billboard = node_flags::BILLBOARD;
     for (i, n) in nodes.iter().enumerate() {
         if keep[i] && n.node.flags & billboard != 0 {
             losses.push(Loss::new(

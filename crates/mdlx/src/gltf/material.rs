@@ -415,9 +415,6 @@ impl<'m> Materials<'m> {
                     if extra > 0 {
                         losses.add(place.clone(), "layers above the base layer not carried");
                     }
-                    if layer.texture_animation_id >= 0 {
-                        // Counted once for the model by the animation pass.
-                    }
                 }
                 None => {
                     let tc = self.team.map(|c| f32::from(c) / 255.0);
@@ -483,12 +480,7 @@ impl<'m> Materials<'m> {
 
     /// Adds what the materials need at the document level; returns the textures that were
     /// missing.
-    pub(super) fn finish(
-        self,
-        root: &mut Root,
-        _bin: &mut Bin,
-        losses: &mut Losses,
-    ) -> Vec<(String, String)> {
+    pub(super) fn finish(self, root: &mut Root, losses: &mut Losses) -> Vec<(String, String)> {
         if self.unlit {
             root.extensions_used.push("KHR_materials_unlit".into());
         }

@@ -307,12 +307,7 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
         let t = to_y_up([0, 1, 2].map(|k| sn.pivot[k] - parent_pivot[k]));
         let place = format!("{}[{}]", sn.kind.name(), sn.index);
         let f = sn.node.flags;
-        if f & (node_flags::BILLBOARDED
-            | node_flags::BILLBOARD_LOCK_X
-            | node_flags::BILLBOARD_LOCK_Y
-            | node_flags::BILLBOARD_LOCK_Z)
-            != 0
-        {
+        if f & node_flags::BILLBOARD != 0 {
             losses.add(
                 place.clone(),
                 "billboarded node kept as a plain node (glTF has no billboards)",
@@ -361,7 +356,7 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
             losses.add(place, "geoset with no triangles not exported");
             continue;
         }
-        let skin = skin_of(model, &skeleton, g, &mut losses, &place);
+        let skin = skin_of(&skeleton, g, &mut losses, &place);
         geo.push((gi, good, skin));
     }
     let unbound_joint = geo
@@ -693,7 +688,7 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
         );
     }
 
-    let missing_textures = materials.finish(&mut root, &mut bin, &mut losses);
+    let missing_textures = materials.finish(&mut root, &mut losses);
 
     root.push(gltf_json::Scene {
         extensions: None,
@@ -821,13 +816,11 @@ fn node_extras(
 /// Each vertex's (joint, weight) pairs; joint `n` (the skeleton's length) is the extra
 /// joint of vertices bound to no node.
 fn skin_of(
-    model: &Model,
     skeleton: &Skeleton,
     g: &crate::model::Geoset,
     losses: &mut Losses,
     place: &str,
 ) -> Vec<Vec<(usize, f32)>> {
-    let _ = model;
     let n = skeleton.nodes.len();
     let nv = g.vertices.len();
     let merge =
@@ -1182,14 +1175,7 @@ fn animations(
     let baked: Vec<bool> = skeleton
         .nodes
         .iter()
-        .map(|sn| {
-            sn.parent.is_some()
-                && sn.node.flags
-                    & (node_flags::DONT_INHERIT_TRANSLATION
-                        | node_flags::DONT_INHERIT_ROTATION
-                        | node_flags::DONT_INHERIT_SCALING)
-                    != 0
-        })
+        .map(|sn| sn.parent.is_some() && sn.node.flags & node_flags::DONT_INHERIT != 0)
         .collect();
     for (i, sn) in skeleton.nodes.iter().enumerate() {
         if baked[i] {

@@ -30,6 +30,11 @@ pub mod flags {
     pub const BILLBOARD_LOCK_Z: u32 = 0x40;
     /// Anchored to the camera.
     pub const CAMERA_ANCHORED: u32 = 0x80;
+    /// Any of the three don't-inherit flags.
+    pub const DONT_INHERIT: u32 =
+        DONT_INHERIT_TRANSLATION | DONT_INHERIT_ROTATION | DONT_INHERIT_SCALING;
+    /// Any of the billboard flags (full, or locked about one axis).
+    pub const BILLBOARD: u32 = BILLBOARDED | BILLBOARD_LOCK_X | BILLBOARD_LOCK_Y | BILLBOARD_LOCK_Z;
 }
 
 /// The common part of every scene object.
