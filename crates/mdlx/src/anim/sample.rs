@@ -145,21 +145,15 @@ impl<'m> Clock<'m> {
     /// The clocks of `model` at `at`.
     pub fn new(model: &'m Model, at: AnimTime) -> Clock<'m> {
         let sequence = at.sequence.and_then(|i| model.sequences.get(i)).map(|s| {
-            let (start, end) = (i64::from(s.interval[0]), i64::from(s.interval[1]));
-            let length = (end - start).max(0) as f64;
-            let looping = s.is_looping();
+            let length = f64::from(s.length());
             let elapsed = if length == 0.0 {
                 0.0
-            } else if looping {
+            } else if s.is_looping() {
                 at.elapsed_ms.rem_euclid(length)
             } else {
                 at.elapsed_ms.clamp(0.0, length)
             };
-            Window {
-                frame: start as f64 + elapsed,
-                lo: start,
-                hi: end,
-            }
+            sequence_window(s, elapsed)
         });
         Clock {
             sequence,
@@ -174,15 +168,10 @@ impl<'m> Clock<'m> {
     /// global clock reads `elapsed_ms`. This is the time line of an exported animation
     /// (see [`crate::gltf`]), which ends on the sequence's last frame.
     pub fn unwrapped(model: &'m Model, sequence: usize, elapsed_ms: f64) -> Clock<'m> {
-        let window = model.sequences.get(sequence).map(|s| {
-            let (start, end) = (i64::from(s.interval[0]), i64::from(s.interval[1]));
-            let length = (end - start).max(0) as f64;
-            Window {
-                frame: start as f64 + elapsed_ms.clamp(0.0, length),
-                lo: start,
-                hi: end,
-            }
-        });
+        let window = model
+            .sequences
+            .get(sequence)
+            .map(|s| sequence_window(s, elapsed_ms.clamp(0.0, f64::from(s.length()))));
         Clock {
             sequence: window,
             global_ms: elapsed_ms,
@@ -221,6 +210,16 @@ impl<'m> Clock<'m> {
                 .unwrap_or(fallback),
             None => fallback,
         }
+    }
+}
+
+/// The window of sequence `s`, `elapsed` ms (already wrapped or clamped) into it.
+fn sequence_window(s: &crate::model::Sequence, elapsed: f64) -> Window {
+    let (start, end) = (i64::from(s.interval[0]), i64::from(s.interval[1]));
+    Window {
+        frame: start as f64 + elapsed,
+        lo: start,
+        hi: end,
     }
 }
 

@@ -1213,7 +1213,7 @@ fn animations(
     }
     for (si, seq) in model.sequences.iter().enumerate() {
         let interval = seq.interval;
-        let len = (i64::from(interval[1]) - i64::from(interval[0])).max(0) as f64;
+        let len = f64::from(seq.length());
         let mut chans: Vec<Channel3> = Vec::new();
         // Node tracks.
         let mut key_times: Vec<BTreeSet<u64>> = vec![BTreeSet::new(); n];
@@ -1509,7 +1509,7 @@ fn write_animation(
 /// the state between two key times taken at their midpoint and set just after the first.
 fn visibility_curve(model: &Model, si: usize, gi: usize, notes: &mut Notes) -> Curve<Vec3> {
     let interval = model.sequences[si].interval;
-    let len = (i64::from(interval[1]) - i64::from(interval[0])).max(0) as f64;
+    let len = f64::from(model.sequences[si].length());
     let globals = &model.global_sequences;
     let mut events: BTreeSet<u64> = BTreeSet::new();
     events.insert(0f64.to_bits());

@@ -80,6 +80,11 @@ impl Sequence {
     pub fn is_looping(&self) -> bool {
         self.flags & SEQUENCE_NON_LOOPING == 0
     }
+
+    /// Its length in milliseconds (0 when the interval runs backwards).
+    pub fn length(&self) -> u32 {
+        self.interval[1].saturating_sub(self.interval[0])
+    }
 }
 
 impl MdxRecord for Sequence {
