@@ -24,57 +24,27 @@ pub trait Component: Copy {
     fn num(self) -> f64;
 }
 
-impl Component for f32 {
-    const TYPE: ComponentType = ComponentType::F32;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn json(self) -> Value {
-        Value::from(f64::from(self))
-    }
-    fn num(self) -> f64 {
-        f64::from(self)
-    }
+macro_rules! component {
+    ($t:ty, $kind:ident) => {
+        impl Component for $t {
+            const TYPE: ComponentType = ComponentType::$kind;
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn json(self) -> Value {
+                Value::from(self)
+            }
+            fn num(self) -> f64 {
+                f64::from(self)
+            }
+        }
+    };
 }
 
-impl Component for u8 {
-    const TYPE: ComponentType = ComponentType::U8;
-    fn put(self, out: &mut Vec<u8>) {
-        out.push(self);
-    }
-    fn json(self) -> Value {
-        Value::from(self)
-    }
-    fn num(self) -> f64 {
-        f64::from(self)
-    }
-}
-
-impl Component for u16 {
-    const TYPE: ComponentType = ComponentType::U16;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn json(self) -> Value {
-        Value::from(self)
-    }
-    fn num(self) -> f64 {
-        f64::from(self)
-    }
-}
-
-impl Component for u32 {
-    const TYPE: ComponentType = ComponentType::U32;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn json(self) -> Value {
-        Value::from(self)
-    }
-    fn num(self) -> f64 {
-        f64::from(self)
-    }
-}
+component!(f32, F32);
+component!(u8, U8);
+component!(u16, U16);
+component!(u32, U32);
 
 fn components(t: Type) -> usize {
     match t {

@@ -303,31 +303,32 @@ fn piece<T: Value>(
             keys: out,
         });
     }
+    // Derivatives per second, over a segment of `ms`. Hermite: the stored tangent is the
+    // derivative over the unit interval. Bezier: the inner control point `c`; the
+    // derivative is 3 (c - p) leaving a key and 3 (p - c) arriving.
+    let bezier = interpolation == Interpolation::Bezier;
+    let per_second = |tan: T, ms: f64| {
+        let s = if bezier { 3.0 } else { 1.0 };
+        T::add_scaled(zero, tan, (s * 1000.0 / ms) as f32)
+    };
     for (i, k) in ks.iter().enumerate() {
         let (mut d_in, mut d_out) = (zero, zero);
         if interp == Interp::Cubic {
-            let bezier = interpolation == Interpolation::Bezier;
             if i > 0 {
-                let dt = (at(k) - at(&ks[i - 1])) / 1000.0;
-                // Hermite: the stored tangent is the derivative over the unit interval.
-                // Bezier: the inner control point; the derivative is 3 (p1 - c2).
                 let tan = if bezier {
                     T::add_scaled(k.value, k.in_tan, -1.0)
                 } else {
                     k.in_tan
                 };
-                let s = if bezier { 3.0 } else { 1.0 };
-                d_in = T::add_scaled(zero, tan, (s / dt) as f32);
+                d_in = per_second(tan, at(k) - at(&ks[i - 1]));
             }
             if i + 1 < ks.len() {
-                let dt = (at(&ks[i + 1]) - at(k)) / 1000.0;
                 let tan = if bezier {
                     T::add_scaled(k.out_tan, k.value, -1.0)
                 } else {
                     k.out_tan
                 };
-                let s = if bezier { 3.0 } else { 1.0 };
-                d_out = T::add_scaled(zero, tan, (s / dt) as f32);
+                d_out = per_second(tan, at(&ks[i + 1]) - at(k));
             }
         }
         out.push(CKey {
