@@ -391,24 +391,28 @@ fn sampled(count: usize) -> Vec<usize> {
     (0..take).map(|k| k * count / take).collect()
 }
 
-fn run_three(chosen: &[(PathBuf, Model, Covers)], judges: &Path, dir: &Path) -> Tally {
+/// Exports `chosen` into `dir` and writes the judges' request: every sequence of each at
+/// its six `moments`, at most [`MAX_VERTICES`] vertices per mesh. Returns its path.
+fn pose_request(chosen: &[(PathBuf, Model, Covers)], dir: &Path, linear: bool) -> PathBuf {
     let mut jobs = Vec::new();
-    let mut files = Vec::new();
     for (path, m, _) in chosen {
-        let file = export_to(dir, path, m);
+        let file = export_with(dir, path, m, linear);
         let mut samples = Vec::new();
         for (si, s) in m.sequences.iter().enumerate() {
-            let len = (i64::from(s.interval[1]) - i64::from(s.interval[0])).max(0) as f64;
-            for t in moments(len) {
+            for t in moments(f64::from(s.length())) {
                 samples.push(serde_json::json!({"animation": si, "time": t}));
             }
         }
         jobs.push(serde_json::json!({"file": file, "samples": samples,
             "max_vertices": MAX_VERTICES}));
-        files.push(file);
     }
     let req = dir.join("request.json");
     std::fs::write(&req, serde_json::json!({ "jobs": jobs }).to_string()).unwrap();
+    req
+}
+
+fn run_three(chosen: &[(PathBuf, Model, Covers)], judges: &Path, dir: &Path) -> Tally {
+    let req = pose_request(chosen, dir, false);
     let out = Command::new("node")
         .arg(repo().join("tools/gltf-judges/pose.mjs"))
         .arg(&req)
@@ -675,23 +679,9 @@ fn blender_plays_every_sequence_as_our_pose_does() {
     };
     let chosen = choose(readable_models(), 60);
     let dir = out_dir("blender");
-    let mut jobs = Vec::new();
-    for (path, m, _) in &chosen {
-        // Blender 3.4 does not read cubic splines: the export for it has linear keys only.
-        let file = export_with(&dir, path, m, true);
-        let mut samples = Vec::new();
-        for (si, s) in m.sequences.iter().enumerate() {
-            let len = (i64::from(s.interval[1]) - i64::from(s.interval[0])).max(0) as f64;
-            for t in moments(len) {
-                samples.push(serde_json::json!({"animation": si, "time": t}));
-            }
-        }
-        jobs.push(serde_json::json!({"file": file, "samples": samples,
-            "max_vertices": MAX_VERTICES}));
-    }
-    let req = dir.join("request.json");
+    // Blender 3.4 does not read cubic splines: the export for it has linear keys only.
+    let req = pose_request(&chosen, &dir, true);
     let out_file = dir.join("out.jsonl");
-    std::fs::write(&req, serde_json::json!({ "jobs": jobs }).to_string()).unwrap();
     let started = std::time::Instant::now();
     let out = Command::new(&blender)
         .args(["-b", "--factory-startup", "--python"])
