@@ -22,7 +22,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 log="$(mktemp)"        # cargo test's output
-repair_log="$(mktemp)" # scripts/test-peer-repair.sh's
+repair_log="$(mktemp)" # the extra suites: scripts/test-peer-repair.sh and the judges' self-tests
 trap 'rm -f "$log" "$repair_log"' EXIT
 
 # finish STATUS NOTE: prints the summary of every `test result:` line in the logs, with
@@ -60,47 +60,31 @@ finish() {
   exit "$status"
 }
 
-peers_ready=
-if peer_env="$(scripts/peer-mdl.sh)"; then
-  eval "$peer_env"
-  peers_ready=1
-elif [ -n "${CI:-}" ]; then
-  echo "test.sh: the peer checks could not be prepared (see the peer-mdl: lines above)" >&2
-  finish 1 "the peer checks could not be prepared under CI (scripts/peer-mdl.sh failed): no test ran"
-else
-  echo "test.sh: peer checks not prepared (see above); they will be skipped" >&2
-fi
+# prepare SCRIPT WHAT: runs SCRIPT, which installs or repairs an outside judge and prints
+# the variables that point the tests at it, and evaluates them. Returns 1 when it could
+# not; under CI (`CI` set) that stops the run instead, since the tests must not skip.
+prepare() {
+  local env
+  if env="$("$1")"; then
+    eval "$env"
+    return 0
+  fi
+  if [ -n "${CI:-}" ]; then
+    finish 1 "$2 could not be prepared under CI ($1 failed, see above): no test ran"
+  fi
+  echo "test.sh: $2 not prepared (see above); the tests that need it will be skipped" >&2
+  return 1
+}
 
-# Pillow's pixels for the texture corpus test (crates/mdlx/tests/textures_corpus.rs).
-if pillow_env="$(scripts/pillow-oracle.sh)"; then
-  eval "$pillow_env"
-elif [ -n "${CI:-}" ]; then
-  finish 1 "the Pillow oracle could not be prepared under CI (scripts/pillow-oracle.sh failed): no test ran"
-else
-  echo "test.sh: Pillow oracle not prepared (see above); the texture comparison will be skipped" >&2
-fi
-
-# The glTF judges (crates/mdlx/tests/gltf_export.rs): the Khronos glTF-Validator and
-# three.js in Node (scripts/gltf-judges.sh), and Blender 3.4 (scripts/blender-judge.sh,
-# which installs Debian's blender package when it is missing).
-judges_ready=
-if judges_env="$(scripts/gltf-judges.sh)"; then
-  eval "$judges_env"
-  judges_ready=1
-elif [ -n "${CI:-}" ]; then
-  finish 1 "the glTF judges could not be prepared under CI (scripts/gltf-judges.sh failed): no test ran"
-else
-  echo "test.sh: glTF judges not prepared (see above); the glTF checks will be skipped" >&2
-fi
-blender_ready=
-if blender_env="$(scripts/blender-judge.sh)"; then
-  eval "$blender_env"
-  blender_ready=1
-elif [ -n "${CI:-}" ]; then
-  finish 1 "Blender could not be prepared under CI (scripts/blender-judge.sh failed): no test ran"
-else
-  echo "test.sh: Blender not prepared (see above); the Blender check will be skipped" >&2
-fi
+# The peer tools and their MDL (peer_mdl.rs, peer_alpha.rs); Pillow's pixels for the
+# texture corpus test (textures_corpus.rs); the glTF judges of gltf_export.rs: the Khronos
+# glTF-Validator and three.js in Node, and Blender 3.4 (blender-judge.sh installs Debian's
+# blender package when it is missing).
+peers_ready= judges_ready= blender_ready=
+prepare scripts/peer-mdl.sh "the peer checks" && peers_ready=1
+prepare scripts/pillow-oracle.sh "the Pillow oracle" || true
+prepare scripts/gltf-judges.sh "the glTF judges" && judges_ready=1
+prepare scripts/blender-judge.sh "Blender" && blender_ready=1
 
 # Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
 if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi
@@ -112,20 +96,15 @@ note=""
 if [ "$cargo_status" -ne 0 ] && ! grep -q '^test result: ' "$log"; then
   note="cargo test failed before any suite ran (exit status $cargo_status; a compile error?): see above"
 fi
-if [ -n "$peers_ready" ]; then
-  bash scripts/test-peer-repair.sh 2>&1 | tee "$repair_log"
-  repair_status="${PIPESTATUS[0]}"
-  if [ "$repair_status" -ne 0 ] && [ "$status" -eq 0 ]; then status="$repair_status"; fi
-fi
-# The judges' own tests (against expectations computed without them), as further suites.
-if [ -n "$judges_ready" ]; then
-  bash scripts/test-gltf-judges.sh 2>&1 | tee -a "$repair_log"
-  s="${PIPESTATUS[0]}"
+# suite SCRIPT: a script that prints libtest-style results, run as one more suite.
+suite() {
+  bash "$1" 2>&1 | tee -a "$repair_log"
+  local s="${PIPESTATUS[0]}"
   if [ "$s" -ne 0 ] && [ "$status" -eq 0 ]; then status="$s"; fi
-fi
-if [ -n "$blender_ready" ]; then
-  bash scripts/test-blender-judge.sh 2>&1 | tee -a "$repair_log"
-  s="${PIPESTATUS[0]}"
-  if [ "$s" -ne 0 ] && [ "$status" -eq 0 ]; then status="$s"; fi
-fi
+}
+# The peer-repair logic, and the judges' own tests (against expectations computed
+# without them).
+if [ -n "$peers_ready" ]; then suite scripts/test-peer-repair.sh; fi
+if [ -n "$judges_ready" ]; then suite scripts/test-gltf-judges.sh; fi
+if [ -n "$blender_ready" ]; then suite scripts/test-blender-judge.sh; fi
 finish "$status" "$note"
