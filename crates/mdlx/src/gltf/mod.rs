@@ -142,11 +142,8 @@ impl Export {
         while json.len() % 4 != 0 {
             json.push(b' ');
         }
-        let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
-            bin.push(0);
-        }
-        let total = 12 + 8 + json.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
+        let bin_len = self.bin.len().next_multiple_of(4);
+        let total = 12 + 8 + json.len() + if bin_len == 0 { 0 } else { 8 + bin_len };
         let mut out = Vec::with_capacity(total);
         out.extend_from_slice(b"glTF");
         out.extend_from_slice(&2u32.to_le_bytes());
@@ -154,10 +151,11 @@ impl Export {
         out.extend_from_slice(&(json.len() as u32).to_le_bytes());
         out.extend_from_slice(b"JSON");
         out.extend_from_slice(&json);
-        if !bin.is_empty() {
-            out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        if bin_len > 0 {
+            out.extend_from_slice(&(bin_len as u32).to_le_bytes());
             out.extend_from_slice(b"BIN\0");
-            out.extend_from_slice(&bin);
+            out.extend_from_slice(&self.bin);
+            out.resize(total, 0);
         }
         out
     }
