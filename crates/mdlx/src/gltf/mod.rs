@@ -65,7 +65,9 @@
 
 pub mod buffer;
 pub mod curves;
+pub mod import;
 pub mod material;
+pub mod source;
 
 use crate::anim::math::{decompose, invert_affine, mul, qnormalize, Mat4, Quat, Vec3};
 use crate::anim::{geoset_alphas, Clock, NodeKind, Skeleton};
@@ -85,7 +87,9 @@ use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+pub use import::{import, Import, ImportOptions};
 pub use material::TextureFinder;
+pub use source::{GltfError, Source};
 
 /// What an export needs beyond the model.
 #[derive(Clone, Debug)]
