@@ -304,6 +304,9 @@ fn split_glb(data: &[u8]) -> Result<(&[u8], Option<&[u8]>), GltfError> {
     Ok((json, None))
 }
 
+/// A GLB chunk's type and body.
+type Chunk<'a> = ([u8; 4], &'a [u8]);
+
 /// Walks the chunks of a GLB after its header.
 struct Chunks<'a> {
     data: &'a [u8],
@@ -312,7 +315,7 @@ struct Chunks<'a> {
 
 impl<'a> Chunks<'a> {
     /// The next chunk's type and body; `None` at the end (fewer than 8 bytes left).
-    fn next_chunk(&mut self) -> Result<Option<([u8; 4], &'a [u8])>, GltfError> {
+    fn next_chunk(&mut self) -> Result<Option<Chunk<'a>>, GltfError> {
         // Loosely aligned: a chunk normally starts on a 4-byte boundary, but one written
         // right after an unpadded chunk is found too.
         if self.pos % 4 != 0 && self.data.get(self.pos + 4..self.pos + 8) != Some(b"BIN\0") {
@@ -1078,5 +1081,60 @@ fn component_name(c: ComponentType) -> &'static str {
         ComponentType::U16 => "UNSIGNED_SHORT",
         ComponentType::U32 => "UNSIGNED_INT",
         ComponentType::F32 => "FLOAT",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips_the_exporters_encoding() {
+        let data: Vec<u8> = (0..=255).collect();
+        for n in 0..20 {
+            let text = super::super::base64(&data[..n]);
+            assert_eq!(decode_base64(&text).unwrap(), &data[..n]);
+            // Unpadded and URL-safe forms too.
+            let bare = text
+                .trim_end_matches('=')
+                .replace('+', "-")
+                .replace('/', "_");
+            assert_eq!(decode_base64(&bare).unwrap(), &data[..n]);
+        }
+        assert!(decode_base64("A").is_err());
+    }
+
+    #[test]
+    fn percent_escapes_decode() {
+        assert_eq!(percent_decode("a%20b%2fc").unwrap(), b"a b/c");
+        assert!(percent_decode("%2").is_err());
+        assert!(percent_decode("%é").is_err());
+    }
+
+    #[test]
+    fn gltf_json_paths_are_tidied() {
+        assert_eq!(
+            tidy_path("meshes[2].primitives[0].attributes[\"POSITION\"]"),
+            "meshes[2].primitives[0].attributes.POSITION"
+        );
+    }
+
+    #[test]
+    fn layouts_follow_the_column_padding_rule() {
+        let size = |c, t| Layout::new(c, t).element;
+        assert_eq!(size(ComponentType::U8, Type::Mat2), 8);
+        assert_eq!(size(ComponentType::U8, Type::Mat3), 12);
+        assert_eq!(size(ComponentType::I16, Type::Mat3), 24);
+        assert_eq!(size(ComponentType::U16, Type::Mat2), 8);
+        assert_eq!(size(ComponentType::F32, Type::Mat4), 64);
+        assert_eq!(size(ComponentType::U8, Type::Vec3), 3);
+    }
+
+    #[test]
+    fn schemes_are_told_apart_from_paths() {
+        assert_eq!(uri_scheme("http://x"), Some("http"));
+        assert_eq!(uri_scheme("data:,x"), Some("data"));
+        assert_eq!(uri_scheme("a/b:c"), None);
+        assert_eq!(uri_scheme("textures/a.png"), None);
     }
 }
