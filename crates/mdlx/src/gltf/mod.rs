@@ -300,7 +300,8 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
         } else {
             model_name
         }),
-        extras: extras(json!({"mdlx": {"kind": "root", "version": model.version}})),
+        extras: extras(json!({"mdlx": {"kind": "root", "version": model.version,
+            "global_sequences": model.global_sequences}})),
         ..Default::default()
     });
     let mut children: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
@@ -818,6 +819,23 @@ fn node_extras(
         "parent_id": node.parent_id, "flags": node.flags});
     if let Some(h) = raw_hex(&node.name) {
         out["name_hex"] = json!(h);
+    }
+    // Transform tracks on a global sequence: the animations repeat its cycles; [`import`]
+    // takes the first cycle back onto the global clock. Nodes whose motion is baked
+    // (don't-inherit flags) are not marked.
+    if node.flags & node_flags::DONT_INHERIT == 0 {
+        let mut g = serde_json::Map::new();
+        for (tag, what) in [(KGTR, "translation"), (KGRT, "rotation"), (KGSC, "scale")] {
+            if let Some(a) = node.tracks.iter().find(|a| a.tag == tag) {
+                let id = track_global(&a.track);
+                if id >= 0 && (id as usize) < model.global_sequences.len() {
+                    g.insert(what.into(), json!(id));
+                }
+            }
+        }
+        if !g.is_empty() {
+            out["global"] = serde_json::Value::Object(g);
+        }
     }
     if let (Some(o), Some(d)) = (out.as_object_mut(), data.as_object()) {
         for (k, v) in d {

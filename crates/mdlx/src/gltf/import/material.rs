@@ -117,7 +117,15 @@ impl<'a> Materials<'a> {
             .map(|n| n.rsplit_once('.').map_or(n.clone(), |(s, _)| s.to_string()))
             .filter(|n| !n.is_empty())
             .or(from_uri)
-            .unwrap_or_else(|| format!("texture{index}"));
+            .unwrap_or_else(|| {
+                // A name of the model's own, so models converted into one folder do not
+                // write over each other's textures.
+                if self.opts.name.is_empty() {
+                    format!("texture{index}")
+                } else {
+                    format!("{}_texture{index}", self.opts.name)
+                }
+            });
         let mut clean: String = base
             .chars()
             .map(|c| {

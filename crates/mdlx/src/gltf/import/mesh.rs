@@ -76,10 +76,22 @@ fn apportion(weights: &[f32], total: u32) -> Vec<u32> {
     out
 }
 
-/// The version 800 group nearest `pairs` (sorted heaviest first, summing to 1): of the
-/// groups of 1 to 4 entries, the one whose equal shares differ least from the weights
-/// (largest difference of any bone, then fewest entries).
+/// The version 800 group nearest `pairs` (sorted heaviest first, summing to 1): equal
+/// weights are their group, exactly; otherwise, of the groups of 1 to 4 entries, the one
+/// whose equal shares differ least from the weights (largest difference of any bone,
+/// then fewest entries).
 fn group_of(pairs: &[(usize, f32)]) -> (Vec<usize>, bool) {
+    // Equal weights (a group from a Warcraft III model, exported): that group, exactly,
+    // however many bones it has.
+    let equal = pairs.len() > GROUP_ENTRIES
+        && pairs
+            .iter()
+            .all(|p| (p.1 * pairs.len() as f32 - 1.0).abs() < 1e-4);
+    if equal {
+        let mut g: Vec<usize> = pairs.iter().map(|p| p.0).collect();
+        g.sort_unstable();
+        return (g, true);
+    }
     let mut best: Option<(f32, Vec<usize>)> = None;
     for n in 1..=GROUP_ENTRIES {
         let w: Vec<f32> = pairs.iter().map(|p| p.1).collect();

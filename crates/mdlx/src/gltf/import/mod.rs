@@ -436,6 +436,8 @@ struct Importer<'a> {
     primary: Vec<Option<usize>>,
     size: f32,
     rotation_error: f32,
+    /// Global sequence durations a file this crate exported lists.
+    global_sequences: Vec<u32>,
 }
 
 fn prop_code(p: Property) -> u8 {
@@ -477,6 +479,7 @@ impl<'a> Importer<'a> {
             primary: vec![None; doc.nodes.len()],
             size: 1.0,
             rotation_error: 0.0,
+            global_sequences: Vec::new(),
         })
     }
 
@@ -485,13 +488,22 @@ impl<'a> Importer<'a> {
     }
 
     fn run(mut self) -> Result<Import, GltfError> {
+        for note in &self.src.notes {
+            self.losses.add(note.path.clone(), format!("not carried: {}", note.message));
+        }
         self.scene()?;
+        self.global_sequences = (0..self.doc.nodes.len())
+            .find(|&i| self.kind_of(i) == Some("root"))
+            .and_then(|i| self.mdlx[i].as_ref()?.get("global_sequences").cloned())
+            .and_then(|g| serde_json::from_value(g).ok())
+            .unwrap_or_default();
         self.read_channels()?;
         let meshes = self.mesh_nodes();
         self.size = self.scene_size(&meshes)?;
         self.build_nodes(&meshes)?;
         let mut model = Model {
             version: self.opts.version,
+            global_sequences: self.global_sequences.clone(),
             ..Default::default()
         };
         let mut mats = material::Materials::new(self.src, self.opts);
@@ -1341,8 +1353,30 @@ impl<'a> Importer<'a> {
                 interp = Interpolation::Linear;
             }
             let mut stepped = false;
-            for (si, &start) in starts.iter().enumerate().take(nseq) {
-                let start = i64::from(start);
+            // A track this crate exported from a global sequence: its first cycle, from
+            // the first animation, on the global sequence's own clock.
+            let global = self.mdlx[gnode]
+                .as_ref()
+                .and_then(|m| m.get("global")?.get(["translation", "rotation", "scale"][prop as usize])?.as_u64())
+                .and_then(|g| Some((g as i32, *self.global_sequences.get(g as usize)?)))
+                .and_then(|(g, d)| {
+                    // An animation that plays the whole first cycle.
+                    let first = (0..nseq).find(|&si| {
+                        self.channels.get(si).is_some_and(|a| a.contains_key(&(gnode, prop)))
+                            && f64::from(self.durations[si]) * 1000.0 >= f64::from(d) - 0.5
+                    })?;
+                    Some((g, d, first))
+                });
+            let jobs: Vec<(usize, i64, Option<i64>)> = match global {
+                Some((_, d, first)) => vec![(first, 0, Some(i64::from(d)))],
+                None => starts
+                    .iter()
+                    .enumerate()
+                    .take(nseq)
+                    .map(|(si, &s)| (si, i64::from(s), None))
+                    .collect(),
+            };
+            for (si, start, limit) in jobs {
                 let ch = self.channels.get(si).and_then(|a| a.get(&(gnode, prop)));
                 let Some(c) = ch else {
                     // Not animated in this sequence: the rest value, when it is not the
@@ -1358,7 +1392,21 @@ impl<'a> Importer<'a> {
                     continue;
                 };
                 let at = |ms: i64| (start + ms).min(i64::from(i32::MAX)) as i32;
-                let mut pts = moments(&c.times);
+                let cubic = c.interp == GInterp::CubicSpline;
+                let mut pts = match limit {
+                    // The first cycle: the keys before its end, and the first key on it (the
+                    // next cycle starts with a key of its own there); a cycle of no length
+                    // holds its first key.
+                    Some(d) => {
+                        let ms = |t: f32| (f64::from(t) * 1000.0).round() as i64;
+                        let mut cut = c.times.iter().take_while(|&&t| ms(t) < d).count();
+                        if c.times.get(cut).is_some_and(|&t| ms(t) == d) || cut == 0 {
+                            cut += 1;
+                        }
+                        moments(&c.times[..cut.min(c.times.len())], cubic)
+                    }
+                    None => moments(&c.times, cubic),
+                };
                 if prop == 1 && c.interp == GInterp::CubicSpline {
                     pts = refine_rotation(c, &pts, &mut self.rotation_error);
                 }
@@ -1467,16 +1515,17 @@ impl<'a> Importer<'a> {
                 );
             }
             let tag = [KGTR, KGRT, KGSC][prop as usize];
+            let gsid = global.map_or(-1, |g| g.0);
             let track = if prop == 1 {
                 AnyTrack::Quaternion(Track {
                     interpolation: interp,
-                    global_sequence_id: -1,
+                    global_sequence_id: gsid,
                     keys: sorted(keys_q),
                 })
             } else {
                 AnyTrack::Vector3(Track {
                     interpolation: interp,
-                    global_sequence_id: -1,
+                    global_sequence_id: gsid,
                     keys: sorted(keys_v),
                 })
             };
@@ -1773,12 +1822,13 @@ fn channel_at(c: &GChannel, t: f32) -> [f32; 4] {
 
 /// The whole milliseconds (from the animation's start) a channel is keyed at in the
 /// model, each with the glTF key it is (`None`: the curve's value there). A key on a
-/// whole millisecond stays itself; a key between two (a file keyed at 30 per second) is
-/// rounded to the nearer; two keys that fall on one millisecond (a jump kept as two keys
+/// whole millisecond stays itself; a key between two (a file keyed at 30 per second)
+/// becomes the curve's values on both (a CUBICSPLINE key is rounded to the nearer, to
+/// keep its tangents); two keys that fall on one millisecond (a jump kept as two keys
 /// a hair apart) become keys on it and the next; more (keys sampled densely) become the
 /// curve's values at that millisecond and the one before, which is what the curve is at
 /// whole milliseconds.
-fn moments(times: &[f32]) -> Vec<(i64, Option<usize>)> {
+fn moments(times: &[f32], cubic: bool) -> Vec<(i64, Option<usize>)> {
     let mut buckets: Vec<(i64, Vec<usize>)> = Vec::new();
     for (k, &t) in times.iter().enumerate() {
         let m = (f64::from(t) * 1000.0).round() as i64;
@@ -1788,22 +1838,35 @@ fn moments(times: &[f32]) -> Vec<(i64, Option<usize>)> {
         }
     }
     let mut out: Vec<(i64, Option<usize>)> = Vec::with_capacity(buckets.len());
+    let push = |out: &mut Vec<(i64, Option<usize>)>, p: (i64, Option<usize>)| match out.last() {
+        Some(l) if l.0 >= p.0 => {}
+        _ => out.push(p),
+    };
     for (b, (m, ks)) in buckets.iter().enumerate() {
         let m = *m;
         if ks.len() == 1 {
-            out.push((m, Some(ks[0])));
+            let exact = (f64::from(times[ks[0]]) * 1000.0 - m as f64).abs() < 1e-3;
+            if exact || cubic {
+                push(&mut out, (m, Some(ks[0])));
+            } else {
+                // Between two milliseconds: the curve on both, so the model is exact on
+                // every whole millisecond (its corner falls between them).
+                let f = (f64::from(times[ks[0]]) * 1000.0).floor() as i64;
+                push(&mut out, (f, None));
+                push(&mut out, (f + 1, None));
+            }
             continue;
         }
         // Two keys on one millisecond: a jump (a global sequence's cycles laid end to end
         // meet so). The second moves a millisecond later when that is free, so both keep
         // their values and tangents.
         if ks.len() == 2 && buckets.get(b + 1).is_none_or(|n| n.0 > m + 1) {
-            out.push((m, Some(ks[0])));
-            out.push((m + 1, Some(ks[1])));
+            push(&mut out, (m, Some(ks[0])));
+            push(&mut out, (m + 1, Some(ks[1])));
             continue;
         }
-        if out.last().is_none_or(|l| l.0 < m - 1) && m > 0 {
-            out.push((m - 1, None));
+        if m > 0 {
+            push(&mut out, (m - 1, None));
         }
         // The value at m: the last key at or before m exactly, else the curve.
         let exact = ks
