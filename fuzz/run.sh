@@ -4,7 +4,8 @@
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). The machine's stable toolchain is used with
 # RUSTC_BOOTSTRAP=1, which lets it accept the sanitizer flags cargo-fuzz passes.
 # Seeds: the bundled cube, the MDL and Milkshape error fixtures, and a sample of ../shared/corpus copied
-# into fuzz/corpus/ (not committed); read_any, which takes any file, gets some of each format
+# into fuzz/corpus/ (not committed); gltf_source gets a few small self-contained samples from
+# ../shared/gltf-samples; read_any, which takes any file, gets some of each format
 # and a few that are no model (image and archive headers, plain text, a small texture).
 # Crashes land in fuzz/artifacts/TARGET/.
 set -uo pipefail
@@ -21,6 +22,15 @@ seed() { # TARGET KIND
   elif [ "$2" = ms3d ]; then
     cp ../crates/mdlx/tests/ms3d_errors/*.txt "$dir/" 2>/dev/null
     [ -d "$shared/ms3d_ascii" ] && ls -S "$shared/ms3d_ascii"/*.txt | tail -20 | xargs -I{} cp {} "$dir/"
+  elif [ "$2" = gltf ]; then
+    # Small self-contained samples (embedded buffers or GLB: the fuzzer reads no files).
+    local g=../../shared/gltf-samples
+    for f in SimpleSkin/SimpleSkin.gltf SimpleSparseAccessor/SimpleSparseAccessor.gltf \
+      TriangleWithoutIndices/TriangleWithoutIndices.gltf BoxAnimated/BoxAnimated.gltf \
+      BoxVertexColors/BoxVertexColors.glb RiggedSimple/RiggedSimple.glb BoxTextured/BoxTextured.glb \
+      AnimatedMorphCube/AnimatedMorphCube.glb; do
+      cp "$g/$f" "$dir/" 2>/dev/null
+    done
   elif [ "$2" = texture ]; then
     # The smallest of each kind the corpus has, so the fuzzer mutates headers, not pixels.
     for ext in blp dds tga; do
@@ -48,7 +58,7 @@ seed() { # TARGET KIND
 export RUSTC_BOOTSTRAP=1
 status=0
 for t in "${targets[@]}"; do
-  case "$t" in read_any) seed "$t" any ;; texture_*) seed "$t" texture ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
+  case "$t" in read_any) seed "$t" any ;; gltf_source) seed "$t" gltf ;; texture_*) seed "$t" texture ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
   # The alpha fuzzer also starts from the boar, the one real alpha file.
   [ "$t" = alpha_roundtrip ] && cp "$shared/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx" "corpus/$t/" 2>/dev/null
   log="$(mktemp)"

@@ -235,7 +235,8 @@ impl Source {
             let uri_path = format!("{path}.uri");
             match resolve_uri(uri, &uri_path)? {
                 Uri::Data { mime: m, bytes } => {
-                    mime = mime.or(m);
+                    // `data:application/octet-stream` says nothing: sniff instead.
+                    mime = mime.or(m.filter(|m| m.starts_with("image/")));
                     bytes
                 }
                 Uri::File(rel) => read_external(&rel, self.base.as_deref(), None, &uri_path)?,
@@ -685,12 +686,10 @@ pub fn percent_decode(text: &str) -> Result<Vec<u8>, String> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' {
-            let hex = bytes
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok());
-            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                Some(b) => out.push(b),
-                None => return Err(format!("bad percent escape at position {i}")),
+            let digit = |k: usize| char::from(*bytes.get(k)?).to_digit(16);
+            match (digit(i + 1), digit(i + 2)) {
+                (Some(hi), Some(lo)) => out.push((hi * 16 + lo) as u8),
+                _ => return Err(format!("bad percent escape at position {i}")),
             }
             i += 3;
         } else {
@@ -1109,6 +1108,7 @@ mod tests {
         assert_eq!(percent_decode("a%20b%2fc").unwrap(), b"a b/c");
         assert!(percent_decode("%2").is_err());
         assert!(percent_decode("%é").is_err());
+        assert!(percent_decode("%+1").is_err());
     }
 
     #[test]
