@@ -147,6 +147,15 @@ pub struct Options {
     pub team_color: Option<[u8; 3]>,
     /// glTF output: linear keys only (for Blender).
     pub linear: bool,
+    /// glTF input: the model version to build (`None`: 800).
+    pub gltf_version: Option<u32>,
+    /// glTF input: the game's path prefix of the textures (`None`: `war3mapImported\`).
+    pub texture_path: Option<String>,
+    /// Set for each file of a folder conversion: the glTF-input options then apply to the
+    /// glTF files only, instead of being refused for the others.
+    pub in_folder: bool,
+    /// The textures written so far in this run.
+    pub ledger: super::gltf_in::Ledger,
 }
 
 /// Runs the verb.
@@ -169,7 +178,7 @@ pub fn run(
     if !files::is_stdio(input) && input.is_dir() {
         let Some(to) = to else {
             return Err(usage(
-                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png, blp)",
+                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp)",
             ));
         };
         if files::is_stdio(output) {
@@ -177,7 +186,11 @@ pub fn run(
                 "a folder converts into a folder, not to standard output",
             ));
         }
-        return run_dir(ctx, input, output, to, opts);
+        let opts = Options {
+            in_folder: true,
+            ..opts.clone()
+        };
+        return run_dir(ctx, input, output, to, &opts);
     }
     let to = match to {
         Some(t) => t,
@@ -203,10 +216,12 @@ pub fn run(
 
 /// What converting one file gave: the input's format and what to tell about it.
 struct Done {
-    /// The input's format, short (`mdx`, `mdl`, `ms3d`, `mdx-alpha`).
+    /// The input's format, short (`mdx`, `mdl`, `ms3d`, `mdx-alpha`, `gltf`).
     from: &'static str,
     /// Warnings and losses.
     notes: Vec<Note>,
+    /// Texture files written (or already in place) beside the output.
+    textures: Vec<String>,
 }
 
 /// One file's outcome as a JSON object.
@@ -221,6 +236,9 @@ fn outcome_json(input: &Path, output: &Path, to: To, result: &Result<Done>) -> s
             v["status"] = json!("converted");
             v["from"] = json!(done.from);
             v["notes"] = done.notes.iter().map(Note::to_json).collect();
+            if !done.textures.is_empty() {
+                v["textures"] = json!(done.textures);
+            }
         }
         Err(e) => {
             v["status"] = json!("failed");
@@ -254,6 +272,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
         return Ok(Done {
             from: "texture",
             notes: Vec::new(),
+            textures: Vec::new(),
         });
     }
     if to.is_texture() {
@@ -276,6 +295,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
         return Ok(Done {
             from: "ms3d",
             notes: Vec::new(),
+            textures: Vec::new(),
         });
     }
     let ms3d_in = mdlx::convert::ms3d::ToModelOptions {
@@ -283,12 +303,23 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
         ranges: opts.ranges.clone(),
         name: String::new(),
     };
+    let decoded = if super::gltf_in::is_gltf(&data) {
+        decode_gltf(ctx, &data, input, output, to, opts)?
+    } else {
+        if !opts.in_folder && (opts.gltf_version.is_some() || opts.texture_path.is_some()) {
+            return Err(usage(format!(
+                "{shown}: --version and --texture-path are for glTF input; this is no glTF file (converting between model versions is not supported)"
+            )));
+        }
+        super::decode_detailed(ctx, &data, input, &ms3d_in)?
+    };
+    let from = decoded.short_name();
     let super::Decoded {
         model,
         mut notes,
-        source,
+        textures,
         ..
-    } = super::decode_detailed(ctx, &data, input, &ms3d_in)?;
+    } = decoded;
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts
@@ -428,22 +459,93 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
             text.into_bytes()
         }
     };
-    files::write(output, &bytes, input)?;
+    // Textures first, the model last: a model in place never names a missing texture, and
+    // a failure before the renames leaves nothing new.
+    let mut beside = super::gltf_in::stage(&textures, output, input, &opts.ledger, &mut notes)?;
+    let staged = std::mem::take(&mut beside.staged);
+    let model_staged = files::stage(output, &bytes, input);
+    let result = model_staged.and_then(|model| {
+        for t in staged {
+            t.commit()?;
+        }
+        model.commit()
+    });
+    match result {
+        Ok(()) => beside.keep_folders(),
+        Err(e) => {
+            beside.undo_folders();
+            return Err(e);
+        }
+    }
     Ok(Done {
-        from: source.short_name(),
+        from,
         notes,
+        textures: beside.written,
     })
 }
 
+/// Reads glTF input for `output`: the model is named after OUT's file (else IN's, else the
+/// scene's); glTF output is refused; under `--strict` any loss refuses the file.
+fn decode_gltf(
+    ctx: &Ctx,
+    data: &[u8],
+    input: &Path,
+    output: &Path,
+    to: To,
+    opts: &Options,
+) -> Result<super::Decoded> {
+    let shown = files::shown(input);
+    if matches!(to, To::Glb | To::Gltf) {
+        bail!(
+            "{shown}: this is glTF already; glTF converts to Warcraft III models (mdx, mdl), and those convert back to glTF"
+        );
+    }
+    let name = if files::is_special(output) {
+        super::stem(input)
+    } else {
+        super::stem(output)
+    };
+    let options = super::gltf_in::options(opts.gltf_version, opts.texture_path.as_deref(), name);
+    let decoded = super::gltf_in::decode(data, input, &options)?;
+    let lost: Vec<&Note> = decoded.notes.iter().filter(|n| n.kind == "loss").collect();
+    let textures_lost = !decoded.textures.is_empty() && files::is_special(output);
+    if ctx.strict && (!lost.is_empty() || textures_lost) {
+        let mut listed: Vec<String> = lost
+            .iter()
+            .map(|n| format!("{}: {}", n.place.as_deref().unwrap_or("model"), n.what))
+            .collect();
+        if textures_lost {
+            let beside = if files::is_stdio(output) {
+                "standard output".to_string()
+            } else {
+                output.display().to_string()
+            };
+            listed.push(format!(
+                "textures: {} cannot be written beside {beside}",
+                decoded.textures.len()
+            ));
+        }
+        bail!(
+            "{shown}: {} thing(s) {}:\n  {}\nnothing written (--strict refuses any loss; drop it to convert anyway)",
+            listed.len(),
+            super::gltf_in::LOST,
+            listed.join("\n  ")
+        );
+    }
+    Ok(decoded)
+}
+
 /// The rank of an input's kind when two inputs would make the same output: MDX first
-/// (what the game loads), then MDL, then Milkshape.
+/// (what the game loads), then MDL, then Milkshape, then glTF (.glb before .gltf by name).
 fn preference(path: &Path) -> u8 {
     if files::has_ext(path, &["mdx"]) {
         0
     } else if files::has_ext(path, &["mdl"]) {
         1
-    } else {
+    } else if files::has_ext(path, &["txt"]) {
         2
+    } else {
+        3
     }
 }
 
@@ -466,8 +568,11 @@ fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Res
     } else if to == To::Blp {
         // Not .blp: re-encoding a BLP as BLP only loses quality.
         &["png", "tga", "dds"]
-    } else {
+    } else if matches!(to, To::Glb | To::Gltf) {
+        // Not glTF: it converts to Warcraft III models, not to glTF again.
         &["mdx", "mdl", "txt"]
+    } else {
+        &["mdx", "mdl", "txt", "glb", "gltf"]
     };
     let mut inputs = files::find(&[dir.to_path_buf()], exts, &[out_dir.to_path_buf()])?;
     // A .txt file takes part only if it is Milkshape.
@@ -477,8 +582,10 @@ fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Res
             ".blp, .dds or .tga"
         } else if to == To::Blp {
             ".png, .tga or .dds"
-        } else {
+        } else if matches!(to, To::Glb | To::Gltf) {
             ".mdx, .mdl or Milkshape .txt"
+        } else {
+            ".mdx, .mdl, Milkshape .txt, .glb or .gltf"
         };
         bail!("no {what} files under {}", dir.display());
     }
@@ -517,7 +624,7 @@ fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Res
             let outcome = match plan {
                 Plan::Skip(winner) => {
                     let reason = format!(
-                        "skipped: {} beside it makes the same output (MDX is preferred over MDL, MDL over Milkshape)",
+                        "skipped: {} beside it makes the same output (MDX is preferred over MDL, MDL over Milkshape, Milkshape over glTF)",
                         winner.display()
                     );
                     if !ctx.quiet {
