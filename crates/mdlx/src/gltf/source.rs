@@ -93,6 +93,9 @@ impl Source {
     /// its MIME type when known (`image/png`, `image/jpeg`).
     pub fn image(&self, index: usize) -> Result<(Vec<u8>, Option<String>), GltfError> {
         let _ = index;
-        Err(GltfError::new(format!("images[{index}]"), "not implemented yet"))
+        Err(GltfError::new(
+            format!("images[{index}]"),
+            "not implemented yet",
+        ))
     }
 }
