@@ -155,7 +155,11 @@ fn sig(x: f32) -> String {
         return x.to_string();
     }
     let decimals = (2 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
-    format!("{x:.decimals$}")
+    let text = format!("{x:.decimals$}");
+    match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => text,
+    }
 }
 
 /// The textures written during one run, by target: a folder conversion where two inputs
@@ -269,10 +273,8 @@ pub fn stage<'a>(
         ));
         return Ok(out);
     }
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    // A bare output name has the empty parent: the textures' paths stay relative.
+    let dir = output.parent().unwrap_or(Path::new("")).to_path_buf();
     let result = stage_each(textures, &dir, (output, input), ledger, &mut out, notes);
     if let Err(e) = result {
         out.staged.clear();
@@ -364,6 +366,8 @@ mod tests {
         assert_eq!(sig(45.67), "45.7");
         assert_eq!(sig(1234.5), "1234");
         assert_eq!(sig(0.0), "0");
+        assert_eq!(sig(0.0002), "0.0002");
+        assert_eq!(sig(2.5), "2.5");
     }
 
     #[test]
