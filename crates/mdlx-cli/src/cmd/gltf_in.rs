@@ -331,8 +331,12 @@ fn make_folders(target: &Path, created: &mut Vec<PathBuf>) -> Result<()> {
         .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
         .collect();
     for d in missing.into_iter().rev() {
-        std::fs::create_dir(d).with_context(|| format!("cannot create {}", d.display()))?;
-        created.push(d.to_path_buf());
+        match std::fs::create_dir(d) {
+            Ok(()) => created.push(d.to_path_buf()),
+            // Made meanwhile by another file of a folder conversion: not ours to remove.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", d.display())),
+        }
     }
     Ok(())
 }
