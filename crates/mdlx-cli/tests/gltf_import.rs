@@ -415,6 +415,20 @@ fn a_folder_conversion_takes_gltf_inputs_for_model_outputs_only() {
         read_model(&cube).version
     );
     assert_textures_beside(&read_model(&out.join("box.mdx")), &out, "war3mapImported\\");
+    // Two copies of one glTF beside each other make the same textures: written once,
+    // both models find them (the files are converted in parallel).
+    let twins = dir.join("twins");
+    std::fs::create_dir_all(&twins).unwrap();
+    for name in ["a.glb", "b.glb", "c.glb", "d.glb"] {
+        std::fs::copy(box_textured(), twins.join(name)).unwrap();
+    }
+    let out = dir.join("out-twins");
+    let r = mdlx(&["convert", "--to", "mdl", &s(&twins), &s(&out)]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    for name in ["a.mdl", "b.mdl", "c.mdl", "d.mdl"] {
+        assert_textures_beside(&read_model(&out.join(name)), &out, "war3mapImported\\");
+    }
+    assert!(tree(&out).iter().all(|f| !f.ends_with(".tmp")));
     // To glTF, the glTF inputs are not taken.
     let out = dir.join("out-glb");
     let r = mdlx(&["convert", "--to", "glb", &s(&src), &s(&out)]);
