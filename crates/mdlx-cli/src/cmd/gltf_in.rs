@@ -60,12 +60,9 @@ pub fn options(
 /// `FILE: json.path: message (at byte N)`.
 pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> Result<Decoded> {
     let shown = files::shown(path);
-    let base = (!files::is_stdio(path)).then(|| match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    });
-    let source = mdlx::gltf::Source::from_slice(data, base.as_deref())
-        .map_err(|e| anyhow!("{shown}: {e}"))?;
+    // A bare file name has the empty parent: its files are named as relative as it is.
+    let base = (!files::is_stdio(path)).then(|| path.parent().unwrap_or(Path::new("")));
+    let source = mdlx::gltf::Source::from_slice(data, base).map_err(|e| anyhow!("{shown}: {e}"))?;
     let import = mdlx::gltf::import(&source, options).map_err(|e| anyhow!("{shown}: {e}"))?;
     let mut notes: Vec<Note> = (import.losses.iter())
         .map(|l| Note::loss(LOST, &l.place, &l.what))
