@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod convert;
+pub mod convert_dir;
 pub mod gltf_in;
 pub mod info;
 pub mod pose;
