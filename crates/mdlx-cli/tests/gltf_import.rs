@@ -79,7 +79,10 @@ fn assert_textures_beside(model: &mdlx::Model, dir: &Path, prefix: &str) {
             _ => p.starts_with(prefix),
         })
         .collect();
-    assert!(!paths.is_empty(), "no texture under {prefix:?} in the model");
+    assert!(
+        !paths.is_empty(),
+        "no texture under {prefix:?} in the model"
+    );
     for p in paths {
         let file = dir.join(p.replace('\\', "/"));
         let data = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -457,4 +460,7 @@ fn info_shows_what_a_gltf_imports_as() {
     assert_eq!(v["converted"], true);
     assert_eq!(v["model_version"], 800);
     assert!(v["source"].as_str().unwrap().contains("JSON, .gltf"));
+    // A .gltf whose `asset` comes after the first 4 KiB is glTF too.
+    let r = mdlx(&["info", &sample("InterpolationTest/InterpolationTest.gltf")]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
 }

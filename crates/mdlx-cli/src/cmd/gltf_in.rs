@@ -34,12 +34,16 @@ pub const DEFAULT_VERSION: u32 = 800;
 /// The texture prefix when `--texture-path` is not given.
 pub const DEFAULT_TEXTURE_PATH: &str = "war3mapImported\\";
 
-/// Whether `data` is glTF (binary or JSON).
+/// Whether `data` is glTF (binary or JSON). [`mdlx::identify`] looks at the first 4 KiB
+/// only; JSON whose `asset` comes later (InterpolationTest.gltf has it last) is glTF if
+/// `"asset"` appears anywhere, and the glTF reader judges the rest.
 pub fn is_gltf(data: &[u8]) -> bool {
-    matches!(
-        mdlx::identify(data),
-        mdlx::Content::NotAModel(mdlx::LooksLike::GltfBinary | mdlx::LooksLike::GltfJson)
-    )
+    use mdlx::LooksLike::{GltfBinary, GltfJson, Json};
+    match mdlx::identify(data) {
+        mdlx::Content::NotAModel(GltfBinary | GltfJson) => true,
+        mdlx::Content::NotAModel(Json) => data.windows(7).any(|w| w == b"\"asset\""),
+        _ => false,
+    }
 }
 
 /// Import options for `input`, named `name`, with the command line's choices (`None`: the
@@ -306,10 +310,16 @@ fn stage_each<'a>(
             continue;
         }
         if old.is_some() {
-            notes.push(Note::info(
-                "texture",
-                format!("replaced {} (its bytes differed)", target.display()),
-            ));
+            // Another model may use that file: say so loudly.
+            let mut n = Note::info(
+                "warning",
+                format!(
+                    "replaced {}, which held another image (a model using it shows this one now; --texture-path gives each model its own folder)",
+                    target.display()
+                ),
+            );
+            n.kind = "warning";
+            notes.push(n);
         }
         make_folders(&target, &mut out.created)?;
         out.staged.push(files::stage(&target, &t.blp, input)?);
