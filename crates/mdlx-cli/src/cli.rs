@@ -5,8 +5,8 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Read, write, convert and pose Warcraft III models (MDX, MDL), Milkshape 3D ASCII and
-/// WoW alpha MDX.
+/// Read, write, convert and pose Warcraft III models (MDX, MDL), Milkshape 3D ASCII, WoW
+/// alpha MDX and glTF 2.0.
 #[derive(Parser, Debug)]
 #[command(name = "mdlx", version, about, propagate_version = true)]
 pub struct Cli {
@@ -16,7 +16,8 @@ pub struct Cli {
     pub quiet: bool,
     /// Read inputs strictly: refuse an MDL file that a lenient reader would repair with a
     /// warning (text outside every block, a static value for a field that can only be
-    /// animated).
+    /// animated), and a glTF import that would lose anything (the losses are listed and
+    /// nothing is written).
     #[arg(long, global = true)]
     pub strict: bool,
     /// What to do.
@@ -42,6 +43,15 @@ pub enum Command {
     },
     /// Convert a model or a texture, or every one under a folder (with --to).
     ///
+    /// glTF 2.0 (`.glb`, or `.gltf` with its buffers and images beside it) converts to a
+    /// Warcraft III model (`OUT.mdx`, `OUT.mdl`, `--to mdx|mdl`, or the other model
+    /// formats) named after OUT's file: skeleton, skinning (matrix groups in version 800,
+    /// skin weights in 1000 and 1100), animations, materials. Its textures are written as
+    /// BLP beside OUT under --texture-path (`war3mapImported/Fox.blp`), before the model,
+    /// replacing files of the same name. What the model cannot hold is listed (--strict
+    /// refuses it); version 800 also tells how far matrix groups move a vertex. glTF does
+    /// not convert to glTF again.
+    ///
     /// Models convert to glTF 2.0 (`OUT.glb`, `OUT.gltf`, or `--to glb|gltf`) for Blender,
     /// three.js and other engines: skeleton, skinning, every sequence as an animation,
     /// geoset visibility, materials with their textures embedded as PNG. Textures are found
@@ -60,10 +70,12 @@ pub enum Command {
     ///
     /// A folder's tree is mirrored under OUT (an OUT inside IN is not walked into); files
     /// that fail are listed at the end. When two inputs would make the same output (`X.mdx`
-    /// beside `X.mdl`), one is converted, preferring MDX over MDL over Milkshape `.txt`
-    /// (the MDX is what the game loads), and the other is reported as skipped.
+    /// beside `X.mdl`), one is converted, preferring MDX over MDL over Milkshape `.txt` over
+    /// glTF (the MDX is what the game loads), and the other is reported as skipped.
+    #[command(disable_version_flag = true)]
     Convert {
-        /// The input model (MDX, MDL or Milkshape ASCII; never modified), a folder, or `-`.
+        /// The input model (MDX, MDL, Milkshape ASCII or glTF; never modified), a folder, or
+        /// `-`.
         input: PathBuf,
         /// The output file (`.mdx`, `.mdl`, `.obj`, `.glb`, `.gltf`, `.txt` for Milkshape), the output
         /// folder, or `-` for standard output.
@@ -108,6 +120,16 @@ pub enum Command {
         /// sequence over all frames.
         #[arg(long, value_name = "RANGES", value_parser = parse_frames)]
         frames: Option<Ranges>,
+        /// glTF input: the model version to build: 800 (classic; skin weights become matrix
+        /// groups), 1000 or 1100 (Reforged; skin weights kept).
+        /// [default: 800]
+        #[arg(long = "version", value_name = "800|1000|1100", value_parser = parse_model_version)]
+        model_version: Option<u32>,
+        /// glTF input: the folder of the textures as the game sees it; the BLP files are
+        /// written there under OUT's folder. `/` and `\` both separate; empty puts them
+        /// beside the model. [default: war3mapImported\]
+        #[arg(long, value_name = "PREFIX", value_parser = parse_texture_path)]
+        texture_path: Option<String>,
         /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
         #[arg(long)]
         strict_mdl: bool,
@@ -224,6 +246,35 @@ fn parse_frames(text: &str) -> Result<Ranges, String> {
         return Err("expected at least one range, like Stand=1-30".into());
     }
     Ok(Ranges(ranges))
+}
+
+/// `--version`: a model version glTF import builds.
+fn parse_model_version(text: &str) -> Result<u32, String> {
+    match text.trim() {
+        "800" => Ok(800),
+        "1000" => Ok(1000),
+        "1100" => Ok(1100),
+        _ => Err("the model version is 800, 1000 or 1100".into()),
+    }
+}
+
+/// `--texture-path`: a relative folder the game knows (`war3mapImported\`, `Textures/Units`)
+/// as the prefix of texture paths: `\`-separated, ending in `\` unless empty. Refuses `..`,
+/// `.`, empty parts and absolute paths, which would put textures outside OUT's folder.
+fn parse_texture_path(text: &str) -> Result<String, String> {
+    let parts: Vec<&str> = text.split(['/', '\\']).collect();
+    let parts = match parts.split_last() {
+        Some((&"", rest)) => rest,
+        _ => &parts[..],
+    };
+    for p in parts {
+        if p.is_empty() || *p == "." || *p == ".." || p.contains(':') {
+            return Err(format!(
+                "{text:?} is not a relative folder (no `..`, `.`, empty parts or drive letters)"
+            ));
+        }
+    }
+    Ok(parts.iter().map(|p| format!("{p}\\")).collect())
 }
 
 /// `RRGGBB` (optionally with a leading `#`) as three bytes.

@@ -19,6 +19,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The path that means standard input or output.
 pub fn is_stdio(path: &Path) -> bool {
@@ -91,7 +92,7 @@ pub fn has_ext(path: &Path, exts: &[&str]) -> bool {
         .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
-/// A temporary file of [`write`] (`.NAME.PID.tmp`), left by a process that was killed.
+/// A temporary file of [`write`] (`.NAME.PID.N.tmp`), left by a process that was killed.
 fn is_our_temporary(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
@@ -115,32 +116,107 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
 /// directly into special files, atomically into regular files (through links). Refuses to
 /// write over `input`. On failure a temporary file is removed and the target is untouched.
 pub fn write(target: &Path, data: &[u8], input: &Path) -> Result<()> {
-    if is_stdio(target) || target == Path::new("/dev/stdout") {
-        let mut out = std::io::stdout().lock();
-        out.write_all(data)
-            .context("cannot write standard output")?;
-        return out.flush().context("cannot write standard output");
-    }
-    if !is_stdio(input) && same_file(target, input) {
-        bail!("refusing to write over the input file {}", input.display());
-    }
-    match fs::metadata(target) {
-        Ok(m) if m.is_dir() => bail!("{} is a folder, not a file", target.display()),
-        Ok(m) if !m.is_file() || is_system_path(target) => return write_direct(target, data),
-        Ok(_) if fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink()) => {
-            let real = fs::canonicalize(target)
-                .with_context(|| format!("cannot follow the link {}", target.display()))?;
-            if is_system_path(&real) {
-                return write_direct(target, data);
-            }
-            return write_atomic(&real, data);
+    stage(target, data, input)?.commit()
+}
+
+/// An output made ready but not yet in place: for a regular file, its bytes written and
+/// synced to a temporary file beside the target. [`Staged::commit`] puts it in place (a
+/// rename); dropping it uncommitted removes the temporary file and leaves the target as it
+/// was. Several outputs that belong together (a model and its textures) are all staged
+/// before any is committed, so a failure while writing leaves none of them.
+#[must_use = "a staged output is discarded unless committed"]
+pub struct Staged<'a> {
+    how: Stage<'a>,
+}
+
+enum Stage<'a> {
+    /// Standard output, written at commit.
+    Stdout(&'a [u8]),
+    /// A special file, opened and written at commit.
+    Direct(PathBuf, &'a [u8]),
+    /// A temporary file, renamed over the target at commit (`None` once done).
+    Atomic(Option<(PathBuf, PathBuf)>),
+}
+
+/// Prepares `data` for `target` as [`write`] would write it: refuses what `write` refuses
+/// (the input, a folder) and, for a regular file, writes the temporary file now.
+pub fn stage<'a>(target: &Path, data: &'a [u8], input: &Path) -> Result<Staged<'a>> {
+    let how = if is_stdio(target) || target == Path::new("/dev/stdout") {
+        Stage::Stdout(data)
+    } else {
+        if !is_stdio(input) && same_file(target, input) {
+            bail!("refusing to write over the input file {}", input.display());
         }
-        Ok(_) => return write_atomic(target, data),
-        Err(_) => {}
+        match fs::metadata(target) {
+            Ok(m) if m.is_dir() => bail!("{} is a folder, not a file", target.display()),
+            Ok(m) if !m.is_file() || is_system_path(target) => {
+                Stage::Direct(target.to_path_buf(), data)
+            }
+            Ok(_) if fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink()) => {
+                let real = fs::canonicalize(target)
+                    .with_context(|| format!("cannot follow the link {}", target.display()))?;
+                if is_system_path(&real) {
+                    Stage::Direct(target.to_path_buf(), data)
+                } else {
+                    stage_atomic(&real, data)?
+                }
+            }
+            Ok(_) => stage_atomic(target, data)?,
+            // Nothing there, or a link whose target does not exist yet: create the final
+            // target.
+            Err(_) => stage_atomic(&follow_dangling(target)?, data)?,
+        }
+    };
+    Ok(Staged { how })
+}
+
+impl Staged<'_> {
+    /// Puts the output in place.
+    pub fn commit(mut self) -> Result<()> {
+        match &mut self.how {
+            Stage::Stdout(data) => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(data)
+                    .context("cannot write standard output")?;
+                out.flush().context("cannot write standard output")
+            }
+            Stage::Direct(target, data) => write_direct(target, data),
+            Stage::Atomic(paths) => {
+                let Some((tmp, target)) = paths.take() else {
+                    return Ok(());
+                };
+                let renamed = fs::rename(&tmp, &target)
+                    .with_context(|| format!("cannot rename to {}", target.display()));
+                if renamed.is_err() {
+                    let _ = fs::remove_file(&tmp);
+                }
+                renamed?;
+                // Make the rename itself durable; a folder that cannot be synced is not an
+                // error.
+                if let Ok(d) = fs::File::open(folder_of(&target)) {
+                    let _ = d.sync_all();
+                }
+                Ok(())
+            }
+        }
     }
-    // Nothing there, or a link whose target does not exist yet: create the final target.
-    let real = follow_dangling(target)?;
-    write_atomic(&real, data)
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if let Stage::Atomic(Some((tmp, _))) = &self.how {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Whether an output at `target` is no file of its own: standard output, a special file,
+/// or a path under `/dev` or `/proc`. Nothing can be written beside such an output.
+pub fn is_special(target: &Path) -> bool {
+    is_stdio(target)
+        || is_system_path(target)
+        || fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir())
+        || fs::canonicalize(target).is_ok_and(|real| is_system_path(&real))
 }
 
 /// Paths the system owns, whose files are never replaced: `/dev`, `/proc`.
@@ -179,39 +255,58 @@ fn follow_dangling(target: &Path) -> Result<PathBuf> {
     bail!("{}: too many levels of symbolic links", target.display())
 }
 
-/// Writes into a temporary file in the target's folder, synced, then renamed over it.
-fn write_atomic(target: &Path, data: &[u8]) -> Result<()> {
-    let dir = match target.parent() {
+/// The folder a file is in (`.` for a bare name).
+fn folder_of(target: &Path) -> PathBuf {
+    match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
-    };
+    }
+}
+
+/// Writes `data` into a new temporary file in the target's folder and syncs it. The name
+/// (`.NAME.PID.N.tmp`) is unique within the process, so threads writing the same target
+/// never share one, and it is created afresh (never through an existing file or link).
+fn stage_atomic<'a>(target: &Path, data: &[u8]) -> Result<Stage<'a>> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = folder_of(target);
     let name = target
         .file_name()
         .context("the output path has no file name")?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> Result<()> {
-        let mut f =
-            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(data)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        f.sync_all()
-            .with_context(|| format!("cannot sync {}", tmp.display()))?;
-        fs::rename(&tmp, target)
-            .with_context(|| format!("cannot rename to {}", target.display()))?;
-        // Make the rename itself durable; a folder that cannot be synced is not an error.
-        if let Ok(d) = fs::File::open(&dir) {
-            let _ = d.sync_all();
+    let (tmp, mut f) = loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(
+            ".{}.{}.{n}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => break (tmp, f),
+            // Left by an earlier process of the same id that was killed: take another.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", tmp.display())),
         }
-        Ok(())
-    })();
-    if result.is_err() {
+    };
+    let written = f
+        .write_all(data)
+        .with_context(|| format!("cannot write {}", tmp.display()))
+        .and_then(|()| {
+            f.sync_all()
+                .with_context(|| format!("cannot sync {}", tmp.display()))
+        });
+    if let Err(e) = written {
         let _ = fs::remove_file(&tmp);
+        return Err(e);
     }
-    result
+    Ok(Stage::Atomic(Some((tmp, target.to_path_buf()))))
+}
+
+/// Whether two paths name the same existing file (through any links).
+pub fn same(a: &Path, b: &Path) -> bool {
+    same_file(a, b)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

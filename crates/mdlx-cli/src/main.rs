@@ -71,6 +71,8 @@ fn main() -> ExitCode {
             textures,
             team_color,
             linear,
+            model_version,
+            texture_path,
         } => cmd::convert::run(
             &ctx,
             &input,
@@ -92,6 +94,10 @@ fn main() -> ExitCode {
                 textures,
                 team_color,
                 linear,
+                gltf_version: model_version,
+                texture_path,
+                in_folder: false,
+                ledger: Default::default(),
             },
         ),
         cli::Command::Pose { file, moment, json } => {

@@ -4,19 +4,14 @@
 //! extension. Every output is written beside its target and renamed into place, so a
 //! target is either its old self or the whole new file; an input is never written over.
 //!
-//! A folder conversion (`mdlx convert DIR OUTDIR --to mdl`) mirrors DIR's tree under
-//! OUTDIR, converts files in parallel, shows a progress bar when stderr is a terminal,
-//! goes on past files that fail, lists every failure at the end and exits 1 if any failed.
+//! A folder conversion (`mdlx convert DIR OUTDIR --to mdl`) is [`super::convert_dir`].
 
 use crate::files;
-use crate::report::{self, Note};
+use crate::report::Note;
 use crate::{usage, Ctx};
-use anyhow::{bail, Context, Result};
-use rayon::prelude::*;
+use anyhow::{bail, Result};
 use serde_json::json;
-use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// An output format.
@@ -86,7 +81,7 @@ impl To {
     }
 
     /// The format's name, as `--to` takes it.
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             To::Mdx => "mdx",
             To::Mdl => "mdl",
@@ -102,7 +97,7 @@ impl To {
         }
     }
 
-    fn extension(self) -> &'static str {
+    pub(super) fn extension(self) -> &'static str {
         match self {
             To::Mdx => "mdx",
             To::Mdl => "mdl",
@@ -147,6 +142,15 @@ pub struct Options {
     pub team_color: Option<[u8; 3]>,
     /// glTF output: linear keys only (for Blender).
     pub linear: bool,
+    /// glTF input: the model version to build (`None`: 800).
+    pub gltf_version: Option<u32>,
+    /// glTF input: the game's path prefix of the textures (`None`: `war3mapImported\`).
+    pub texture_path: Option<String>,
+    /// Set for each file of a folder conversion: the glTF-input options then apply to the
+    /// glTF files only, instead of being refused for the others.
+    pub in_folder: bool,
+    /// The textures written so far in this run.
+    pub ledger: super::gltf_in::Ledger,
 }
 
 /// Runs the verb.
@@ -169,7 +173,7 @@ pub fn run(
     if !files::is_stdio(input) && input.is_dir() {
         let Some(to) = to else {
             return Err(usage(
-                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, alpha1300, alpha1400, alpha1500, png, blp)",
+                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp)",
             ));
         };
         if files::is_stdio(output) {
@@ -177,7 +181,11 @@ pub fn run(
                 "a folder converts into a folder, not to standard output",
             ));
         }
-        return run_dir(ctx, input, output, to, opts);
+        let opts = Options {
+            in_folder: true,
+            ..opts.clone()
+        };
+        return super::convert_dir::run_dir(ctx, input, output, to, &opts);
     }
     let to = match to {
         Some(t) => t,
@@ -202,15 +210,22 @@ pub fn run(
 }
 
 /// What converting one file gave: the input's format and what to tell about it.
-struct Done {
-    /// The input's format, short (`mdx`, `mdl`, `ms3d`, `mdx-alpha`).
+pub(super) struct Done {
+    /// The input's format, short (`mdx`, `mdl`, `ms3d`, `mdx-alpha`, `gltf`).
     from: &'static str,
     /// Warnings and losses.
-    notes: Vec<Note>,
+    pub notes: Vec<Note>,
+    /// Texture files written (or already in place) beside the output.
+    textures: Vec<String>,
 }
 
 /// One file's outcome as a JSON object.
-fn outcome_json(input: &Path, output: &Path, to: To, result: &Result<Done>) -> serde_json::Value {
+pub(super) fn outcome_json(
+    input: &Path,
+    output: &Path,
+    to: To,
+    result: &Result<Done>,
+) -> serde_json::Value {
     let mut v = json!({
         "input": files::shown(input),
         "output": if files::is_stdio(output) { "-".to_string() } else { output.display().to_string() },
@@ -221,6 +236,9 @@ fn outcome_json(input: &Path, output: &Path, to: To, result: &Result<Done>) -> s
             v["status"] = json!("converted");
             v["from"] = json!(done.from);
             v["notes"] = done.notes.iter().map(Note::to_json).collect();
+            if !done.textures.is_empty() {
+                v["textures"] = json!(done.textures);
+            }
         }
         Err(e) => {
             v["status"] = json!("failed");
@@ -231,7 +249,13 @@ fn outcome_json(input: &Path, output: &Path, to: To, result: &Result<Done>) -> s
 }
 
 /// Converts one file; returns what to tell (losses written anyway).
-fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) -> Result<Done> {
+pub(super) fn convert_file(
+    ctx: &Ctx,
+    input: &Path,
+    output: &Path,
+    to: To,
+    opts: &Options,
+) -> Result<Done> {
     let data = files::read(input)?;
     let shown = files::shown(input);
     if super::texture::is_texture(&data) {
@@ -254,6 +278,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
         return Ok(Done {
             from: "texture",
             notes: Vec::new(),
+            textures: Vec::new(),
         });
     }
     if to.is_texture() {
@@ -276,6 +301,7 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
         return Ok(Done {
             from: "ms3d",
             notes: Vec::new(),
+            textures: Vec::new(),
         });
     }
     let ms3d_in = mdlx::convert::ms3d::ToModelOptions {
@@ -283,12 +309,23 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
         ranges: opts.ranges.clone(),
         name: String::new(),
     };
+    let decoded = if super::gltf_in::is_gltf(&data) {
+        decode_gltf(ctx, &data, input, output, to, opts)?
+    } else {
+        if !opts.in_folder && (opts.gltf_version.is_some() || opts.texture_path.is_some()) {
+            return Err(usage(format!(
+                "{shown}: --version and --texture-path are for glTF input; this is no glTF file (converting between model versions is not supported)"
+            )));
+        }
+        super::decode_detailed(ctx, &data, input, &ms3d_in)?
+    };
+    let from = decoded.short_name();
     let super::Decoded {
         model,
         mut notes,
-        source,
+        textures,
         ..
-    } = super::decode_detailed(ctx, &data, input, &ms3d_in)?;
+    } = decoded;
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts
@@ -428,234 +465,78 @@ fn convert_file(ctx: &Ctx, input: &Path, output: &Path, to: To, opts: &Options) 
             text.into_bytes()
         }
     };
-    files::write(output, &bytes, input)?;
+    // Textures first, the model last: a model in place never names a missing texture, and
+    // a failure before the renames leaves nothing new.
+    let mut beside = super::gltf_in::stage(&textures, output, input, &opts.ledger, &mut notes)?;
+    let staged = std::mem::take(&mut beside.staged);
+    let model_staged = files::stage(output, &bytes, input);
+    let result = model_staged.and_then(|model| {
+        for t in staged {
+            t.commit()?;
+        }
+        model.commit()
+    });
+    match result {
+        Ok(()) => beside.keep_folders(),
+        Err(e) => {
+            beside.undo_folders();
+            return Err(e);
+        }
+    }
     Ok(Done {
-        from: source.short_name(),
+        from,
         notes,
+        textures: beside.written,
     })
 }
 
-/// The rank of an input's kind when two inputs would make the same output: MDX first
-/// (what the game loads), then MDL, then Milkshape.
-fn preference(path: &Path) -> u8 {
-    if files::has_ext(path, &["mdx"]) {
-        0
-    } else if files::has_ext(path, &["mdl"]) {
-        1
-    } else {
-        2
+/// Reads glTF input for `output`: the model is named after OUT's file (else IN's, else the
+/// scene's); glTF output is refused; under `--strict` any loss refuses the file.
+fn decode_gltf(
+    ctx: &Ctx,
+    data: &[u8],
+    input: &Path,
+    output: &Path,
+    to: To,
+    opts: &Options,
+) -> Result<super::Decoded> {
+    let shown = files::shown(input);
+    if matches!(to, To::Glb | To::Gltf) {
+        bail!(
+            "{shown}: this is glTF already; glTF converts to Warcraft III models (mdx, mdl), and those convert back to glTF"
+        );
     }
-}
-
-/// What happens to one input of a folder conversion.
-enum Plan {
-    /// Convert it to this target.
-    Convert(PathBuf),
-    /// Leave it: another input makes the same output (that input's path).
-    Skip(PathBuf),
-}
-
-/// Converts every model under `dir` into the same tree under `out_dir`.
-fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Result<ExitCode> {
-    std::fs::create_dir_all(out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
-    // The output folder may sit inside the input folder: never convert our own outputs.
-    // PNG output takes the textures, every other format the models.
-    let exts: &[&str] = if to == To::Png {
-        &["blp", "dds", "tga"]
-    } else if to == To::Blp {
-        // Not .blp: re-encoding a BLP as BLP only loses quality.
-        &["png", "tga", "dds"]
+    let name = if files::is_special(output) {
+        super::stem(input)
     } else {
-        &["mdx", "mdl", "txt"]
+        super::stem(output)
     };
-    let mut inputs = files::find(&[dir.to_path_buf()], exts, &[out_dir.to_path_buf()])?;
-    // A .txt file takes part only if it is Milkshape.
-    inputs.retain(|p| !files::has_ext(p, &["txt"]) || is_milkshape(p));
-    if inputs.is_empty() {
-        let what = if to == To::Png {
-            ".blp, .dds or .tga"
-        } else if to == To::Blp {
-            ".png, .tga or .dds"
-        } else {
-            ".mdx, .mdl or Milkshape .txt"
-        };
-        bail!("no {what} files under {}", dir.display());
-    }
-
-    // Plan every target first: inputs that would land on one output (X.mdx and X.mdl
-    // converted to MDL) are settled before anything is written.
-    let mut claims: HashMap<PathBuf, &Path> = HashMap::new();
-    for input in &inputs {
-        let target = target_of(dir, out_dir, input, to);
-        match claims.get(&target) {
-            Some(first) if (preference(first), *first) <= (preference(input), input.as_path()) => {}
-            _ => {
-                claims.insert(target, input);
-            }
-        }
-    }
-    let jobs: Vec<(&Path, Plan)> = inputs
-        .iter()
-        .map(|input| {
-            let target = target_of(dir, out_dir, input, to);
-            let winner = claims[&target];
-            let plan = if winner == input.as_path() {
-                Plan::Convert(target)
+    let options = super::gltf_in::options(opts.gltf_version, opts.texture_path.as_deref(), name);
+    let decoded = super::gltf_in::decode(data, input, &options)?;
+    let lost: Vec<&Note> = decoded.notes.iter().filter(|n| n.kind == "loss").collect();
+    let textures_lost = !decoded.textures.is_empty() && files::is_special(output);
+    if ctx.strict && (!lost.is_empty() || textures_lost) {
+        let mut listed: Vec<String> = lost
+            .iter()
+            .map(|n| format!("{}: {}", n.place.as_deref().unwrap_or("model"), n.what))
+            .collect();
+        if textures_lost {
+            let beside = if files::is_stdio(output) {
+                "standard output".to_string()
             } else {
-                Plan::Skip(winner.to_path_buf())
+                output.display().to_string()
             };
-            (input.as_path(), plan)
-        })
-        .collect();
-
-    let bar = Progress::new(jobs.len());
-    let outcomes: Vec<(Status, serde_json::Value)> = jobs
-        .par_iter()
-        .map(|(input, plan)| {
-            let shown = input.display().to_string();
-            let outcome = match plan {
-                Plan::Skip(winner) => {
-                    let reason = format!(
-                        "skipped: {} beside it makes the same output (MDX is preferred over MDL, MDL over Milkshape)",
-                        winner.display()
-                    );
-                    if !ctx.quiet {
-                        bar.println(&format!("mdlx: {shown}: {reason}"));
-                    }
-                    let v = json!({"input": shown, "status": "skipped", "reason": reason, "converted_instead": winner.display().to_string()});
-                    (Status::Skipped, v)
-                }
-                Plan::Convert(target) => {
-                    let result = target
-                        .parent()
-                        .map_or(Ok(()), std::fs::create_dir_all)
-                        .with_context(|| format!("cannot create the folder of {}", target.display()))
-                        .and_then(|()| convert_file(ctx, input, target, to, opts));
-                    let v = outcome_json(input, target, to, &result);
-                    match result {
-                        Ok(done) => {
-                            if !ctx.quiet {
-                                report::print_notes(&shown, &done.notes, &mut |l| bar.println(l));
-                            }
-                            (Status::Converted, v)
-                        }
-                        Err(e) => {
-                            bar.println(&format!("mdlx: failed: {shown}"));
-                            (Status::Failed(format!("{e:#}")), v)
-                        }
-                    }
-                }
-            };
-            bar.inc();
-            outcome
-        })
-        .collect();
-    bar.finish();
-
-    if opts.json {
-        let mut out = std::io::stdout().lock();
-        for (_, v) in &outcomes {
-            writeln!(out, "{v}")?;
+            listed.push(format!(
+                "textures: {} cannot be written beside {beside}",
+                decoded.textures.len()
+            ));
         }
+        bail!(
+            "{shown}: {} thing(s) {}:\n  {}\nnothing written (--strict refuses any loss; drop it to convert anyway)",
+            listed.len(),
+            super::gltf_in::LOST,
+            listed.join("\n  ")
+        );
     }
-    let skipped = outcomes
-        .iter()
-        .filter(|(s, _)| matches!(s, Status::Skipped))
-        .count();
-    let failures: Vec<(&Path, &str)> = jobs
-        .iter()
-        .zip(&outcomes)
-        .filter_map(|((input, _), (s, _))| match s {
-            Status::Failed(e) => Some((*input, e.as_str())),
-            _ => None,
-        })
-        .collect();
-    let done = jobs.len() - failures.len() - skipped;
-    let skipped_text = if skipped > 0 {
-        format!(", {skipped} skipped")
-    } else {
-        String::new()
-    };
-    eprintln!(
-        "mdlx: converted {done} of {} file(s) to {} under {}{skipped_text}",
-        jobs.len(),
-        to.name(),
-        out_dir.display()
-    );
-    if failures.is_empty() {
-        return Ok(ExitCode::SUCCESS);
-    }
-    eprintln!("mdlx: {} file(s) failed:", failures.len());
-    for (path, err) in &failures {
-        // Most errors already start with the input's name; say it once.
-        let shown = path.display().to_string();
-        let err = err
-            .strip_prefix(&shown)
-            .and_then(|e| e.strip_prefix(": "))
-            .unwrap_or(err);
-        eprintln!("  {shown}: {}", err.replace('\n', "\n    "));
-    }
-    Ok(ExitCode::from(1))
-}
-
-/// How one input of a folder conversion ended.
-enum Status {
-    Converted,
-    Skipped,
-    Failed(String),
-}
-
-/// Where an input under `dir` goes under `out_dir`.
-fn target_of(dir: &Path, out_dir: &Path, input: &Path, to: To) -> PathBuf {
-    let rel = input.strip_prefix(dir).unwrap_or(input);
-    out_dir.join(rel).with_extension(to.extension())
-}
-
-/// A progress bar on stderr when it is a terminal; nothing otherwise.
-struct Progress(Option<indicatif::ProgressBar>);
-
-impl Progress {
-    fn new(len: usize) -> Progress {
-        if !std::io::stderr().is_terminal() {
-            return Progress(None);
-        }
-        let bar = indicatif::ProgressBar::new(len as u64);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} files, {elapsed} elapsed, {eta} left",
-        ) {
-            bar.set_style(style);
-        }
-        Progress(Some(bar))
-    }
-
-    fn inc(&self) {
-        if let Some(b) = &self.0 {
-            b.inc(1);
-        }
-    }
-
-    /// Prints a line above the bar (or plainly when there is no bar).
-    fn println(&self, line: &str) {
-        match &self.0 {
-            Some(b) => b.println(line),
-            None => eprintln!("{line}"),
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(b) = &self.0 {
-            b.finish_and_clear();
-        }
-    }
-}
-
-/// Whether the file's first few kilobytes read as Milkshape.
-fn is_milkshape(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(64 << 10).read_to_end(&mut head))
-        .is_ok()
-        && mdlx::Format::detect(&head) == mdlx::Format::Ms3d
+    Ok(decoded)
 }

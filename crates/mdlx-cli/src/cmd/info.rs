@@ -60,11 +60,12 @@ fn describe(ctx: &Ctx, file: &Path, as_json: bool, blank_first: bool) -> Result<
         let mut v = to_json(&d.model, &shown);
         // The file's own version and family; a converted input (WoW alpha, Milkshape) is
         // described by the model it became under `model_version`.
-        v["format"] = json!(d.source.short_name());
-        v["version"] = json!(d.source.version());
-        v["family"] = json!(d.source.family().map(|f| f.name()));
+        // glTF has no version or family of its own here, and is always converted.
+        v["format"] = json!(d.short_name());
+        v["version"] = json!(d.source.and_then(|s| s.version()));
+        v["family"] = json!(d.source.and_then(|s| s.family()).map(|f| f.name()));
         v["model_version"] = json!(d.model.version);
-        v["converted"] = json!(d.source.is_converted());
+        v["converted"] = json!(d.source.is_none_or(|s| s.is_converted()));
         v["source"] = json!(d.described);
         v["notes"] = d.notes.iter().map(Note::to_json).collect();
         writeln!(out, "{v}")?;

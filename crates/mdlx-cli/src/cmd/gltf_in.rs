@@ -1,0 +1,393 @@
+//! glTF 2.0 as input: `mdlx convert hero.glb hero.mdx`, `mdlx info hero.gltf`.
+//!
+//! The content decides (`glTF` magic, or JSON with an `asset` version); a `.gltf` reads its
+//! external buffers and images from its own folder (from standard input, external files
+//! are refused). The import's losses are listed like any conversion's; the measured
+//! approximations (version 800 matrix groups standing in for skin weights, resampled
+//! rotations) are told as notes with their bounds.
+//!
+//! The textures an import makes are BLP files written beside the output model at the
+//! relative path the model names (`war3mapImported/Fox.blp`). They are staged with the
+//! model ([`crate::files::stage`]) and put in place before it, so a written model never
+//! names a missing texture. A texture path that would leave the output's folder is refused
+//! whatever the library says.
+
+use super::Decoded;
+use crate::files;
+use crate::report::Note;
+use anyhow::{anyhow, bail, Context, Result};
+use mdlx::gltf::import::ImportedTexture;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The heading glTF import losses are listed under.
+pub const LOST: &str = "not carried from glTF";
+
+/// The heading of the import's measured approximations.
+const APPROXIMATED: &str = "approximated from glTF";
+
+/// The model version built from glTF when `--version` is not given.
+pub const DEFAULT_VERSION: u32 = 800;
+
+/// The texture prefix when `--texture-path` is not given.
+pub const DEFAULT_TEXTURE_PATH: &str = "war3mapImported\\";
+
+/// Whether `data` is glTF (binary or JSON). [`mdlx::identify`] looks at the first 4 KiB
+/// only; JSON whose `asset` comes later (InterpolationTest.gltf has it last) is glTF if
+/// `"asset"` appears anywhere, and the glTF reader judges the rest.
+pub fn is_gltf(data: &[u8]) -> bool {
+    use mdlx::LooksLike::{GltfBinary, GltfJson, Json};
+    match mdlx::identify(data) {
+        mdlx::Content::NotAModel(GltfBinary | GltfJson) => true,
+        mdlx::Content::NotAModel(Json) => data.windows(7).any(|w| w == b"\"asset\""),
+        _ => false,
+    }
+}
+
+/// Import options for `input`, named `name`, with the command line's choices (`None`: the
+/// defaults).
+pub fn options(
+    version: Option<u32>,
+    texture_path: Option<&str>,
+    name: String,
+) -> mdlx::gltf::ImportOptions {
+    mdlx::gltf::ImportOptions {
+        version: version.unwrap_or(DEFAULT_VERSION),
+        texture_path: texture_path.unwrap_or(DEFAULT_TEXTURE_PATH).to_string(),
+        name,
+    }
+}
+
+/// Reads glTF `data` (read from `path`) and imports it. Errors read
+/// `FILE: json.path: message (at byte N)`.
+pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> Result<Decoded> {
+    let shown = files::shown(path);
+    // A bare file name has the empty parent: its files are named as relative as it is.
+    let base = (!files::is_stdio(path)).then(|| path.parent().unwrap_or(Path::new("")));
+    let source = mdlx::gltf::Source::from_slice(data, base).map_err(|e| anyhow!("{shown}: {e}"))?;
+    let import = mdlx::gltf::import(&source, options).map_err(|e| anyhow!("{shown}: {e}"))?;
+    let mut notes: Vec<Note> = (import.losses.iter())
+        .map(|l| Note::loss(LOST, &l.place, &l.what))
+        .collect();
+    notes.extend(approximations(&import));
+    let kind = if data.starts_with(b"glTF") {
+        "binary, .glb"
+    } else {
+        "JSON, .gltf"
+    };
+    Ok(Decoded {
+        described: format!(
+            "glTF 2.0 ({kind}), imported as a version-{} model",
+            import.model.version
+        ),
+        model: import.model,
+        notes,
+        source: None,
+        textures: import.textures,
+    })
+}
+
+/// Notes of the import's measured approximations, when there are any.
+fn approximations(import: &mdlx::gltf::Import) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if import.model.version == 800 && import.skin_error > 0.0 {
+        let size = model_size(&import.model);
+        let share = if size > 0.0 {
+            format!(
+                " ({}% of the model's size)",
+                sig(import.skin_error / size * 100.0)
+            )
+        } else {
+            String::new()
+        };
+        notes.push(approximated(
+            "skinning",
+            format!(
+                "largest vertex displacement from matrix groups: {}{share}",
+                sig(import.skin_error)
+            ),
+        ));
+    }
+    if import.rotation_error > 0.0 {
+        notes.push(approximated(
+            "rotations",
+            format!(
+                "resampled within {} rad ({} degrees) of the glTF's curves",
+                sig(import.rotation_error),
+                sig(import.rotation_error.to_degrees())
+            ),
+        ));
+    }
+    notes
+}
+
+fn approximated(place: &str, what: String) -> Note {
+    let mut n = Note::info(APPROXIMATED, what);
+    n.place = Some(place.to_string());
+    n
+}
+
+/// The diagonal of the box around every geoset vertex (else the model's stored extent).
+fn model_size(model: &mdlx::Model) -> f32 {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
+        for i in 0..3 {
+            lo[i] = lo[i].min(v[i]);
+            hi[i] = hi[i].max(v[i]);
+        }
+    }
+    if lo[0] > hi[0] {
+        (lo, hi) = (model.info.extent.min, model.info.extent.max);
+    }
+    let d: f32 = (0..3).map(|i| (hi[i] - lo[i]).powi(2)).sum();
+    if d.is_finite() {
+        d.sqrt()
+    } else {
+        0.0
+    }
+}
+
+/// `x` with three significant digits (`0.0123`, `45.6`, `1230`).
+fn sig(x: f32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
+    let text = format!("{x:.decimals$}");
+    match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => text,
+    }
+}
+
+/// The textures written during one run, by target: a folder conversion where two inputs
+/// make the same texture file writes it once, and refuses the second input if its texture
+/// differs.
+#[derive(Clone, Debug, Default)]
+pub struct Ledger(Arc<Mutex<HashMap<PathBuf, (u64, String)>>>);
+
+impl Ledger {
+    /// Claims `target` for `data` on behalf of `input`. `Ok(true)`: write it; `Ok(false)`:
+    /// the same bytes are already claimed; an error: other bytes are.
+    fn claim(&self, target: &Path, data: &[u8], input: &str) -> Result<bool> {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        data.hash(&mut hasher);
+        let hash = hasher.finish();
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get(target) {
+            None => {
+                map.insert(target.to_path_buf(), (hash, input.to_string()));
+                Ok(true)
+            }
+            Some((h, _)) if *h == hash => Ok(false),
+            Some((_, first)) if first == input => bail!(
+                "{}: two textures of this import would share that file",
+                target.display()
+            ),
+            Some((_, first)) => bail!(
+                "{}: {first} makes a different texture of that name; nothing written for this file (convert it on its own with another --texture-path)",
+                target.display()
+            ),
+        }
+    }
+}
+
+/// Checks that `file` is a relative, `/`-separated path that stays inside its folder (no
+/// `..`, `.`, empty, absolute or drive components) and returns it as a path.
+pub fn safe_relative(file: &str) -> Result<PathBuf> {
+    let bad = |why: &str| anyhow!("refusing to write the texture {file:?}: {why}");
+    if file.is_empty() {
+        return Err(bad("the path is empty"));
+    }
+    if file.contains('\\') || file.contains('\0') {
+        return Err(bad("not a plain `/`-separated path"));
+    }
+    let mut path = PathBuf::new();
+    for part in file.split('/') {
+        let mut c = Path::new(part).components();
+        match (c.next(), c.next()) {
+            (Some(Component::Normal(n)), None) if !part.contains(':') => path.push(n),
+            _ => return Err(bad("it would leave the output's folder")),
+        }
+    }
+    Ok(path)
+}
+
+/// What to write beside a model: the staged texture files, the folders made for them
+/// (removed again if the model is not written), and what to tell.
+pub struct Textures<'a> {
+    /// Ready to be put in place, before the model.
+    pub staged: Vec<files::Staged<'a>>,
+    /// The texture files, as shown.
+    pub written: Vec<String>,
+    /// Folders created for them, deepest last.
+    created: Vec<PathBuf>,
+}
+
+impl Textures<'_> {
+    /// Removes the folders created for textures that were not written (only if empty).
+    pub fn undo_folders(&mut self) {
+        for d in self.created.drain(..).rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+
+    /// Keeps the folders: the textures are in place.
+    pub fn keep_folders(&mut self) {
+        self.created.clear();
+    }
+}
+
+/// Stages `textures` beside `output` (in its folder, at each texture's relative path).
+/// Beside standard output or a special file nothing can be written: that is a loss, in
+/// `notes`. A texture never replaces the input or the output, and one whose bytes are
+/// already there is not rewritten.
+pub fn stage<'a>(
+    textures: &'a [ImportedTexture],
+    output: &Path,
+    input: &Path,
+    ledger: &Ledger,
+    notes: &mut Vec<Note>,
+) -> Result<Textures<'a>> {
+    let mut out = Textures {
+        staged: Vec::new(),
+        written: Vec::new(),
+        created: Vec::new(),
+    };
+    if textures.is_empty() {
+        return Ok(out);
+    }
+    if files::is_special(output) {
+        let list: Vec<&str> = textures.iter().map(|t| t.file.as_str()).collect();
+        notes.push(Note::loss(
+            "not written",
+            "",
+            &format!(
+                "{} texture(s), since the model goes to {} (write it to a file to get them beside it): {}",
+                textures.len(),
+                if files::is_stdio(output) { "standard output" } else { "a special file" },
+                list.join(", ")
+            ),
+        ));
+        return Ok(out);
+    }
+    // A bare output name has the empty parent: the textures' paths stay relative.
+    let dir = output.parent().unwrap_or(Path::new("")).to_path_buf();
+    let result = stage_each(textures, &dir, (output, input), ledger, &mut out, notes);
+    if let Err(e) = result {
+        out.staged.clear();
+        out.undo_folders();
+        return Err(e);
+    }
+    Ok(out)
+}
+
+fn stage_each<'a>(
+    textures: &'a [ImportedTexture],
+    dir: &Path,
+    (output, input): (&Path, &Path),
+    ledger: &Ledger,
+    out: &mut Textures<'a>,
+    notes: &mut Vec<Note>,
+) -> Result<()> {
+    for t in textures {
+        let target = dir.join(safe_relative(&t.file)?);
+        if target == output || files::same(&target, output) {
+            bail!(
+                "the texture {} would replace the model {}",
+                t.file,
+                output.display()
+            );
+        }
+        let fresh = ledger.claim(&target, &t.blp, &files::shown(input))?;
+        let old = std::fs::read(&target).ok();
+        if !fresh || old.as_ref().is_some_and(|old| *old == t.blp) {
+            // Already there (or being written by another input) with these bytes.
+            out.written.push(target.display().to_string());
+            continue;
+        }
+        if old.is_some() {
+            // Another model may use that file: say so loudly.
+            let mut n = Note::info(
+                "warning",
+                format!(
+                    "replaced {}, which held another image (a model using it shows this one now; --texture-path gives each model its own folder)",
+                    target.display()
+                ),
+            );
+            n.kind = "warning";
+            notes.push(n);
+        }
+        make_folders(&target, &mut out.created)?;
+        out.staged.push(files::stage(&target, &t.blp, input)?);
+        out.written.push(target.display().to_string());
+    }
+    Ok(())
+}
+
+/// Creates the missing folders above `target`, recording each one made.
+fn make_folders(target: &Path, created: &mut Vec<PathBuf>) -> Result<()> {
+    let Some(parent) = target.parent() else {
+        return Ok(());
+    };
+    let missing: Vec<&Path> = parent
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+        .collect();
+    for d in missing.into_iter().rev() {
+        match std::fs::create_dir(d) {
+            Ok(()) => created.push(d.to_path_buf()),
+            // Made meanwhile by another file of a folder conversion: not ours to remove.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", d.display())),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texture_paths_stay_inside_the_output_folder() {
+        let ok = safe_relative("war3mapImported/Fox.blp").unwrap();
+        assert_eq!(ok, Path::new("war3mapImported").join("Fox.blp"));
+        for bad in [
+            "",
+            "../Fox.blp",
+            "a/../../Fox.blp",
+            "/etc/Fox.blp",
+            "a//Fox.blp",
+            "./Fox.blp",
+            "a/",
+            "war3mapImported\\Fox.blp",
+            "C:/Fox.blp",
+        ] {
+            assert!(safe_relative(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_keep_three_significant_digits() {
+        assert_eq!(sig(0.012345), "0.0123");
+        assert_eq!(sig(45.67), "45.7");
+        assert_eq!(sig(1234.5), "1234");
+        assert_eq!(sig(0.0), "0");
+        assert_eq!(sig(0.0002), "0.0002");
+        assert_eq!(sig(2.5), "2.5");
+    }
+
+    #[test]
+    fn a_texture_claimed_twice_is_written_once_and_a_different_one_refused() {
+        let ledger = Ledger::default();
+        let t = Path::new("out/war3mapImported/Fox.blp");
+        assert!(ledger.claim(t, b"one", "a.glb").unwrap());
+        assert!(!ledger.claim(t, b"one", "b.glb").unwrap());
+        let e = ledger.claim(t, b"two", "c.glb").unwrap_err().to_string();
+        assert!(e.contains("a.glb makes a different texture"), "{e}");
+    }
+}
