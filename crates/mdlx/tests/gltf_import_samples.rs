@@ -720,10 +720,13 @@ fn three_js_poses_each_source_where_our_import_is() {
     let paths: Vec<&Path> = files.iter().map(|x| x.sample.path.as_path()).collect();
     let (answers, durations) = three_poses(&judges, &dir, &paths);
     let _ = std::fs::remove_dir_all(&dir);
-    println!("three.js against our import: largest distance / model size, per sample and version");
     println!(
-        "  {:<32} {:>4} {:>7} {:>8} {:>10} {:>10} {:>10}  note",
-        "sample", "vers", "moments", "vertices", "distance", "bound", "skin_err"
+        "three.js against our import, per sample and version: the largest distance, the bound \
+         and the import's skin_error, each relative to the model's size; rotation_error in radians"
+    );
+    println!(
+        "  {:<32} {:>4} {:>7} {:>8} {:>10} {:>10} {:>10} {:>9}  note",
+        "sample", "vers", "moments", "vertices", "distance", "bound", "skin_err", "rot_err"
     );
     let mut bad = Vec::new();
     let mut worst = BTreeMap::new();
@@ -789,10 +792,11 @@ fn judge_line(
         note.push(format!("{} geoset moments hidden by three.js", c.hidden));
     }
     println!(
-        "  {:<32} {v:>4} {:>7} {:>8} {rel:>10.3e} {bound:>10.3e} {skin:>10.3e}  {}",
+        "  {:<32} {v:>4} {:>7} {:>8} {rel:>10.3e} {bound:>10.3e} {skin:>10.3e} {:>9.2e}  {}",
         s.name,
         c.moments,
         c.vertices,
+        i.rotation_error,
         note.join("; ")
     );
     let name = format!("{} v{v}", s.name);
