@@ -44,6 +44,9 @@ const TOLERANCE_1000: f64 = 1e-3;
 /// fraction of the model's size.
 const TOLERANCE_800: f64 = 1e-3;
 
+/// The losses printed per import in the summary table.
+const MAX_LOSSES_SHOWN: usize = 6;
+
 /// The moments of each animation posed, as fractions of its duration.
 const MOMENTS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
@@ -364,6 +367,12 @@ fn every_sample_imports_at_800_and_1000_and_names_what_it_loses() {
                         i.losses.len(),
                         features.join(", ")
                     );
+                    for l in i.losses.iter().take(MAX_LOSSES_SHOWN) {
+                        println!("        {l}");
+                    }
+                    if i.losses.len() > MAX_LOSSES_SHOWN {
+                        println!("        ... {} more", i.losses.len() - MAX_LOSSES_SHOWN);
+                    }
                     for f in unnamed(s, i) {
                         missing_loss.push(format!("{} v{v}: no loss names {f}", s.name));
                     }
