@@ -435,8 +435,33 @@ impl<'m> Materials<'m> {
                 }
             }
         }
+        let texture = |id: i32| match usize::try_from(id).ok().and_then(|i| model.textures.get(i)) {
+            Some(t) => {
+                let mut v = json!({"path": t.path.text(), "replaceable_id": t.replaceable_id,
+                    "flags": t.flags});
+                if let Some(h) = super::raw_hex(&t.path) {
+                    v["path_hex"] = json!(h);
+                }
+                v
+            }
+            None => serde_json::Value::Null,
+        };
+        let layers: Vec<serde_json::Value> = m
+            .layers
+            .iter()
+            .map(|l| {
+                json!({"filter_mode": l.filter_mode, "flags": l.flags,
+                    "texture": texture(l.texture_id), "coord_id": l.coord_id,
+                    "alpha": l.alpha, "emissive_gain": l.emissive_gain,
+                    "fresnel_color": l.fresnel_color, "fresnel_opacity": l.fresnel_opacity,
+                    "fresnel_team_color": l.fresnel_team_color,
+                    "shader_type_id": l.shader_type_id,
+                    "slots": l.texture_slots.iter().map(|s| texture(s.texture_id)).collect::<Vec<_>>()})
+            })
+            .collect();
         out.extras = extras(json!({"mdlx": {"material": material_id, "textures": paths,
-            "priority_plane": m.priority_plane, "shader": m.shader.to_string()}}));
+            "priority_plane": m.priority_plane, "shader": m.shader.to_string(),
+            "flags": m.flags, "version": model.version, "layers": layers}}));
         root.push(out)
     }
 

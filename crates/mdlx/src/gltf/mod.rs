@@ -723,6 +723,15 @@ fn extras(v: serde_json::Value) -> gltf_json::Extras {
     serde_json::value::to_raw_value(&v).ok()
 }
 
+/// The bytes of a name or path as hex, when they are not UTF-8 (JSON strings cannot hold
+/// them; [`import`] reads them back from `extras`).
+fn raw_hex(s: &crate::model::FixedString) -> Option<String> {
+    let b = s.text_bytes();
+    std::str::from_utf8(b)
+        .is_err()
+        .then(|| b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
 /// The data a node's record holds beyond its transform, for `extras`.
 fn node_extras(
     model: &Model,
@@ -807,6 +816,9 @@ fn node_extras(
     };
     let mut out = json!({"kind": kind.name(), "object_id": node.object_id,
         "parent_id": node.parent_id, "flags": node.flags});
+    if let Some(h) = raw_hex(&node.name) {
+        out["name_hex"] = json!(h);
+    }
     if let (Some(o), Some(d)) = (out.as_object_mut(), data.as_object()) {
         for (k, v) in d {
             o.insert(k.clone(), v.clone());
@@ -1497,9 +1509,16 @@ fn write_animation(
     }
     root.push(gltf_json::Animation {
         extensions: None,
-        extras: extras(json!({"mdlx": {"sequence": si, "interval": seq.interval,
-            "looping": seq.is_looping(), "rarity": seq.rarity, "move_speed": seq.move_speed,
-            "sync_point": seq.sync_point}})),
+        extras: extras({
+            let mut m = json!({"sequence": si, "interval": seq.interval,
+                "looping": seq.is_looping(), "rarity": seq.rarity,
+                "move_speed": seq.move_speed, "sync_point": seq.sync_point,
+                "flags": seq.flags});
+            if let Some(h) = raw_hex(&seq.name) {
+                m["name_hex"] = json!(h);
+            }
+            json!({ "mdlx": m })
+        }),
         channels,
         name: Some(seq.name.to_string()),
         samplers,

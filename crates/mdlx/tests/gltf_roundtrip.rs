@@ -1,0 +1,301 @@
+//! glTF export then import over the corpus: every Warcraft III-family corpus MDX is
+//! exported to `.glb` and imported back at its own version, and the two models must pose
+//! the same: for every sequence, at its start, a quarter, a third, the middle, three
+//! quarters and its end, every vertex of every geoset the original shows is compared with
+//! the same vertex of the re-imported model (posed by `mdlx::anim`, skinned as the game
+//! does), within [`TOLERANCE`] of the model's size. Sequence names and intervals, node
+//! names and texture paths must come back too. The summary is printed by version.
+//!
+//! The pose of the original is what the export itself is judged against (three.js and
+//! Blender in `gltf_export.rs`), so this closes the loop: Warcraft III -> glTF -> Warcraft
+//! III keeps what the game shows.
+
+mod common;
+
+use mdlx::anim::{posed_geosets, Clock, Skeleton};
+use mdlx::gltf::{export, import, ExportOptions, ImportOptions, Source};
+use mdlx::model::{Family, Model};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The largest distance allowed between a vertex of the original and of the re-imported
+/// model, as a fraction of the model's size (the diagonal of its vertices' box).
+const TOLERANCE: f64 = 1e-3;
+/// The moments of each sequence compared, as fractions of its length.
+const MOMENTS: [f64; 6] = [0.0, 0.25, 1.0 / 3.0, 0.5, 0.75, 1.0];
+
+fn size(model: &Model) -> f64 {
+    let mut lo = [f64::MAX; 3];
+    let mut hi = [f64::MIN; 3];
+    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
+        if v.iter().all(|c| c.is_finite()) {
+            for k in 0..3 {
+                lo[k] = lo[k].min(f64::from(v[k]));
+                hi[k] = hi[k].max(f64::from(v[k]));
+            }
+        }
+    }
+    let d = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
+    if d.is_finite() && d > 0.0 {
+        d
+    } else {
+        1.0
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    passed: usize,
+    worst: f64,
+    worst_file: String,
+    samples: usize,
+    vertices: u64,
+    visibility_disagreements: usize,
+    skin_error: f64,
+    relaid: usize,
+    textures: usize,
+}
+
+/// What went wrong with one file, or None.
+fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
+    let exp = export(model, &ExportOptions::default());
+    let glb = exp.to_glb();
+    let src = match Source::from_slice(&glb, None) {
+        Ok(s) => s,
+        Err(e) => return Some(format!("our .glb does not load: {e}")),
+    };
+    let opts = ImportOptions {
+        version: model.version,
+        ..Default::default()
+    };
+    let back = match import(&src, &opts) {
+        Ok(b) => b,
+        Err(e) => return Some(format!("import failed: {e}")),
+    };
+    let m2 = &back.model;
+    if std::env::var_os("MDLX_RT_DEBUG").is_some() {
+        let _ = std::fs::write("/tmp/rt_debug.mdl", mdlx::mdl::to_vec(m2));
+        let _ = std::fs::write("/tmp/rt_debug.gltf", exp.to_gltf());
+    }
+    let s = size(model);
+    tally.skin_error = tally.skin_error.max(f64::from(back.skin_error) / s);
+    // Sequences.
+    // A model without sequences gets a Stand sequence.
+    let expected = model.sequences.len().max(1);
+    if m2.sequences.len() != expected {
+        return Some(format!(
+            "{} sequences came back as {}",
+            model.sequences.len(),
+            m2.sequences.len()
+        ));
+    }
+    for (a, b) in model.sequences.iter().zip(&m2.sequences) {
+        // An interval that ends before it starts has no place on a time line: it is laid
+        // out anew (its length is 0).
+        let relaid = a.interval[1] < a.interval[0];
+        if relaid {
+            tally.relaid += 1;
+        }
+        if a.name.text_bytes() != b.name.text_bytes()
+            || (a.interval != b.interval && !relaid)
+            || a.flags != b.flags
+        {
+            return Some(format!(
+                "sequence {:?} {:?} came back as {:?} {:?}",
+                a.name.text(),
+                a.interval,
+                b.name.text(),
+                b.interval
+            ));
+        }
+    }
+    // Node names: every original node name is a name of the re-imported model.
+    let names2: BTreeSet<Vec<u8>> = m2
+        .bones
+        .iter()
+        .map(|b| &b.node)
+        .chain(m2.helpers.iter().map(|h| &h.node))
+        .chain(m2.attachments.iter().map(|h| &h.node))
+        .chain(m2.lights.iter().map(|h| &h.node))
+        .chain(m2.event_objects.iter().map(|h| &h.node))
+        .map(|n| n.name.text_bytes().to_vec())
+        .collect();
+    for n in model
+        .bones
+        .iter()
+        .map(|b| &b.node)
+        .chain(model.helpers.iter().map(|h| &h.node))
+        .chain(model.attachments.iter().map(|h| &h.node))
+    {
+        if !names2.contains(n.name.text_bytes()) {
+            return Some(format!("node {:?} lost", n.name.text()));
+        }
+    }
+    // Texture paths: every texture the materials of the exported geosets name comes back
+    // (emitters, which glTF cannot hold, may name others).
+    let paths2: BTreeSet<(Vec<u8>, u32)> = m2
+        .textures
+        .iter()
+        .map(|t| (t.path.text_bytes().to_vec(), t.replaceable_id))
+        .collect();
+    let used: BTreeSet<u32> = model
+        .geosets
+        .iter()
+        .filter(|g| g.lod == 0 && !g.faces.is_empty())
+        .map(|g| g.material_id)
+        .collect();
+    for &mi in &used {
+        let Some(m) = model.materials.get(mi as usize) else {
+            continue;
+        };
+        for l in &m.layers {
+            let ids =
+                std::iter::once(l.texture_id).chain(l.texture_slots.iter().map(|s| s.texture_id));
+            for id in ids {
+                let Some(t) = usize::try_from(id).ok().and_then(|i| model.textures.get(i)) else {
+                    continue;
+                };
+                let key = (t.path.text_bytes().to_vec(), t.replaceable_id);
+                if !paths2.contains(&key) {
+                    return Some(format!("texture {:?} lost", t.path.text()));
+                }
+                tally.textures += 1;
+            }
+        }
+    }
+    // Which original geoset each re-imported geoset is.
+    let geoset_of: Vec<Option<usize>> = back
+        .geosets
+        .iter()
+        .map(|g| {
+            src.root.nodes[g.node]
+                .extras
+                .as_ref()
+                .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
+                .and_then(|v| v["mdlx"]["geoset"].as_u64())
+                .map(|v| v as usize)
+        })
+        .collect();
+    let sk1 = Skeleton::new(model);
+    let sk2 = Skeleton::new(m2);
+    let seqs: Vec<Option<usize>> = if model.sequences.is_empty() {
+        vec![None]
+    } else {
+        (0..model.sequences.len()).map(Some).collect()
+    };
+    let mut worst = 0.0f64;
+    for si in seqs {
+        let len = si.map_or(0.0, |si| f64::from(model.sequences[si].length()));
+        for f in MOMENTS {
+            let t = (len * f).round();
+            let (c1, c2) = match si {
+                Some(si) => (Clock::unwrapped(model, si, t), Clock::unwrapped(m2, si, t)),
+                None => (
+                    Clock::new(model, mdlx::anim::AnimTime::new(None, 0.0)),
+                    Clock::unwrapped(m2, 0, 0.0),
+                ),
+            };
+            let p1 = posed_geosets(model, &sk1, &sk1.pose_at(&c1, None), &c1);
+            let p2 = posed_geosets(m2, &sk2, &sk2.pose_at(&c2, None), &c2);
+            tally.samples += 1;
+            for (k, g2) in p2.iter().enumerate() {
+                let Some(gi) = geoset_of[k] else {
+                    return Some(format!("geoset {k} has no original"));
+                };
+                let g1 = &p1[gi];
+                if g1.visible != g2.visible {
+                    tally.visibility_disagreements += 1;
+                }
+                if !g1.visible {
+                    continue;
+                }
+                for (v2, &v1) in back.geosets[k].vertices.iter().enumerate() {
+                    let a = g1.positions[v1 as usize];
+                    let b = g2.positions[v2];
+                    if !a.iter().all(|x| x.is_finite()) {
+                        continue;
+                    }
+                    let d = (0..3)
+                        .map(|i| (f64::from(a[i]) - f64::from(b[i])).powi(2))
+                        .sum::<f64>()
+                        .sqrt()
+                        / s;
+                    tally.vertices += 1;
+                    if d > worst {
+                        worst = d;
+                        if d > TOLERANCE && std::env::var_os("MDLX_RT_DEBUG").is_some() {
+                            eprintln!("{name}: seq {si:?} t {t} geoset {gi} (new {k}) vertex {v1}: {a:?} vs {b:?} d {d:.2e}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if worst > tally.worst {
+        tally.worst = worst;
+        tally.worst_file = name.to_string();
+    }
+    if worst > TOLERANCE {
+        return Some(format!("a vertex moved {worst:.2e} of the model's size"));
+    }
+    None
+}
+
+#[test]
+fn every_corpus_mdx_exported_to_gltf_and_imported_back_poses_the_same() {
+    let mut by_version: BTreeMap<u32, Tally> = BTreeMap::new();
+    let mut failures: Vec<(String, String)> = Vec::new();
+    for path in common::corpus_mdx() {
+        let data = std::fs::read(&path).expect("corpus file reads");
+        let Ok(model) = mdlx::mdx::from_bytes(&data) else {
+            continue;
+        };
+        if model.family() == Family::WowAlpha {
+            continue;
+        }
+        let name = common::name(&path);
+        if let Some(f) = std::env::var_os("MDLX_RT_ONLY") {
+            if !name.contains(f.to_str().unwrap_or("")) {
+                continue;
+            }
+        }
+        let tally = by_version.entry(model.version).or_default();
+        tally.files += 1;
+        match check(&model, tally, &name) {
+            None => tally.passed += 1,
+            Some(why) => failures.push((name, why)),
+        }
+    }
+    println!("glTF round trip (export, import at the same version), by version:");
+    println!("version  files  passed  samples  vertices compared  worst (of size)  skin error (of size)  visibility disagreements  textures kept  sequences re-laid");
+    for (v, t) in &by_version {
+        println!(
+            "{v:>7}  {:>5}  {:>6}  {:>7}  {:>17}  {:>15.2e}  {:>20.2e}  {:>24}  {:>13}  {:>17}",
+            t.files,
+            t.passed,
+            t.samples,
+            t.vertices,
+            t.worst,
+            t.skin_error,
+            t.visibility_disagreements,
+            t.textures,
+            t.relaid
+        );
+        if !t.worst_file.is_empty() {
+            println!("         worst: {}", t.worst_file);
+        }
+    }
+    for (f, why) in &failures {
+        println!("FAILED {f}: {why}");
+    }
+    let total: usize = by_version.values().map(|t| t.files).sum();
+    assert!(
+        total >= 540,
+        "only {total} corpus MDX of the Warcraft III family"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {total} files failed",
+        failures.len()
+    );
+}
