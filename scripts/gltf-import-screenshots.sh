@@ -7,7 +7,8 @@
 #
 #   scripts/gltf-import-screenshots.sh
 #
-# 1. Builds the tool: cargo build --release -p mdlx-cli (CARGO_TARGET_DIR is honoured).
+# 1. Builds the tool: cargo build --release -p mdlx-cli (CARGO_TARGET_DIR is honoured);
+#    MDLX=/path/to/mdlx uses that binary instead.
 # 2. For each sample below: `mdlx convert SAMPLE.glb NAME.mdx` into a temporary folder
 #    (the importer writes the textures, as BLP, beside the model), then
 #    `mdlx convert NAME.mdx NAME.glb --textures FOLDER` (the textures found again there).
@@ -37,11 +38,16 @@ models=(
 )
 
 # 1. The tool.
-(cd "$root" && cargo build --release -p mdlx-cli) || die "cargo build failed"
-target="${CARGO_TARGET_DIR:-$root/target}"
-[[ "$target" == /* ]] || target="$root/$target"
-mdlx="$target/release/mdlx"
-[[ -x "$mdlx" ]] || die "no mdlx at $mdlx after the build"
+if [[ -n "${MDLX:-}" ]]; then
+  mdlx="$MDLX"
+  [[ -x "$mdlx" ]] || die "MDLX=$mdlx is not an executable"
+else
+  (cd "$root" && cargo build --release -p mdlx-cli) || die "cargo build failed"
+  target="${CARGO_TARGET_DIR:-$root/target}"
+  [[ "$target" == /* ]] || target="$root/$target"
+  mdlx="$target/release/mdlx"
+  [[ -x "$mdlx" ]] || die "no mdlx at $mdlx after the build"
+fi
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/mdlx-gltf-import-screenshots.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
