@@ -20,6 +20,14 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The largest distance allowed between a vertex of the original and of the re-imported
 /// model, as a fraction of the model's size (the diagonal of its vertices' box).
 const TOLERANCE: f64 = 1e-3;
+/// Files where the re-imported model shows or hides a geoset at some moment where the
+/// original does not, with the reason (none of them the import's).
+const KNOWN_VISIBILITY: &[(&str, &str)] = &[(
+    "sumneko__All-star-Battle__map__war3mapImported__patchouli_xz.mdx",
+    "a Bezier geoset alpha dips below 0 and back between two keys; the export samples \
+     visibility at key times and midpoints, so the dip is not in the glTF",
+)];
+
 /// The moments of each sequence compared, as fractions of its length.
 const MOMENTS: [f64; 6] = [0.0, 0.25, 1.0 / 3.0, 0.5, 0.75, 1.0];
 
@@ -54,6 +62,7 @@ struct Tally {
     skin_error: f64,
     relaid: usize,
     textures: usize,
+    visibility_files: BTreeSet<String>,
 }
 
 /// What went wrong with one file, or None.
@@ -74,8 +83,10 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
     };
     let m2 = &back.model;
     if std::env::var_os("MDLX_RT_DEBUG").is_some() {
-        let _ = std::fs::write("/tmp/rt_debug.mdl", mdlx::mdl::to_vec(m2));
-        let _ = std::fs::write("/tmp/rt_debug.gltf", exp.to_gltf());
+        eprintln!(
+            "export losses: {:?}\nimport losses: {:?}",
+            exp.losses, back.losses
+        );
     }
     let s = size(model);
     tally.skin_error = tally.skin_error.max(f64::from(back.skin_error) / s);
@@ -205,6 +216,10 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
                 let g1 = &p1[gi];
                 if g1.visible != g2.visible {
                     tally.visibility_disagreements += 1;
+                    tally.visibility_files.insert(name.to_string());
+                    if std::env::var_os("MDLX_RT_DEBUG").is_some() {
+                        eprintln!("{name}: visibility seq {si:?} t {t} geoset {gi}: {} {} vs {} {} ({} {})", g1.alpha, g1.layer_alpha, g2.alpha, g2.layer_alpha, g1.visible, g2.visible);
+                    }
                 }
                 if !g1.visible {
                     continue;
@@ -283,6 +298,13 @@ fn every_corpus_mdx_exported_to_gltf_and_imported_back_poses_the_same() {
         );
         if !t.worst_file.is_empty() {
             println!("         worst: {}", t.worst_file);
+        }
+    }
+    let mut unexplained = Vec::new();
+    for f in by_version.values().flat_map(|t| &t.visibility_files) {
+        match KNOWN_VISIBILITY.iter().find(|k| k.0 == f) {
+            Some((_, why)) => println!("visibility differs, known: {f}: {why}"),
+            None => unexplained.push(f.clone()),
         }
     }
     for (f, why) in &failures {

@@ -456,6 +456,7 @@ impl<'m> Materials<'m> {
                     "fresnel_color": l.fresnel_color, "fresnel_opacity": l.fresnel_opacity,
                     "fresnel_team_color": l.fresnel_team_color,
                     "shader_type_id": l.shader_type_id,
+                    "alpha_track": l.tracks.float(crate::format::track::KMTA).is_some(),
                     "slots": l.texture_slots.iter().map(|s| texture(s.texture_id)).collect::<Vec<_>>()})
             })
             .collect();

@@ -622,7 +622,8 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
             mesh: Some(mesh),
             skin,
             extras: extras(json!({"mdlx": {"kind": "geoset", "geoset": gi,
-                "material": g.material_id, "selection_group": g.selection_group}})),
+                "material": g.material_id, "selection_group": g.selection_group,
+                "skin_weights": g.skin.is_some(), "tangents": g.tangents.is_some()}})),
             ..Default::default()
         });
         scene_nodes.push(node);

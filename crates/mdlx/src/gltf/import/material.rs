@@ -487,7 +487,13 @@ impl<'a> Materials<'a> {
                 texture_id,
                 texture_animation_id: -1,
                 coord_id: num(l, "coord_id").unwrap_or(0.0) as u32,
-                alpha: num(l, "alpha").unwrap_or(1.0) as f32,
+                // An animated alpha shows as the geoset's visibility (the geoset
+                // animation the rig becomes): the layer itself shows.
+                alpha: if l.get("alpha_track").and_then(serde_json::Value::as_bool) == Some(true) {
+                    1.0
+                } else {
+                    num(l, "alpha").unwrap_or(1.0) as f32
+                },
                 emissive_gain: num(l, "emissive_gain").unwrap_or(1.0) as f32,
                 fresnel_color: f3("fresnel_color"),
                 fresnel_opacity: num(l, "fresnel_opacity").unwrap_or(0.0) as f32,

@@ -177,6 +177,16 @@ pub(super) fn build(
             },
             None => Vec::new(),
         };
+        // A geoset this crate exported says whether it had skin weights and tangents
+        // (Reforged files may do without either).
+        let said = |k: &str| {
+            imp.mdlx[node]
+                .as_ref()
+                .and_then(|m| m.get(k))
+                .and_then(serde_json::Value::as_bool)
+        };
+        let skin_weights = version >= 900 && said("skin_weights") != Some(false);
+        let with_tangents = version >= 900 && said("tangents") != Some(false);
         let world = imp.g.world[node];
         let rigid = if skin.is_some() {
             None
@@ -399,7 +409,7 @@ pub(super) fn build(
             let mut bindings = Vec::with_capacity(nv);
             let mut exact = Vec::new();
             for (v, pairs) in weights.iter().enumerate() {
-                let (b, ok) = if version >= 900 {
+                let (b, ok) = if skin_weights {
                     let (s, ok) = skin_of(pairs);
                     (Binding::Skin(s), ok)
                 } else {
@@ -447,7 +457,7 @@ pub(super) fn build(
                     })
                     .collect()
             };
-            let tangents: Option<Vec<[f32; 4]>> = if version >= 900 {
+            let tangents: Option<Vec<[f32; 4]>> = if with_tangents {
                 Some(match &tangents {
                     Some(t) => t
                         .chunks_exact(4)
@@ -538,7 +548,7 @@ pub(super) fn build(
                         Binding::Skin(s) => groups[&vec![s[0].0]],
                     })
                     .collect();
-                if version >= 900 {
+                if skin_weights {
                     let mut skin = Vec::with_capacity(vb.len() * 8);
                     for b in &vb {
                         let Binding::Skin(s) = b else {

@@ -489,7 +489,8 @@ impl<'a> Importer<'a> {
 
     fn run(mut self) -> Result<Import, GltfError> {
         for note in &self.src.notes {
-            self.losses.add(note.path.clone(), format!("not carried: {}", note.message));
+            self.losses
+                .add(note.path.clone(), format!("not carried: {}", note.message));
         }
         self.scene()?;
         self.global_sequences = (0..self.doc.nodes.len())
@@ -1357,12 +1358,18 @@ impl<'a> Importer<'a> {
             // the first animation, on the global sequence's own clock.
             let global = self.mdlx[gnode]
                 .as_ref()
-                .and_then(|m| m.get("global")?.get(["translation", "rotation", "scale"][prop as usize])?.as_u64())
+                .and_then(|m| {
+                    m.get("global")?
+                        .get(["translation", "rotation", "scale"][prop as usize])?
+                        .as_u64()
+                })
                 .and_then(|g| Some((g as i32, *self.global_sequences.get(g as usize)?)))
                 .and_then(|(g, d)| {
                     // An animation that plays the whole first cycle.
                     let first = (0..nseq).find(|&si| {
-                        self.channels.get(si).is_some_and(|a| a.contains_key(&(gnode, prop)))
+                        self.channels
+                            .get(si)
+                            .is_some_and(|a| a.contains_key(&(gnode, prop)))
                             && f64::from(self.durations[si]) * 1000.0 >= f64::from(d) - 0.5
                     })?;
                     Some((g, d, first))
@@ -1580,7 +1587,9 @@ impl<'a> Importer<'a> {
                         1
                     };
                     let v = c.values[(k * stride + stride / 2) * 3];
-                    let ms = start as i64 + (f64::from(t) * 1000.0).round() as i64;
+                    // A step takes effect on the first whole millisecond at or after
+                    // its time.
+                    let ms = start as i64 + (f64::from(t) * 1000.0 - 1e-3).ceil().max(0.0) as i64;
                     push_key(
                         &mut keys,
                         key(
@@ -1603,7 +1612,7 @@ impl<'a> Importer<'a> {
                     track: AnyTrack::Float(Track {
                         interpolation: Interpolation::None,
                         global_sequence_id: -1,
-                        keys,
+                        keys: sorted(keys),
                     }),
                 }]);
             }
