@@ -65,14 +65,36 @@ struct Tally {
     visibility_files: BTreeSet<String>,
 }
 
-/// What went wrong with one file, or None.
-fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
+/// Removes every `extras` from the document: what a file from another tool is like.
+fn strip_extras(root: &mut gltf_json::Root) {
+    for n in &mut root.nodes {
+        n.extras = None;
+    }
+    for a in &mut root.animations {
+        a.extras = None;
+    }
+    for m in &mut root.materials {
+        m.extras = None;
+    }
+    for m in &mut root.meshes {
+        m.extras = None;
+    }
+}
+
+/// What went wrong with one file, or None. `plain`: the glTF's `extras` (what this crate
+/// writes to bring a model back whole) are removed first, so the import works as on a
+/// file from another tool: only poses (and names) are compared then.
+fn check(model: &Model, tally: &mut Tally, name: &str, plain: bool) -> Option<String> {
     let exp = export(model, &ExportOptions::default());
     let glb = exp.to_glb();
-    let src = match Source::from_slice(&glb, None) {
+    let with_extras = match Source::from_slice(&glb, None) {
         Ok(s) => s,
         Err(e) => return Some(format!("our .glb does not load: {e}")),
     };
+    let mut src = with_extras.clone();
+    if plain {
+        strip_extras(&mut src.root);
+    }
     let opts = ImportOptions {
         version: model.version,
         ..Default::default()
@@ -87,6 +109,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
             "export losses: {:?}\nimport losses: {:?}",
             exp.losses, back.losses
         );
+        let _ = std::fs::write(format!("/tmp/rt_{plain}.mdl"), mdlx::mdl::to_vec(m2));
     }
     let s = size(model);
     tally.skin_error = tally.skin_error.max(f64::from(back.skin_error) / s);
@@ -100,7 +123,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
             m2.sequences.len()
         ));
     }
-    for (a, b) in model.sequences.iter().zip(&m2.sequences) {
+    for (a, b) in model.sequences.iter().zip(&m2.sequences).filter(|_| !plain) {
         // An interval that ends before it starts has no place on a time line: it is laid
         // out anew (its length is 0).
         let relaid = a.interval[1] < a.interval[0];
@@ -137,6 +160,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
         .map(|b| &b.node)
         .chain(model.helpers.iter().map(|h| &h.node))
         .chain(model.attachments.iter().map(|h| &h.node))
+        .filter(|n| !plain || std::str::from_utf8(n.name.text_bytes()).is_ok_and(|t| !t.is_empty()))
     {
         if !names2.contains(n.name.text_bytes()) {
             return Some(format!("node {:?} lost", n.name.text()));
@@ -155,7 +179,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
         .filter(|g| g.lod == 0 && !g.faces.is_empty())
         .map(|g| g.material_id)
         .collect();
-    for &mi in &used {
+    for &mi in used.iter().filter(|_| !plain) {
         let Some(m) = model.materials.get(mi as usize) else {
             continue;
         };
@@ -179,7 +203,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
         .geosets
         .iter()
         .map(|g| {
-            src.root.nodes[g.node]
+            with_extras.root.nodes[g.node]
                 .extras
                 .as_ref()
                 .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
@@ -214,7 +238,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
                     return Some(format!("geoset {k} has no original"));
                 };
                 let g1 = &p1[gi];
-                if g1.visible != g2.visible {
+                if g1.visible != g2.visible && !plain {
                     tally.visibility_disagreements += 1;
                     tally.visibility_files.insert(name.to_string());
                     if std::env::var_os("MDLX_RT_DEBUG").is_some() {
@@ -250,7 +274,14 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
         tally.worst = worst;
         tally.worst_file = name.to_string();
     }
-    if worst > TOLERANCE {
+    // Without extras the import cannot know a Reforged model's geosets used matrix groups:
+    // its skin weights then round, and the import says by how much.
+    let bound = if plain {
+        TOLERANCE + f64::from(back.skin_error) / s
+    } else {
+        TOLERANCE
+    };
+    if worst > bound {
         return Some(format!("a vertex moved {worst:.2e} of the model's size"));
     }
     None
@@ -260,6 +291,9 @@ fn check(model: &Model, tally: &mut Tally, name: &str) -> Option<String> {
 fn every_corpus_mdx_exported_to_gltf_and_imported_back_poses_the_same() {
     let mut by_version: BTreeMap<u32, Tally> = BTreeMap::new();
     let mut failures: Vec<(String, String)> = Vec::new();
+    let mut plain_by_version: BTreeMap<u32, Tally> = BTreeMap::new();
+    let mut plain_failures: Vec<(String, String)> = Vec::new();
+    let mut uses_globals: BTreeSet<String> = BTreeSet::new();
     for path in common::corpus_mdx() {
         let data = std::fs::read(&path).expect("corpus file reads");
         let Ok(model) = mdlx::mdx::from_bytes(&data) else {
@@ -269,6 +303,22 @@ fn every_corpus_mdx_exported_to_gltf_and_imported_back_poses_the_same() {
             continue;
         }
         let name = common::name(&path);
+        let global_tracks = model
+            .bones
+            .iter()
+            .map(|b| &b.node)
+            .chain(model.helpers.iter().map(|h| &h.node))
+            .chain(model.attachments.iter().map(|a| &a.node))
+            .any(|n| {
+                n.tracks.iter().any(|a| match &a.track {
+                    mdlx::model::AnyTrack::Vector3(t) => t.global_sequence_id >= 0,
+                    mdlx::model::AnyTrack::Quaternion(t) => t.global_sequence_id >= 0,
+                    _ => false,
+                })
+            });
+        if global_tracks {
+            uses_globals.insert(name.clone());
+        }
         if let Some(f) = std::env::var_os("MDLX_RT_ONLY") {
             if !name.contains(f.to_str().unwrap_or("")) {
                 continue;
@@ -276,9 +326,15 @@ fn every_corpus_mdx_exported_to_gltf_and_imported_back_poses_the_same() {
         }
         let tally = by_version.entry(model.version).or_default();
         tally.files += 1;
-        match check(&model, tally, &name) {
+        match check(&model, tally, &name, false) {
             None => tally.passed += 1,
-            Some(why) => failures.push((name, why)),
+            Some(why) => failures.push((name.clone(), why)),
+        }
+        let tally = plain_by_version.entry(model.version).or_default();
+        tally.files += 1;
+        match check(&model, tally, &name, true) {
+            None => tally.passed += 1,
+            Some(why) => plain_failures.push((name, why)),
         }
     }
     println!("glTF round trip (export, import at the same version), by version:");
@@ -300,6 +356,41 @@ fn every_corpus_mdx_exported_to_gltf_and_imported_back_poses_the_same() {
             println!("         worst: {}", t.worst_file);
         }
     }
+    println!("The same with every extras removed (the import as on another tool's file; poses and node names compared):");
+    println!(
+        "version  files  passed  samples  vertices compared  worst (of size)  skin error (of size)"
+    );
+    for (v, t) in &plain_by_version {
+        println!(
+            "{v:>7}  {:>5}  {:>6}  {:>7}  {:>17}  {:>15.2e}  {:>20.2e}",
+            t.files, t.passed, t.samples, t.vertices, t.worst, t.skin_error
+        );
+        if !t.worst_file.is_empty() {
+            println!("         worst: {}", t.worst_file);
+        }
+    }
+    // Without extras, two kinds of file are known to move more: global-sequence tracks
+    // (baked into every animation; where one cycle ends and the next begins the glTF
+    // jumps within a millisecond, which whole-millisecond keys cannot hold; with extras
+    // the track returns to its global clock and is exact), and the visibility the export
+    // itself misses (see KNOWN_VISIBILITY).
+    let mut plain_unexplained = Vec::new();
+    for (f, why) in &plain_failures {
+        let reason = if KNOWN_VISIBILITY.iter().any(|k| k.0 == f) {
+            Some("the export's visibility (see above)")
+        } else if uses_globals.contains(f) {
+            Some("global-sequence cycles meet within a millisecond")
+        } else {
+            None
+        };
+        match reason {
+            Some(r) => println!("without extras, known: {f}: {why} ({r})"),
+            None => {
+                println!("FAILED without extras {f}: {why}");
+                plain_unexplained.push(f.clone());
+            }
+        }
+    }
     let mut unexplained = Vec::new();
     for f in by_version.values().flat_map(|t| &t.visibility_files) {
         match KNOWN_VISIBILITY.iter().find(|k| k.0 == f) {
@@ -319,5 +410,10 @@ fn every_corpus_mdx_exported_to_gltf_and_imported_back_poses_the_same() {
         failures.is_empty(),
         "{} of {total} files failed",
         failures.len()
+    );
+    assert!(
+        plain_unexplained.is_empty(),
+        "{} of {total} files failed without extras for no known reason",
+        plain_unexplained.len()
     );
 }

@@ -188,20 +188,23 @@ pub(super) fn build(
         let skin_weights = version >= 900 && said("skin_weights") != Some(false);
         let with_tangents = version >= 900 && said("tangents") != Some(false);
         let world = imp.g.world[node];
+        let safe = imp.g.safe[node];
+        let moving = skin.is_none() && imp.moves(node);
         let rigid = if skin.is_some() {
             None
-        } else if imp.moves(node) {
-            Some(
-                *imp.wnode_of
-                    .get(&(node, world.map(f32::to_bits)))
-                    .expect("made for moving meshes"),
-            )
+        } else if moving {
+            let w = imp.wnode(node, safe, super::Kind::Bone);
+            imp.wnodes[w].bound = true;
+            Some(w)
         } else {
             Some(imp.root_bone())
         };
-        // Skinned vertices are in bind space; others go through their node's transform.
+        // Skinned vertices are in bind space; a moving mesh's in its node's bind frame;
+        // a still one's where its node puts it.
         let place_m: Mat4 = if skin.is_some() {
             crate::anim::math::IDENTITY
+        } else if moving {
+            safe
         } else {
             world
         };

@@ -300,8 +300,14 @@ struct Graph {
     /// Rest local transform as translation, rotation, scale (glTF space); `matrix` nodes
     /// decomposed.
     trs: Vec<(Vec3, Quat, Vec3)>,
+    /// Rest local matrix.
+    local: Vec<Mat4>,
     /// Rest world matrix.
     world: Vec<Mat4>,
+    /// The rest world matrix with every scale of 0 taken as 1: a frame that can be
+    /// inverted, for the bind frames of nodes that are not joints (a node hidden at rest
+    /// by a scale of 0 still has axes).
+    safe: Vec<Mat4>,
 }
 
 fn finite(v: &[f32]) -> bool {
@@ -361,6 +367,7 @@ fn graph(doc: &gltf_json::Root) -> Result<Graph, GltfError> {
     }
     let mut trs = Vec::with_capacity(n);
     let mut local = Vec::with_capacity(n);
+    let mut safe_local = Vec::with_capacity(n);
     for (i, node) in doc.nodes.iter().enumerate() {
         let (t, r, s, m) = if let Some(m) = node.matrix {
             if !finite(&m) {
@@ -397,15 +404,28 @@ fn graph(doc: &gltf_json::Root) -> Result<Graph, GltfError> {
         };
         trs.push((t, r, s));
         local.push(m);
+        let unzero = s.map(|x| if x.abs() < 1e-12 { 1.0 } else { x });
+        safe_local.push(if unzero == s {
+            m
+        } else {
+            trs_about(t, r, unzero, [0.0; 3])
+        });
     }
     let mut world = vec![IDENTITY; n];
+    let mut safe = vec![IDENTITY; n];
     for &i in &order {
-        world[i] = match parent[i] {
-            Some(p) => mul(&world[p], &local[i]),
-            None => local[i],
+        (world[i], safe[i]) = match parent[i] {
+            Some(p) => (mul(&world[p], &local[i]), mul(&safe[p], &safe_local[i])),
+            None => (local[i], safe_local[i]),
         };
     }
-    Ok(Graph { parent, trs, world })
+    Ok(Graph {
+        parent,
+        trs,
+        local,
+        world,
+        safe,
+    })
 }
 
 /// Imports the default scene of `source`.
@@ -880,7 +900,7 @@ impl<'a> Importer<'a> {
                 }
             }
             let m: Mat4 = ibm[k * 16..k * 16 + 16].try_into().expect("16 floats");
-            let b = invert_affine(&m).unwrap_or(self.g.world[j]);
+            let b = invert_affine(&m).unwrap_or(self.g.safe[j]);
             let w = self.wnode(j, b, Kind::Bone);
             out.push(w);
         }
@@ -888,7 +908,8 @@ impl<'a> Importer<'a> {
     }
 
     fn build_nodes(&mut self, meshes: &[(usize, usize)]) -> Result<(), GltfError> {
-        // Joints of the skins the scene's meshes use.
+        // Joints of the skins the scene's meshes use, then of the other skins whose
+        // joints are all in the scene (a skeleton without a mesh is still a skeleton).
         let mut skins: Vec<usize> = meshes
             .iter()
             .filter_map(|&(n, _)| self.doc.nodes[n].skin.map(|s| s.value()))
@@ -896,6 +917,16 @@ impl<'a> Importer<'a> {
             .collect();
         skins.sort_unstable();
         skins.dedup();
+        for (s, skin) in self.doc.skins.iter().enumerate() {
+            let in_scene = !skin.joints.is_empty()
+                && skin
+                    .joints
+                    .iter()
+                    .all(|j| self.in_scene.get(j.value()).copied().unwrap_or(false));
+            if in_scene && !skins.contains(&s) {
+                skins.push(s);
+            }
+        }
         for s in skins {
             self.skin_nodes(s)?;
         }
@@ -921,14 +952,14 @@ impl<'a> Importer<'a> {
             );
             if self.primary[i].is_none() && (self.animated(i) || light || kinded) {
                 let kind = if light { Kind::Light } else { Kind::Helper };
-                let w = self.g.world[i];
+                let w = self.g.safe[i];
                 self.wnode(i, w, kind);
             }
         }
         // Rigid meshes that move.
         for &(n, _) in meshes {
             if self.doc.nodes[n].skin.is_none() && self.moves(n) {
-                let w = self.g.world[n];
+                let w = self.g.safe[n];
                 let k = self.wnode(n, w, Kind::Bone);
                 self.wnodes[k].bound = true;
             }
@@ -941,7 +972,7 @@ impl<'a> Importer<'a> {
                 if self.primary[p].is_some() || skip(self, p) {
                     break;
                 }
-                let w = self.g.world[p];
+                let w = self.g.safe[p];
                 self.wnode(p, w, Kind::Helper);
                 at = self.g.parent[p];
             }
@@ -995,7 +1026,11 @@ impl<'a> Importer<'a> {
                 .filter(|n| !n.is_empty() || m.is_some())
                 .unwrap_or_else(|| format!("Animation {ai}"));
             let raw_name = m.and_then(|m| unhex(m.get("name_hex")));
-            let len = (f64::from(self.durations[ai]) * 1000.0).round().min(1e9) as u32;
+            // Up to the whole millisecond at or after the last key, so a key between two
+            // milliseconds (keyed on both, see `moments`) plays.
+            let len = (f64::from(self.durations[ai]) * 1000.0 - 1e-3)
+                .ceil()
+                .clamp(0.0, 1e9) as u32;
             let interval = m
                 .and_then(|m| m.get("interval"))
                 .and_then(|v| serde_json::from_value::<[u32; 2]>(v.clone()).ok())
@@ -1259,15 +1294,23 @@ impl<'a> Importer<'a> {
     /// parent (the static nodes between them folded in).
     fn parent_frame(&self, k: usize) -> Mat4 {
         let w = &self.wnodes[k];
-        let gparent_world = self.g.parent[w.gnode].map_or(IDENTITY, |p| self.g.world[p]);
-        match w.parent {
-            Some(q) => {
-                let q = &self.wnodes[q];
-                // B_q * inverse(G_q rest) * G_parent rest
-                let inv = invert_affine(&self.g.world[q.gnode]).unwrap_or(IDENTITY);
-                mul(&mul(&q.b, &inv), &gparent_world)
+        let stop = w.parent.map(|q| self.wnodes[q].gnode);
+        // The static locals between the Warcraft parent's glTF node and this node's glTF
+        // parent (all of them up to the root when there is no Warcraft parent).
+        let mut chain = IDENTITY;
+        let mut at = self.g.parent[w.gnode];
+        let mut steps = 0;
+        while let Some(i) = at {
+            if Some(i) == stop || steps > self.g.parent.len() {
+                break;
             }
-            None => gparent_world,
+            chain = mul(&self.g.local[i], &chain);
+            at = self.g.parent[i];
+            steps += 1;
+        }
+        match w.parent {
+            Some(q) => mul(&self.wnodes[q].b, &chain),
+            None => chain,
         }
     }
 
@@ -1867,8 +1910,9 @@ fn moments(times: &[f32], cubic: bool) -> Vec<(i64, Option<usize>)> {
             continue;
         }
         // Two keys on one millisecond: a jump (a global sequence's cycles laid end to end
-        // meet so). The second moves a millisecond later when that is free, so both keep
-        // their values and tangents.
+        // meet so; the game, wrapping its clock, is still on the earlier key there). The
+        // later key moves a millisecond on when that is free, so both keep their values
+        // and tangents.
         if ks.len() == 2 && buckets.get(b + 1).is_none_or(|n| n.0 > m + 1) {
             push(&mut out, (m, Some(ks[0])));
             push(&mut out, (m + 1, Some(ks[1])));
