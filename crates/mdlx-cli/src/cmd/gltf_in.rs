@@ -26,7 +26,6 @@ use std::sync::{Arc, Mutex};
 pub const LOST: &str = "not carried from glTF";
 
 /// The heading of the import's measured approximations.
-const APPROXIMATED: &str = "approximated from glTF";
 
 /// The model version built from glTF when `--version` is not given.
 pub const DEFAULT_VERSION: u32 = 800;
@@ -68,10 +67,9 @@ pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> 
     let base = (!files::is_stdio(path)).then(|| path.parent().unwrap_or(Path::new("")));
     let source = mdlx::gltf::Source::from_slice(data, base).map_err(|e| anyhow!("{shown}: {e}"))?;
     let import = mdlx::gltf::import(&source, options).map_err(|e| anyhow!("{shown}: {e}"))?;
-    let mut notes: Vec<Note> = (import.losses.iter())
+    let notes: Vec<Note> = (import.losses.iter())
         .map(|l| Note::loss(LOST, &l.place, &l.what))
         .collect();
-    notes.extend(approximations(&import));
     let kind = if data.starts_with(b"glTF") {
         "binary, .glb"
     } else {
@@ -89,79 +87,6 @@ pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> 
     })
 }
 
-/// Notes of the import's measured approximations, when there are any.
-fn approximations(import: &mdlx::gltf::Import) -> Vec<Note> {
-    let mut notes = Vec::new();
-    if import.model.version == 800 && import.skin_error > 0.0 {
-        let size = model_size(&import.model);
-        let share = if size > 0.0 {
-            format!(
-                " ({}% of the model's size)",
-                sig(import.skin_error / size * 100.0)
-            )
-        } else {
-            String::new()
-        };
-        notes.push(approximated(
-            "skinning",
-            format!(
-                "largest vertex displacement from matrix groups: {}{share}",
-                sig(import.skin_error)
-            ),
-        ));
-    }
-    if import.rotation_error > 0.0 {
-        notes.push(approximated(
-            "rotations",
-            format!(
-                "resampled within {} rad ({} degrees) of the glTF's curves",
-                sig(import.rotation_error),
-                sig(import.rotation_error.to_degrees())
-            ),
-        ));
-    }
-    notes
-}
-
-fn approximated(place: &str, what: String) -> Note {
-    let mut n = Note::info(APPROXIMATED, what);
-    n.place = Some(place.to_string());
-    n
-}
-
-/// The diagonal of the box around every geoset vertex (else the model's stored extent).
-fn model_size(model: &mdlx::Model) -> f32 {
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
-        for i in 0..3 {
-            lo[i] = lo[i].min(v[i]);
-            hi[i] = hi[i].max(v[i]);
-        }
-    }
-    if lo[0] > hi[0] {
-        (lo, hi) = (model.info.extent.min, model.info.extent.max);
-    }
-    let d: f32 = (0..3).map(|i| (hi[i] - lo[i]).powi(2)).sum();
-    if d.is_finite() {
-        d.sqrt()
-    } else {
-        0.0
-    }
-}
-
-/// `x` with three significant digits (`0.0123`, `45.6`, `1230`).
-fn sig(x: f32) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return x.to_string();
-    }
-    let decimals = (2 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
-    let text = format!("{x:.decimals$}");
-    match text.contains('.') {
-        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
-        false => text,
-    }
-}
 
 /// The textures written during one run, by target: a folder conversion where two inputs
 /// make the same texture file writes it once, and refuses the second input if its texture

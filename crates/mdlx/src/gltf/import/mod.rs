@@ -38,9 +38,11 @@
 //! - **Skinning.** Version 1000 and later store up to four bones per vertex with weights
 //!   in 255ths, rounded to sum to 255 exactly (largest remainder); a vertex with more
 //!   keeps its four heaviest (listed). Version 800 stores a matrix group per vertex, whose
-//!   bones the game averages with equal weights: each vertex gets the group of up to four
-//!   entries, a bone repeated as often as its weight asks (`[A, A, A, B]` for 3/4 and
-//!   1/4), that is nearest its weights. The largest distance this moves any vertex from
+//!   bones the game averages with equal weights: equal weights are their group exactly,
+//!   however many bones; otherwise each vertex gets the group of up to four entries, a
+//!   bone repeated as often as its weight asks (`[A, A, A, B]` for 3/4 and 1/4), that is
+//!   nearest its weights (four, because mdx-m3-viewer, what the model sites show models
+//!   with, skins with at most four bones a vertex). The largest distance this moves any vertex from
 //!   where the glTF's weights put it, over every key time of every animation, is
 //!   measured and reported ([`Import::skin_error`]). A geoset never holds more than 256
 //!   matrix groups or 65,535 vertices: a primitive that needs more is split into several
@@ -48,8 +50,10 @@
 //! - **Animations.** One sequence per animation, named like it, laid out one after the
 //!   other on the model's timeline, each starting on a whole second at least half a
 //!   second after the previous one ends; non-looping when the name says Death or Decay
-//!   or `extras` says `"looping": false`. Key times are rounded to whole milliseconds
-//!   (the game's unit). LINEAR stays linear, STEP becomes no interpolation, CUBICSPLINE
+//!   or `extras` says `"looping": false`. Keys are on whole milliseconds (the game's
+//!   unit): a key between two becomes the glTF curve's values on both, so the model is
+//!   exact on every whole millisecond; a CUBICSPLINE key is rounded to the nearer, to keep
+//!   its tangents; keys a hair apart (a jump) become keys a millisecond apart. LINEAR stays linear, STEP becomes no interpolation, CUBICSPLINE
 //!   translations and scalings become Hermite exactly (glTF's per-second tangents times
 //!   the key spacing); CUBICSPLINE rotations (glTF's spline is not the game's) are
 //!   sampled into linear keys within [`ROTATION_TOLERANCE`] of glTF's curve. A track
@@ -57,9 +61,13 @@
 //!   others (linear as Hermite exactly; step by a held key one millisecond before the
 //!   next, listed). A model without animation gets a `Stand` sequence of one second.
 //! - **Files this crate exported** carry `mdlx` data in `extras` (node kinds, attachment
-//!   paths, flags, sequence intervals and flags, geoset visibility rigs): it is read back,
-//!   so a model survives the round trip with its node kinds, its exact timeline and its
-//!   geoset animations. Everything else works without it.
+//!   paths, flags, names that are not UTF-8, sequence intervals and flags, global
+//!   sequences, material layers, whether a geoset had skin weights and tangents, geoset
+//!   visibility rigs): it is read back, so a model survives the round trip with its node
+//!   kinds, its exact timeline, its global sequences (the first whole cycle an animation
+//!   plays goes back on the global clock), its materials and texture paths and its geoset
+//!   animations. Everything else works without it (Blender keeps `extras` as custom
+//!   properties and writes them back when asked to).
 //! - **Materials** (see [`material`]): the base colour texture becomes the layer's
 //!   texture, written as BLP beside the model under [`ImportOptions::texture_path`];
 //!   alpha modes map to filter modes, `doubleSided` to two-sided, `KHR_materials_unlit`
