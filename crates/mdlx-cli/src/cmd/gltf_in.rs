@@ -87,7 +87,6 @@ pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> 
     })
 }
 
-
 /// The textures written during one run, by target: a folder conversion where two inputs
 /// make the same texture file writes it once, and refuses the second input if its texture
 /// differs.

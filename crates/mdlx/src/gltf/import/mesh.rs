@@ -886,3 +886,57 @@ pub(super) fn extents_and_error(model: &mut Model, exact: &[Exact]) -> f32 {
     }
     error
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn apportion_sums_to_the_total_and_rounds_the_largest_remainders_up() {
+        assert_eq!(apportion(&[0.5, 0.5], 255), vec![128, 127]);
+        assert_eq!(apportion(&[1.0 / 3.0; 3], 255), vec![85, 85, 85]);
+        let w = [0.41, 0.33, 0.26];
+        assert_eq!(apportion(&w, 255).iter().sum::<u32>(), 255);
+        assert_eq!(apportion(&[0.6, 0.4], 4), vec![2, 2]);
+    }
+
+    #[test]
+    fn groups_repeat_bones_to_weigh_more_and_keep_equal_weights_exactly() {
+        // 3/4 and 1/4: a bone three times.
+        assert_eq!(group_of(&[(7, 0.75), (2, 0.25)]), (vec![2, 7, 7, 7], true));
+        // 2/3 and 1/3: three entries.
+        assert_eq!(
+            group_of(&[(1, 2.0 / 3.0), (0, 1.0 / 3.0)]),
+            (vec![0, 1, 1], true)
+        );
+        // 0.6 and 0.4: the nearest is 2/3 and 1/3, not exact.
+        assert_eq!(group_of(&[(1, 0.6), (0, 0.4)]), (vec![0, 1, 1], false));
+        // Six equal weights: the six bones, however many.
+        let six: Vec<(usize, f32)> = (0..6).map(|b| (b, 1.0 / 6.0)).collect();
+        assert_eq!(group_of(&six), ((0..6).collect(), true));
+    }
+
+    #[test]
+    fn skin_bytes_keep_the_four_heaviest_and_sum_to_255() {
+        let (s, exact) = skin_of(&[(0, 0.4), (1, 0.3), (2, 0.2), (3, 0.05), (4, 0.05)]);
+        assert!(!exact);
+        assert_eq!(s.len(), 4);
+        assert_eq!(s.iter().map(|p| u32::from(p.1)).sum::<u32>(), 255);
+        let (s, exact) = skin_of(&[(3, 170.0 / 255.0), (5, 85.0 / 255.0)]);
+        assert!(exact);
+        assert_eq!(s, vec![(3, 170), (5, 85)]);
+    }
+
+    #[test]
+    fn a_split_keeps_each_geoset_within_256_groups() {
+        // 300 single-bone vertices in triangles of three different bones each.
+        let bindings: Vec<Binding> = (0..300).map(|v| Binding::Group(vec![v])).collect();
+        let tris: Vec<[u32; 3]> = (0..100).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+        let chunks = split(&bindings, &tris, 300);
+        assert_eq!(chunks.len(), 2);
+        assert_eq!(chunks.iter().map(|c| c.1.len()).sum::<usize>(), 100);
+        for (verts, _) in &chunks {
+            assert!(verts.len() <= MAX_GROUPS);
+        }
+    }
+}

@@ -1990,3 +1990,43 @@ fn angle_between(a: Quat, b: Quat) -> f32 {
         .min(1.0);
     2.0 * d.acos()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_on_whole_milliseconds_stay_and_keys_between_are_keyed_on_both_sides() {
+        assert_eq!(
+            moments(&[0.0, 0.5, 1.0], false),
+            vec![(0, Some(0)), (500, Some(1)), (1000, Some(2))]
+        );
+        // 30 keys a second: 33.33 ms lies between 33 and 34.
+        assert_eq!(
+            moments(&[0.0, 1.0 / 30.0], false),
+            vec![(0, Some(0)), (33, None), (34, None)]
+        );
+        // A cubic key is rounded, to keep its tangents.
+        assert_eq!(
+            moments(&[0.0, 1.0 / 30.0], true),
+            vec![(0, Some(0)), (33, Some(1))]
+        );
+        // A jump kept as two keys a hair apart: on the millisecond and the next.
+        assert_eq!(
+            moments(&[0.5, 0.999_999_9, 1.0], false),
+            vec![(500, Some(0)), (1000, Some(1)), (1001, Some(2))]
+        );
+    }
+
+    #[test]
+    fn a_step_channel_between_milliseconds_takes_effect_on_the_next_one() {
+        let c = GChannel {
+            property: Property::Translation,
+            interp: GInterp::Step,
+            times: vec![0.0, 0.0105],
+            values: vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+        };
+        assert_eq!(channel_at(&c, 0.010)[0], 0.0);
+        assert_eq!(channel_at(&c, 0.011)[0], 1.0);
+    }
+}
