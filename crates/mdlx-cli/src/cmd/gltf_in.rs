@@ -25,8 +25,6 @@ use std::sync::{Arc, Mutex};
 /// The heading glTF import losses are listed under.
 pub const LOST: &str = "not carried from glTF";
 
-/// The heading of the import's measured approximations.
-
 /// The model version built from glTF when `--version` is not given.
 pub const DEFAULT_VERSION: u32 = 800;
 
@@ -293,16 +291,6 @@ mod tests {
         ] {
             assert!(safe_relative(bad).is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn numbers_keep_three_significant_digits() {
-        assert_eq!(sig(0.012345), "0.0123");
-        assert_eq!(sig(45.67), "45.7");
-        assert_eq!(sig(1234.5), "1234");
-        assert_eq!(sig(0.0), "0");
-        assert_eq!(sig(0.0002), "0.0002");
-        assert_eq!(sig(2.5), "2.5");
     }
 
     #[test]
