@@ -37,7 +37,7 @@ fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
 fn base() -> (Value, Vec<u8>) {
     let mut bin = f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // 0: positions
     bin.extend(f32_bytes(&[0.0, 1.0])); // 36: times
-    bin.extend(f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.7071, 0.0, 0.7071])); // 44: rotations
+    bin.extend(f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.6, 0.0, 0.8])); // 44: rotations
     let doc = json!({
         "asset": {"version": "2.0"},
         "scene": 0,
