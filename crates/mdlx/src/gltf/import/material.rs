@@ -20,7 +20,8 @@
 //!   800 and 2048 after (listed when resized). An image named like a Warcraft III texture
 //!   path (`Textures\Foo.blp`, as this crate's export names them) is referred to by that
 //!   path and not written: it is a file the game or the map already has.
-//!   Texture transforms (`KHR_texture_transform`) are not carried (listed).
+//!   Texture transforms (`KHR_texture_transform`) and material extensions other than
+//!   unlit are not carried (listed).
 
 use super::super::source::{GltfError, Source};
 use super::super::Losses;
@@ -327,13 +328,6 @@ impl<'a> Materials<'a> {
             Some(Checked::Valid(AlphaMode::Blend)) => filter_mode::BLEND,
             _ => filter_mode::NONE,
         };
-        if doc
-            .extensions_used
-            .iter()
-            .any(|e| e == "KHR_texture_transform")
-        {
-            losses.add("KHR_texture_transform", "texture transforms not carried");
-        }
         let normal = gm.and_then(|g| g.normal_texture.as_ref());
         let occlusion = gm.and_then(|g| g.occlusion_texture.as_ref());
         let mr = pbr.and_then(|p| p.metallic_roughness_texture.as_ref());

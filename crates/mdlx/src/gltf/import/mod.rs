@@ -383,6 +383,14 @@ impl<'a> Importer<'a> {
             self.losses
                 .add(note.path.clone(), format!("not carried: {}", note.message));
         }
+        // Extensions Warcraft III has no place for, once per file.
+        for e in &self.doc.extensions_used {
+            if e == "KHR_texture_transform" {
+                self.losses.add(e.clone(), "texture transforms not carried");
+            } else if e.starts_with("KHR_materials_") && e != "KHR_materials_unlit" {
+                self.losses.add(e.clone(), "material extension not carried");
+            }
+        }
         self.scene()?;
         self.global_sequences = (0..self.doc.nodes.len())
             .find(|&i| self.kind_of(i) == Some("root"))
