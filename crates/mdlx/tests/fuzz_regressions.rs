@@ -14,6 +14,10 @@
 //!   0xd9d9d908 pixels with many mip levels; adding up the levels' offsets overflowed.
 //!   Texture files (`*.dds`, `*.blp`, `*.tga`) are checked as the `texture_decode` fuzzer
 //!   does: every level the header lists decodes or is refused, with no panic.
+//! - `gltf_import-png-size-past-its-bytes.gltf`: a glTF whose embedded PNG's header asks
+//!   for far more pixels than its bytes hold; the frame buffer was allocated from the
+//!   header alone. glTF files (`*.gltf`, `*.glb`) are checked as the `gltf_import` fuzzer
+//!   does: loaded and imported at 800 and 1000, or refused, with no panic.
 
 use std::path::Path;
 
@@ -121,6 +125,22 @@ fn check_any(name: &str, data: &[u8]) {
     }
 }
 
+fn check_gltf(data: &[u8]) {
+    let Ok(source) = mdlx::gltf::Source::from_slice(data, None) else {
+        return;
+    };
+    for version in [800, 1000] {
+        let options = mdlx::gltf::ImportOptions {
+            version,
+            ..Default::default()
+        };
+        if let Ok(out) = mdlx::gltf::import(&source, &options) {
+            let mdx = mdlx::mdx::to_bytes(&out.model).unwrap();
+            mdlx::mdx::from_bytes(&mdx).unwrap();
+        }
+    }
+}
+
 #[test]
 fn fuzz_findings_stay_fixed() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
@@ -134,6 +154,7 @@ fn fuzz_findings_stay_fixed() {
             Some("mdl") => check_mdl(&name, &data),
             Some("bin" | "txt") => {}
             Some("dds" | "blp" | "tga") => check_texture(&name, &data),
+            Some("gltf" | "glb") => check_gltf(&data),
             _ => continue,
         }
         check_any(&name, &data);

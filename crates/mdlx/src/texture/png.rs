@@ -26,15 +26,25 @@ pub fn encode(image: &RgbaImage) -> Vec<u8> {
 /// 1032 times, so the decoder may not allocate more than 1040 times the file size.
 pub fn decode(data: &[u8]) -> Result<RgbaImage, TextureError> {
     let err = |e: ::png::DecodingError| TextureError::new(K::Png(e.to_string()), 0);
-    let limits = ::png::Limits {
-        bytes: data.len().saturating_mul(1040).max(1 << 16),
-    };
+    let bound = data.len().saturating_mul(1040).max(1 << 16);
+    let limits = ::png::Limits { bytes: bound };
     let mut decoder = ::png::Decoder::new_with_limits(std::io::Cursor::new(data), limits);
     decoder.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
     let mut reader = decoder.read_info().map_err(err)?;
     let size = reader.output_buffer_size().ok_or_else(|| {
         TextureError::new(K::Png("the image is too large for this machine".into()), 0)
     })?;
+    // The decoder's limit covers its own buffers, not the frame we allocate for it.
+    if size > bound {
+        let (w, h) = reader.info().size();
+        return Err(TextureError::new(
+            K::Png(format!(
+                "the header says {w}x{h}, more pixels than {} bytes of PNG can hold",
+                data.len()
+            )),
+            0,
+        ));
+    }
     let mut buf = vec![0u8; size];
     let info = reader.next_frame(&mut buf).map_err(err)?;
     buf.truncate(info.buffer_size());
@@ -63,4 +73,39 @@ pub fn decode(data: &[u8]) -> Result<RgbaImage, TextureError> {
         height: info.height,
         pixels,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crc32(data: &[u8]) -> u32 {
+        let mut c = 0xffff_ffffu32;
+        for &b in data {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 != 0 {
+                    0xedb8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+
+    #[test]
+    fn a_header_asking_for_more_pixels_than_the_file_can_hold_is_refused() {
+        // A real 1x1 PNG whose header then claims 60000x60000 (14 GB of RGBA).
+        let mut png = encode(&RgbaImage {
+            width: 1,
+            height: 1,
+            pixels: vec![1, 2, 3, 4],
+        });
+        png[16..20].copy_from_slice(&60000u32.to_be_bytes());
+        png[20..24].copy_from_slice(&60000u32.to_be_bytes());
+        let crc = crc32(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+        assert!(decode(&png).is_err());
+    }
 }

@@ -698,15 +698,16 @@ fn solid(n: u32, px: [u8; 4]) -> RgbaImage {
     }
 }
 
-/// A JPEG image as RGBA.
+/// A JPEG image as RGBA (at most 8192 pixels a side, so a forged header cannot ask for
+/// more than 256 MiB).
 fn decode_jpeg(bytes: &[u8]) -> Result<RgbaImage, String> {
     use zune_jpeg::zune_core::{
         bytestream::ZCursor, colorspace::ColorSpace, options::DecoderOptions,
     };
     let options = DecoderOptions::default()
         .jpeg_set_out_colorspace(ColorSpace::RGBA)
-        .set_max_width(16384)
-        .set_max_height(16384);
+        .set_max_width(8192)
+        .set_max_height(8192);
     let mut d = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options);
     let pixels = d.decode().map_err(|e| format!("JPEG: {e:?}"))?;
     let (w, h) = d.dimensions().ok_or("JPEG: no size")?;
