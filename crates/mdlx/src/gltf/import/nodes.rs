@@ -10,17 +10,14 @@ impl Importer<'_> {
         if let Some(&w) = self.wnode_of.get(&key) {
             return w;
         }
-        let b_inv = invert_affine(&b).unwrap_or_else(|| {
+        let b = if invert_affine(&b).is_some() {
+            b
+        } else {
             self.losses.add(
                 format!("nodes[{g}]"),
                 "bind frame cannot be inverted (a scale of 0): taken as the identity",
             );
             IDENTITY
-        });
-        let b = if b_inv == IDENTITY && invert_affine(&b).is_none() {
-            IDENTITY
-        } else {
-            b
         };
         let w = self.wnodes.len();
         self.wnodes.push(WNode {
@@ -238,7 +235,6 @@ impl Importer<'_> {
         model.pivot_points = vec![[0.0; 3]; id as usize];
         let nseq = model.sequences.len();
         let starts: Vec<u32> = model.sequences.iter().map(|s| s.interval[0]).collect();
-        let mut names_used: HashMap<String, usize> = HashMap::new();
         for kind in order {
             for k in 0..self.wnodes.len() {
                 if self.wnodes[k].kind != kind {
@@ -260,8 +256,6 @@ impl Importer<'_> {
                         .filter(|n| !n.is_empty() || ours)
                         .unwrap_or_else(|| format!("Node {}", w.gnode))
                 };
-                let seen = names_used.entry(name.clone()).or_insert(0);
-                *seen += 1;
                 let tracks = if w.synthetic {
                     Tracks::default()
                 } else {
@@ -338,10 +332,13 @@ impl Importer<'_> {
                         model.event_objects.push(EventObject {
                             node,
                             track: times.map(|times| EventTrack {
-                                global_sequence_id: if global_sequence_id >= 0 {
-                                    -1
-                                } else {
+                                // A global sequence the model has again, else none.
+                                global_sequence_id: if (0..model.global_sequences.len() as i64)
+                                    .contains(&i64::from(global_sequence_id))
+                                {
                                     global_sequence_id
+                                } else {
+                                    -1
                                 },
                                 times,
                             }),
@@ -349,11 +346,6 @@ impl Importer<'_> {
                     }
                 }
             }
-        }
-        let dup = names_used.values().filter(|&&n| n > 1).count();
-        if dup > 0 {
-            // Not a loss: the game does not need unique names; noted for editors.
-            let _ = dup;
         }
         Ok(())
     }
