@@ -18,6 +18,8 @@
 //!   for far more pixels than its bytes hold; the frame buffer was allocated from the
 //!   header alone. glTF files (`*.gltf`, `*.glb`) are checked as the `gltf_import` fuzzer
 //!   does: loaded and imported at 800 and 1000, or refused, with no panic.
+//! - `gltf_import-key-time-overflow.glb`: an animation key at an enormous time; its
+//!   millisecond overflowed. Times past what the game's clock holds are now refused.
 
 use std::path::Path;
 

@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The latest key time accepted (seconds): the game's time line is milliseconds in a
+/// signed 32-bit number, and the sequences are laid out one after the other on it.
+const MAX_SECONDS: f32 = 1_000_000.0;
+
 impl Importer<'_> {
     pub(super) fn read_channels(&mut self) -> Result<(), GltfError> {
         let doc = self.doc;
@@ -27,6 +31,16 @@ impl Importer<'_> {
                     return Err(GltfError::new(
                         format!("{sat}.input"),
                         format!("key {bad} has the time {}, not a time", times[bad]),
+                    ));
+                }
+                // The game's clock counts milliseconds in 32 bits.
+                if let Some(bad) = times.iter().position(|&t| t > MAX_SECONDS) {
+                    return Err(GltfError::new(
+                        format!("{sat}.input"),
+                        format!(
+                            "key {bad} is at {} s, past the {MAX_SECONDS} s a model's time line holds",
+                            times[bad]
+                        ),
                     ));
                 }
                 if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {

@@ -190,7 +190,7 @@ pub(super) fn moments(times: &[f32], cubic: bool) -> Vec<(i64, Option<usize>)> {
                 // every whole millisecond (its corner falls between them).
                 let f = (f64::from(times[ks[0]]) * 1000.0).floor() as i64;
                 push(&mut out, (f, None));
-                push(&mut out, (f + 1, None));
+                push(&mut out, (f.saturating_add(1), None));
             }
             continue;
         }
@@ -200,7 +200,7 @@ pub(super) fn moments(times: &[f32], cubic: bool) -> Vec<(i64, Option<usize>)> {
         // and tangents.
         if ks.len() == 2 && buckets.get(b + 1).is_none_or(|n| n.0 > m + 1) {
             push(&mut out, (m, Some(ks[0])));
-            push(&mut out, (m + 1, Some(ks[1])));
+            push(&mut out, (m.saturating_add(1), Some(ks[1])));
             continue;
         }
         if m > 0 {
