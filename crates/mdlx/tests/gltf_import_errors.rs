@@ -250,3 +250,12 @@ fn a_long_name_is_cut_to_the_field_and_said() {
         .iter()
         .any(|l| l.place == "nodes[1]" && l.what.contains("cut to 80 bytes")));
 }
+
+#[test]
+fn a_key_time_past_the_games_clock_is_refused() {
+    let (doc, mut bin) = base();
+    bin[40..44].copy_from_slice(&3.0e9f32.to_le_bytes());
+    let e = err(&doc, &bin);
+    assert_eq!(e.path, "animations[0].samplers[0].input", "{e}");
+    assert!(e.message.contains("past the"), "{e}");
+}
