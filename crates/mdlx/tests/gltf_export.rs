@@ -16,6 +16,8 @@
 
 mod common;
 
+use common::judges::{floats, judge_env, model_size, out_dir};
+
 use mdlx::anim::{posed_geosets, Clock, Skeleton};
 use mdlx::format::track::{KGAO, KGRT, KMTA};
 use mdlx::model::{node_flags, Interpolation, Model};
@@ -28,19 +30,6 @@ const MAX_VERTICES: usize = 64;
 /// The largest error allowed, as a fraction of the model's size (the diagonal of its
 /// vertices' bounding box).
 const TOLERANCE: f64 = 1e-3;
-
-fn judge_env(var: &str, what: &str) -> Option<PathBuf> {
-    match std::env::var_os(var) {
-        Some(v) => Some(PathBuf::from(v)),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("{var} is not set under CI: {what} must run (scripts/test.sh prepares it)")
-        }
-        None => {
-            eprintln!("{var} not set: {what} skipped (scripts/test.sh prepares it)");
-            None
-        }
-    }
-}
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -63,13 +52,6 @@ fn corpus_models() -> Vec<(PathBuf, Result<Model, String>)> {
             (f, m)
         })
         .collect()
-}
-
-fn out_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-gltf-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 fn stem(path: &Path) -> String {
@@ -101,7 +83,7 @@ fn every_corpus_model_exports_and_the_validator_finds_no_error() {
     let Some(judges) = judge_env("MDLX_GLTF_JUDGES", "the glTF-Validator check") else {
         return;
     };
-    let dir = out_dir("validate");
+    let dir = out_dir("gltf-validate");
     let mut list = String::new();
     let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
     let mut refused = Vec::new();
@@ -278,42 +260,6 @@ fn choose(models: Vec<(PathBuf, Model)>, want: usize) -> Vec<(PathBuf, Model, Co
     out
 }
 
-fn decode_b64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let bytes: Vec<u8> = s.bytes().filter(|&c| c != b'=').collect();
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for chunk in bytes.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= u32::from(val(c)) << (18 - 6 * i);
-        }
-        out.push((n >> 16) as u8);
-        if chunk.len() > 2 {
-            out.push((n >> 8) as u8);
-        }
-        if chunk.len() > 3 {
-            out.push(n as u8);
-        }
-    }
-    out
-}
-
-fn floats(s: &str) -> Vec<[f32; 3]> {
-    decode_b64(s)
-        .chunks_exact(12)
-        .map(|c| {
-            let f = |k: usize| f32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
-            [f(0), f(4), f(8)]
-        })
-        .collect()
-}
-
 /// Six moments of a sequence `len` ms long, as glTF seconds (f32, so that both sides
 /// sample the same instant).
 fn moments(len: f64) -> Vec<f32> {
@@ -321,27 +267,6 @@ fn moments(len: f64) -> Vec<f32> {
         .iter()
         .map(|f| ((len * f).round() / 1000.0) as f32)
         .collect()
-}
-
-fn model_size(m: &Model) -> f64 {
-    let mut lo = [f64::MAX; 3];
-    let mut hi = [f64::MIN; 3];
-    for g in &m.geosets {
-        for v in &g.vertices {
-            if v.iter().all(|c| c.is_finite()) {
-                for k in 0..3 {
-                    lo[k] = lo[k].min(f64::from(v[k]));
-                    hi[k] = hi[k].max(f64::from(v[k]));
-                }
-            }
-        }
-    }
-    let d: f64 = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
-    if d.is_finite() && d > 0.0 {
-        d
-    } else {
-        1.0
-    }
 }
 
 /// What one judge said, against our pose.
@@ -654,7 +579,7 @@ fn three_js_plays_every_sequence_as_our_pose_does() {
         return;
     };
     let chosen = choose(readable_models(), 160);
-    let dir = out_dir("three");
+    let dir = out_dir("gltf-three");
     let t = run_three(&chosen, &judges, &dir);
     report("three.js", &chosen, &t);
     let _ = std::fs::remove_dir_all(&dir);
@@ -678,7 +603,7 @@ fn blender_plays_every_sequence_as_our_pose_does() {
         return;
     };
     let chosen = choose(readable_models(), 60);
-    let dir = out_dir("blender");
+    let dir = out_dir("gltf-blender");
     // Blender 3.4 does not read cubic splines: the export for it has linear keys only.
     let req = pose_request(&chosen, &dir, true);
     let out_file = dir.join("out.jsonl");

@@ -21,6 +21,10 @@
 //! them those tests say so and pass, except under CI (`CI` set), where they fail. Each
 //! test prints its table (run with `--nocapture`, as `scripts/test.sh` does).
 
+mod common;
+
+use common::judges::{floats, judge_env, model_size, out_dir};
+
 use mdlx::anim::{posed_geosets, AnimTime, Clock, Skeleton};
 use mdlx::gltf::{GltfError, Import, ImportOptions, Source};
 use std::collections::{BTreeMap, BTreeSet};
@@ -458,26 +462,6 @@ fn check_failures(failed: &BTreeMap<String, String>) {
 
 // --------------------------------------------------------------------- the judges --
 
-fn judge_env(var: &str, what: &str) -> Option<PathBuf> {
-    match std::env::var_os(var) {
-        Some(v) => Some(PathBuf::from(v)),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("{var} is not set under CI: {what} must run (scripts/test.sh prepares it)")
-        }
-        None => {
-            println!("{var} not set: {what} skipped (scripts/test.sh prepares it)");
-            None
-        }
-    }
-}
-
-fn out_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-gltf-import-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// Runs pose.mjs on `jobs`; one answer per job, in order.
 fn run_pose(judges: &Path, dir: &Path, jobs: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
     let n = jobs.len();
@@ -505,42 +489,6 @@ fn run_pose(judges: &Path, dir: &Path, jobs: Vec<serde_json::Value>) -> Vec<serd
         answers.len()
     );
     answers
-}
-
-fn decode_b64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let bytes: Vec<u8> = s.bytes().filter(|&c| c != b'=').collect();
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for chunk in bytes.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= u32::from(val(c)) << (18 - 6 * i);
-        }
-        out.push((n >> 16) as u8);
-        if chunk.len() > 2 {
-            out.push((n >> 8) as u8);
-        }
-        if chunk.len() > 3 {
-            out.push(n as u8);
-        }
-    }
-    out
-}
-
-fn floats(s: &str) -> Vec<[f32; 3]> {
-    decode_b64(s)
-        .chunks_exact(12)
-        .map(|c| {
-            let f = |k: usize| f32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
-            [f(0), f(4), f(8)]
-        })
-        .collect()
 }
 
 /// The samples to pose for a file whose animations last `durations` seconds: each at
@@ -572,27 +520,6 @@ fn pose_samples(durations: &[f64]) -> Vec<serde_json::Value> {
         }
     }
     out
-}
-
-/// The diagonal of the bounding box of the model's stored (rest-pose) vertices; 1 when
-/// there are none.
-fn model_size(m: &mdlx::model::Model) -> f64 {
-    let mut lo = [f64::MAX; 3];
-    let mut hi = [f64::MIN; 3];
-    for v in m.geosets.iter().flat_map(|g| &g.vertices) {
-        if v.iter().all(|c| c.is_finite()) {
-            for k in 0..3 {
-                lo[k] = lo[k].min(f64::from(v[k]));
-                hi[k] = hi[k].max(f64::from(v[k]));
-            }
-        }
-    }
-    let d: f64 = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
-    if d.is_finite() && d > 0.0 {
-        d
-    } else {
-        1.0
-    }
 }
 
 /// One import against three.js.
@@ -752,7 +679,7 @@ fn three_js_poses_each_source_where_our_import_is() {
     };
     let files: Vec<&Imported> = imports().iter().filter(|x| imported_any(x)).collect();
     assert!(!files.is_empty(), "no sample imports: nothing to compare");
-    let dir = out_dir("three");
+    let dir = out_dir("gltf-import-three");
     let paths: Vec<&Path> = files.iter().map(|x| x.sample.path.as_path()).collect();
     let (answers, durations) = three_poses(&judges, &dir, &paths);
     let _ = std::fs::remove_dir_all(&dir);
@@ -876,7 +803,7 @@ fn the_comparison_finds_an_export_where_our_pose_is() {
         return;
     };
     let corpus = repo().join("../shared/corpus/mdx");
-    let dir = out_dir("self");
+    let dir = out_dir("gltf-import-self");
     let mut files = Vec::new();
     let mut fakes = Vec::new();
     // A v800 unit with matrix groups, and a Reforged model with skin weights.
@@ -985,7 +912,7 @@ fn every_import_opens_in_the_peers() {
     let Some(bin) = judge_env("MDLX_PEERS_BIN", "the peer check of glTF import") else {
         return;
     };
-    let dir = out_dir("peers");
+    let dir = out_dir("gltf-import-peers");
     let mut written = 0;
     for x in imports() {
         for (v, o) in &x.outcomes {

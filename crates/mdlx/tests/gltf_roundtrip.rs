@@ -31,25 +31,6 @@ const KNOWN_VISIBILITY: &[(&str, &str)] = &[(
 /// The moments of each sequence compared, as fractions of its length.
 const MOMENTS: [f64; 6] = [0.0, 0.25, 1.0 / 3.0, 0.5, 0.75, 1.0];
 
-fn size(model: &Model) -> f64 {
-    let mut lo = [f64::MAX; 3];
-    let mut hi = [f64::MIN; 3];
-    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
-        if v.iter().all(|c| c.is_finite()) {
-            for k in 0..3 {
-                lo[k] = lo[k].min(f64::from(v[k]));
-                hi[k] = hi[k].max(f64::from(v[k]));
-            }
-        }
-    }
-    let d = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
-    if d.is_finite() && d > 0.0 {
-        d
-    } else {
-        1.0
-    }
-}
-
 #[derive(Default)]
 struct Tally {
     files: usize,
@@ -111,7 +92,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str, plain: bool) -> Option<St
         );
         let _ = std::fs::write(format!("/tmp/rt_{plain}.mdl"), mdlx::mdl::to_vec(m2));
     }
-    let s = size(model);
+    let s = common::judges::model_size(model);
     tally.skin_error = tally.skin_error.max(f64::from(back.skin_error) / s);
     // Sequences.
     // A model without sequences gets a Stand sequence.

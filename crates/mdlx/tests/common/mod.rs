@@ -1,6 +1,8 @@
 //! Shared helpers for corpus tests: where the corpus is and which files belong to which family.
 #![allow(dead_code)]
 
+pub mod judges;
+
 use std::path::{Path, PathBuf};
 
 /// `../shared/corpus` beside the repository.
