@@ -10,26 +10,7 @@ fn f32_bytes(v: &[f32]) -> Vec<u8> {
 
 /// A GLB of `doc` and `bin`.
 fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut json = serde_json::to_vec(doc).unwrap();
-    while json.len() % 4 != 0 {
-        json.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while bin.len() % 4 != 0 {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    mdlx::gltf::glb(&serde_json::to_vec(doc).unwrap(), bin)
 }
 
 /// One triangle on node 1 under node 0, two joints, a skin, an animation of node 1's

@@ -5,15 +5,6 @@ use super::sample::{AnimTime, Clock, TrackValue};
 use crate::model::{Interpolation, Key, Model, Sequence, Track};
 use std::f32::consts::PI;
 
-fn key<T: Copy>(time: i32, value: T) -> Key<T> {
-    Key {
-        time,
-        value,
-        in_tan: value,
-        out_tan: value,
-    }
-}
-
 fn tkey<T: Copy>(time: i32, value: T, in_tan: T, out_tan: T) -> Key<T> {
     Key {
         time,
@@ -94,7 +85,10 @@ fn deg(d: f32) -> f32 {
 #[test]
 fn step_holds_the_earlier_key() {
     let m = model();
-    let t = track(Interpolation::None, vec![key(0, 1.0f32), key(100, 3.0)]);
+    let t = track(
+        Interpolation::None,
+        vec![Key::at(0, 1.0f32), Key::at(100, 3.0)],
+    );
     assert_eq!(at(&m, &t, 0, 50.0), 1.0);
     assert_eq!(at(&m, &t, 0, 99.9), 1.0);
     assert_eq!(at(&m, &t, 0, 100.0), 3.0);
@@ -104,11 +98,17 @@ fn step_holds_the_earlier_key() {
 #[test]
 fn linear_scalar_and_vector() {
     let m = model();
-    let t = track(Interpolation::Linear, vec![key(0, 1.0f32), key(100, 3.0)]);
+    let t = track(
+        Interpolation::Linear,
+        vec![Key::at(0, 1.0f32), Key::at(100, 3.0)],
+    );
     assert!(close(at(&m, &t, 0, 25.0), 1.5));
     let v = track(
         Interpolation::Linear,
-        vec![key(0, [0.0f32, 10.0, -4.0]), key(200, [2.0, 20.0, 4.0])],
+        vec![
+            Key::at(0, [0.0f32, 10.0, -4.0]),
+            Key::at(200, [2.0, 20.0, 4.0]),
+        ],
     );
     let got = at(&m, &v, 0, 50.0); // a quarter of the way
     assert!(
@@ -164,7 +164,7 @@ fn linear_rotation_is_spherical() {
     let q90 = qaxis_angle([0.0, 0.0, 1.0], deg(90.0));
     let t = track(
         Interpolation::Linear,
-        vec![key(0, [0.0f32, 0.0, 0.0, 1.0]), key(100, q90)],
+        vec![Key::at(0, [0.0f32, 0.0, 0.0, 1.0]), Key::at(100, q90)],
     );
     let got = at(&m, &t, 0, 50.0);
     assert!(
@@ -187,8 +187,8 @@ fn rotations_near_a_half_turn_take_the_short_way() {
     let t = track(
         Interpolation::Linear,
         vec![
-            key(0, id),
-            key(100, qaxis_angle([0.0, 0.0, 1.0], deg(179.0))),
+            Key::at(0, id),
+            Key::at(100, qaxis_angle([0.0, 0.0, 1.0], deg(179.0))),
         ],
     );
     assert!(close_q(
@@ -199,8 +199,8 @@ fn rotations_near_a_half_turn_take_the_short_way() {
     let t = track(
         Interpolation::Linear,
         vec![
-            key(0, id),
-            key(100, qaxis_angle([0.0, 0.0, 1.0], deg(181.0))),
+            Key::at(0, id),
+            Key::at(100, qaxis_angle([0.0, 0.0, 1.0], deg(181.0))),
         ],
     );
     assert!(close_q(
@@ -215,7 +215,7 @@ fn a_sign_flipped_key_is_the_same_rotation() {
     let m = model();
     let q = qaxis_angle([0.0, 1.0, 0.0], deg(60.0));
     let nq = q.map(|x| -x);
-    let t = track(Interpolation::Linear, vec![key(0, q), key(100, nq)]);
+    let t = track(Interpolation::Linear, vec![Key::at(0, q), Key::at(100, nq)]);
     for ms in [10.0, 50.0, 90.0] {
         assert!(close_q(at(&m, &t, 0, ms), q));
     }
@@ -255,7 +255,10 @@ fn spline_rotations_by_hand() {
 #[test]
 fn integer_tracks_step_whatever_the_interpolation() {
     let m = model();
-    let t = track(Interpolation::Linear, vec![key(0, 1u32), key(100, 2)]);
+    let t = track(
+        Interpolation::Linear,
+        vec![Key::at(0, 1u32), Key::at(100, 2)],
+    );
     assert_eq!(at(&m, &t, 0, 50.0), 1);
     assert_eq!(at(&m, &t, 0, 100.0), 2);
 }
@@ -267,10 +270,10 @@ fn sequences_see_only_their_own_keys() {
     let t = track(
         Interpolation::Linear,
         vec![
-            key(0, 0.0f32),
-            key(1000, 1.0),
-            key(2000, 5.0),
-            key(3000, 7.0),
+            Key::at(0, 0.0f32),
+            Key::at(1000, 1.0),
+            Key::at(2000, 5.0),
+            Key::at(3000, 7.0),
         ],
     );
     assert!(close(at(&m, &t, 1, 0.0), 5.0));
@@ -291,14 +294,14 @@ fn before_the_first_and_after_the_last_key_the_nearest_key_holds() {
     let m = model();
     let t = track(
         Interpolation::Linear,
-        vec![key(2200, 1.0f32), key(2800, 2.0)],
+        vec![Key::at(2200, 1.0f32), Key::at(2800, 2.0)],
     );
     assert_eq!(at(&m, &t, 1, 0.0), 1.0);
     assert_eq!(at(&m, &t, 1, 100.0), 1.0);
     assert!(close(at(&m, &t, 1, 500.0), 1.5));
     assert_eq!(at(&m, &t, 1, 900.0), 2.0);
     // One key: its value everywhere in the interval.
-    let one = track(Interpolation::Linear, vec![key(2500, 7.0f32)]);
+    let one = track(Interpolation::Linear, vec![Key::at(2500, 7.0f32)]);
     assert_eq!(at(&m, &one, 1, 0.0), 7.0);
     assert_eq!(at(&m, &one, 1, 999.0), 7.0);
 }
@@ -308,13 +311,16 @@ fn non_looping_sequences_stop_at_their_end() {
     let m = model();
     let t = track(
         Interpolation::Linear,
-        vec![key(4000, 0.0f32), key(5000, 10.0)],
+        vec![Key::at(4000, 0.0f32), Key::at(5000, 10.0)],
     );
     assert!(close(at(&m, &t, 2, 500.0), 5.0));
     assert!(close(at(&m, &t, 2, 1500.0), 10.0));
     assert!(close(at(&m, &t, 2, -10.0), 0.0));
     // A looping one wraps, also backwards: -250 ms is 750 ms into sequence 0.
-    let t0 = track(Interpolation::Linear, vec![key(0, 0.0f32), key(1000, 10.0)]);
+    let t0 = track(
+        Interpolation::Linear,
+        vec![Key::at(0, 0.0f32), Key::at(1000, 10.0)],
+    );
     assert!(close(at(&m, &t0, 0, 1250.0), 2.5));
     assert!(close(at(&m, &t0, 0, -250.0), 7.5));
 }
@@ -323,12 +329,20 @@ fn non_looping_sequences_stop_at_their_end() {
 fn keys_out_of_order_and_duplicate_times() {
     let m = model();
     // Stored backwards: read in time order.
-    let t = track(Interpolation::Linear, vec![key(100, 1.0f32), key(0, 0.0)]);
+    let t = track(
+        Interpolation::Linear,
+        vec![Key::at(100, 1.0f32), Key::at(0, 0.0)],
+    );
     assert!(close(at(&m, &t, 0, 50.0), 0.5));
     // Two keys at 100: the last stored (3) wins, on both sides.
     let d = track(
         Interpolation::Linear,
-        vec![key(0, 0.0f32), key(100, 1.0), key(100, 3.0), key(200, 5.0)],
+        vec![
+            Key::at(0, 0.0f32),
+            Key::at(100, 1.0),
+            Key::at(100, 3.0),
+            Key::at(200, 5.0),
+        ],
     );
     assert!(close(at(&m, &d, 0, 100.0), 3.0));
     assert!(close(at(&m, &d, 0, 50.0), 1.5));
@@ -338,7 +352,10 @@ fn keys_out_of_order_and_duplicate_times() {
 #[test]
 fn global_sequences_run_on_their_own_clock() {
     let m = model();
-    let mut t = track(Interpolation::Linear, vec![key(0, 0.0f32), key(1000, 10.0)]);
+    let mut t = track(
+        Interpolation::Linear,
+        vec![Key::at(0, 0.0f32), Key::at(1000, 10.0)],
+    );
     t.global_sequence_id = 0; // 1000 ms long
                               // 2500 ms on the global clock is 500 ms into the loop, whatever sequence plays.
     for s in [Some(0), Some(1), None] {
@@ -350,7 +367,7 @@ fn global_sequences_run_on_their_own_clock() {
         assert!(close(sample_or(&m, &t, time, -1.0), 5.0));
     }
     // A global sequence of length 0 stands at 0 and may use any key.
-    let mut z = track(Interpolation::Linear, vec![key(500, 3.0f32)]);
+    let mut z = track(Interpolation::Linear, vec![Key::at(500, 3.0f32)]);
     z.global_sequence_id = 1;
     assert_eq!(sample_or(&m, &z, AnimTime::new(None, 123.0), -1.0), 3.0);
     // A global sequence the model does not have: the static value.
@@ -361,7 +378,10 @@ fn global_sequences_run_on_their_own_clock() {
 #[test]
 fn the_static_value_applies_without_a_sequence_or_a_track() {
     let m = model();
-    let t = track(Interpolation::Linear, vec![key(0, 1.0f32), key(1000, 2.0)]);
+    let t = track(
+        Interpolation::Linear,
+        vec![Key::at(0, 1.0f32), Key::at(1000, 2.0)],
+    );
     assert_eq!(sample_or(&m, &t, AnimTime::new(None, 10.0), 9.0), 9.0);
     let clock = Clock::new(&m, AnimTime::new(Some(0), 10.0));
     assert_eq!(clock.sample::<f32>(None, 9.0), 9.0);
@@ -399,7 +419,7 @@ fn bone(id: u32, parent: i32, flags: u32, tracks: Vec<Animation>) -> Bone {
 }
 
 fn still<T: Copy>(v: T) -> Track<T> {
-    track(Interpolation::Linear, vec![key(0, v)])
+    track(Interpolation::Linear, vec![Key::at(0, v)])
 }
 
 fn rotate_z(degrees: f32) -> Animation {
@@ -614,7 +634,10 @@ fn geoset_alpha_layer_alpha_and_texture_animation() {
     // Geoset 0 fades out over sequence 0 (alpha 1 at 0 ms, 0 at 1000 ms); geoset 1's
     // material has one layer at static alpha 0.5 and one whose alpha track is 0 in
     // sequence 1 only; the first layer of material 0 slides its UVs by (0.25, 0.5, 0).
-    let fade = track(Interpolation::Linear, vec![key(0, 1.0f32), key(1000, 0.0)]);
+    let fade = track(
+        Interpolation::Linear,
+        vec![Key::at(0, 1.0f32), Key::at(1000, 0.0)],
+    );
     let layer0 = Layer {
         alpha: 1.0,
         texture_animation_id: 0,
@@ -630,7 +653,7 @@ fn geoset_alpha_layer_alpha_and_texture_animation() {
         texture_animation_id: -1,
         tracks: Tracks(vec![Animation {
             tag: KMTA,
-            track: AnyTrack::Float(track(Interpolation::None, vec![key(2000, 0.0f32)])),
+            track: AnyTrack::Float(track(Interpolation::None, vec![Key::at(2000, 0.0f32)])),
         }]),
         ..Default::default()
     };

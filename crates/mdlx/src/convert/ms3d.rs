@@ -347,28 +347,6 @@ fn fixed(text: &[u8], max: usize, place: &str, field: &str, losses: &mut Vec<Los
     }
 }
 
-fn extent_of(points: impl Iterator<Item = Vec3>) -> Extent {
-    let mut min = [f32::INFINITY; 3];
-    let mut max = [f32::NEG_INFINITY; 3];
-    let mut any = false;
-    for p in points {
-        for k in 0..3 {
-            min[k] = min[k].min(p[k]);
-            max[k] = max[k].max(p[k]);
-        }
-        any = true;
-    }
-    if !any {
-        return Extent::default();
-    }
-    let half = [0, 1, 2].map(|k| (max[k] - min[k]) / 2.0);
-    Extent {
-        radius: (half[0] * half[0] + half[1] * half[1] + half[2] * half[2]).sqrt(),
-        min,
-        max,
-    }
-}
-
 /// The sequences a model comment written by [`to_ms3d`] lists.
 fn ranges_from_comment(doc: &Document) -> Vec<FrameRange> {
     let Some(text) = doc.comments.as_ref().and_then(|c| c.model.as_ref()) else {
@@ -549,7 +527,7 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
         if !b.position_keys.is_empty() {
             let mut keys: Vec<WcKey<Vec3>> = resample(&b.position_keys, false)
                 .iter()
-                .map(|k| key(rate.ms(k.time), point_to_wc3(qrotate(rb, k.value))))
+                .map(|k| WcKey::at(rate.ms(k.time), point_to_wc3(qrotate(rb, k.value))))
                 .collect();
             keys.sort_by_key(|k| k.time);
             tracks.push(Animation {
@@ -562,7 +540,7 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
                 .iter()
                 .map(|k| {
                     let q = qmul(qmul(rb, euler_to_quat(k.value)), qconjugate(rb));
-                    key(rate.ms(k.time), rotation_to_wc3(q))
+                    WcKey::at(rate.ms(k.time), rotation_to_wc3(q))
                 })
                 .collect();
             keys.sort_by_key(|k| k.time);
@@ -766,7 +744,7 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
         ));
     }
 
-    let extent = extent_of(
+    let extent = Extent::around(
         model
             .geosets
             .iter()
@@ -816,15 +794,6 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
         }
     }
     (model, losses)
-}
-
-fn key<T: Copy>(time: i32, value: T) -> WcKey<T> {
-    WcKey {
-        time,
-        value,
-        in_tan: value,
-        out_tan: value,
-    }
 }
 
 fn linear<T>(keys: Vec<WcKey<T>>) -> Track<T> {
@@ -929,7 +898,7 @@ fn mesh_to_geoset(
             "more than 256 joints in one mesh: the rest follow joint 256",
         ));
     }
-    let extent = extent_of(vertices.iter().copied());
+    let extent = Extent::around(vertices.iter().copied());
     Geoset {
         normals: normals
             .into_iter()

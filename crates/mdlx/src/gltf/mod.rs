@@ -141,27 +141,8 @@ pub struct Export {
 impl Export {
     /// The `.glb` file: the JSON and the buffer in one binary container.
     pub fn to_glb(&self) -> Vec<u8> {
-        let doc = &self.document;
-        let mut json = serde_json::to_vec(doc).expect("a glTF document serialises");
-        while json.len() % 4 != 0 {
-            json.push(b' ');
-        }
-        let bin_len = self.bin.len().next_multiple_of(4);
-        let total = 12 + 8 + json.len() + if bin_len == 0 { 0 } else { 8 + bin_len };
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json);
-        if bin_len > 0 {
-            out.extend_from_slice(&(bin_len as u32).to_le_bytes());
-            out.extend_from_slice(b"BIN\0");
-            out.extend_from_slice(&self.bin);
-            out.resize(total, 0);
-        }
-        out
+        let json = serde_json::to_vec(&self.document).expect("a glTF document serialises");
+        glb(&json, &self.bin)
     }
 
     /// A `.gltf` file that holds everything: the buffer as a base64 `data:` URI.
@@ -175,6 +156,29 @@ impl Export {
         }
         serde_json::to_string_pretty(&doc).expect("a glTF document serialises")
     }
+}
+
+/// A GLB container: `json` (padded with spaces) and, when not empty, `bin` (padded with
+/// zeros) as its two chunks.
+pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let json_len = json.len().next_multiple_of(4);
+    let bin_len = bin.len().next_multiple_of(4);
+    let total = 12 + 8 + json_len + if bin_len == 0 { 0 } else { 8 + bin_len };
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json_len as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(json);
+    out.resize(20 + json_len, b' ');
+    if bin_len > 0 {
+        out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+        out.resize(total, 0);
+    }
+    out
 }
 
 fn base64(data: &[u8]) -> String {

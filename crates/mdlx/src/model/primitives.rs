@@ -131,6 +131,32 @@ pub struct Extent {
     pub max: [f32; 3],
 }
 
+impl Extent {
+    /// The box around `points`, with the radius of the sphere through its corners (half
+    /// its diagonal); all zero without points.
+    pub fn around(points: impl IntoIterator<Item = [f32; 3]>) -> Extent {
+        let mut min = [f32::INFINITY; 3];
+        let mut max = [f32::NEG_INFINITY; 3];
+        let mut any = false;
+        for p in points {
+            for k in 0..3 {
+                min[k] = min[k].min(p[k]);
+                max[k] = max[k].max(p[k]);
+            }
+            any = true;
+        }
+        if !any {
+            return Extent::default();
+        }
+        let half = [0, 1, 2].map(|k| (max[k] - min[k]) / 2.0);
+        Extent {
+            radius: (half[0] * half[0] + half[1] * half[1] + half[2] * half[2]).sqrt(),
+            min,
+            max,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,6 +62,19 @@ pub struct Key<T> {
     pub out_tan: T,
 }
 
+impl<T: Copy> Key<T> {
+    /// A key at `time` with `value`, its tangents the value too (as readers fill keys of
+    /// tracks without tangents).
+    pub fn at(time: i32, value: T) -> Key<T> {
+        Key {
+            time,
+            value,
+            in_tan: value,
+            out_tan: value,
+        }
+    }
+}
+
 /// A keyframed value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track<T> {

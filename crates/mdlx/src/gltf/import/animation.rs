@@ -341,9 +341,9 @@ impl Importer<'_> {
                     if !rest_identity {
                         let t = start.min(i64::from(i32::MAX)) as i32;
                         match prop {
-                            0 => keys_v.push(key(t, map_t(t0))),
-                            1 => keys_q.push(key(t, map_r(r0))),
-                            _ => keys_v.push(key(t, map_s(s0))),
+                            0 => keys_v.push(Key::at(t, map_t(t0))),
+                            1 => keys_q.push(Key::at(t, map_r(r0))),
+                            _ => keys_v.push(Key::at(t, map_s(s0))),
                         }
                     }
                     continue;
@@ -396,11 +396,11 @@ impl Importer<'_> {
                                 q = q.map(|x| -x);
                             }
                             if step_here && i > 0 && p.0 - 1 > pts[i - 1].0 {
-                                push_key(&mut keys_q, key(at(p.0 - 1), pq));
+                                push_key(&mut keys_q, Key::at(at(p.0 - 1), pq));
                             }
                         }
                         prev = Some(q);
-                        push_key(&mut keys_q, key(at(p.0), q));
+                        push_key(&mut keys_q, Key::at(at(p.0), q));
                     }
                 } else {
                     let v3 = |v: [f32; 4]| [v[0], v[1], v[2]];
@@ -423,7 +423,7 @@ impl Importer<'_> {
                     let values: Vec<Vec3> = pts.iter().map(|p| map(v3(value_at(p)))).collect();
                     for (i, p) in pts.iter().enumerate() {
                         let value = values[i];
-                        let mut k = key(at(p.0), value);
+                        let mut k = Key::at(at(p.0), value);
                         if interp == Interpolation::Hermite {
                             let prev_v = if i > 0 { values[i - 1] } else { value };
                             let next_v = values.get(i + 1).copied().unwrap_or(value);
@@ -454,7 +454,7 @@ impl Importer<'_> {
                             }
                         }
                         if step_here && i > 0 && p.0 - 1 > pts[i - 1].0 {
-                            let mut h = key(at(p.0 - 1), values[i - 1]);
+                            let mut h = Key::at(at(p.0 - 1), values[i - 1]);
                             if interp == Interpolation::Hermite {
                                 h.in_tan = [0.0; 3];
                                 h.out_tan = [0.0; 3];
@@ -526,7 +526,7 @@ impl Importer<'_> {
             for (si, &start) in starts.iter().enumerate() {
                 let Some(c) = self.channels.get(si).and_then(|a| a.get(&(rig, 2))) else {
                     if rest == 0.0 {
-                        keys.push(key(start as i32, 0.0f32));
+                        keys.push(Key::at(start as i32, 0.0f32));
                     }
                     continue;
                 };
@@ -542,7 +542,7 @@ impl Importer<'_> {
                     let ms = start as i64 + (f64::from(t) * 1000.0 - 1e-3).ceil().max(0.0) as i64;
                     push_key(
                         &mut keys,
-                        key(
+                        Key::at(
                             ms.min(i32::MAX as i64) as i32,
                             if v == 0.0 { 0.0 } else { 1.0 },
                         ),

@@ -54,15 +54,6 @@ pub(super) fn qdist(a: Quat, b: Quat) -> f32 {
     1.0 - crate::anim::math::qdot(a, b).abs().min(1.0)
 }
 
-pub(super) fn key<T: Copy>(time: i32, value: T) -> Key<T> {
-    Key {
-        time,
-        value,
-        in_tan: value,
-        out_tan: value,
-    }
-}
-
 /// Appends `k` (see [`sorted`]).
 pub(super) fn push_key<T: Copy>(keys: &mut Vec<Key<T>>, k: Key<T>) {
     keys.push(k);

@@ -750,33 +750,11 @@ pub(super) fn remap(model: &mut Model, ids: &[u32], exact: &mut [Exact]) {
     }
 }
 
-fn extent_of(points: impl Iterator<Item = Vec3>) -> Extent {
-    let mut min = [f32::INFINITY; 3];
-    let mut max = [f32::NEG_INFINITY; 3];
-    let mut any = false;
-    for p in points {
-        for k in 0..3 {
-            min[k] = min[k].min(p[k]);
-            max[k] = max[k].max(p[k]);
-        }
-        any = true;
-    }
-    if !any {
-        return Extent::default();
-    }
-    let half = [0, 1, 2].map(|k| (max[k] - min[k]) / 2.0);
-    Extent {
-        radius: (half[0] * half[0] + half[1] * half[1] + half[2] * half[2]).sqrt(),
-        min,
-        max,
-    }
-}
-
 fn union(a: &Extent, b: &Extent, a_empty: bool) -> Extent {
     if a_empty {
         return *b;
     }
-    extent_of([a.min, a.max, b.min, b.max].into_iter())
+    Extent::around([a.min, a.max, b.min, b.max])
 }
 
 /// The most moments a sequence is posed at for its extents and the skinning error.
@@ -789,9 +767,9 @@ const MAX_SAMPLES: usize = 64;
 /// `exact` holds, per geoset, the vertices whose skinning differs, with node object ids.
 pub(super) fn extents_and_error(model: &mut Model, exact: &[Exact]) -> f32 {
     for g in &mut model.geosets {
-        g.extent = extent_of(g.vertices.iter().copied());
+        g.extent = Extent::around(g.vertices.iter().copied());
     }
-    let all = extent_of(
+    let all = Extent::around(
         model
             .geosets
             .iter()
@@ -845,7 +823,7 @@ pub(super) fn extents_and_error(model: &mut Model, exact: &[Exact]) -> f32 {
                 let pose = skeleton.pose_at(&clock, None);
                 let posed = posed_geosets(model, &skeleton, &pose, &clock);
                 for (gi, pg) in posed.iter().enumerate() {
-                    let ext = extent_of(pg.positions.iter().copied().filter(|p| finite(p)));
+                    let ext = Extent::around(pg.positions.iter().copied().filter(|p| finite(p)));
                     let slot = &mut geo_ext[gi][si];
                     *slot = Some(match slot {
                         Some(x) => union(x, &ext, false),
