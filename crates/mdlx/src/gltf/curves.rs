@@ -501,11 +501,8 @@ pub fn eval<T: Value>(c: &Curve<T>, t: f64) -> (T, T) {
         Interp::Step => (a.v, T::zero()),
         Interp::Linear => (T::lerp(a.v, b.v, u), T::zero()),
         Interp::Cubic => {
-            let (u2, u3) = (u * u, u * u * u);
-            let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
-            let h10 = u3 - 2.0 * u2 + u;
-            let h01 = -2.0 * u3 + 3.0 * u2;
-            let h11 = u3 - u2;
+            let [h00, h10, h01, h11] = hermite_basis(u);
+            let u2 = u * u;
             let z = T::zero();
             let v = T::add_scaled(
                 T::add_scaled(
@@ -569,6 +566,19 @@ fn prev_f32(x: f32) -> f32 {
     } else {
         -f32::MIN_POSITIVE
     }
+}
+
+/// glTF's cubic Hermite basis at `u` (0 to 1 across a key interval): the weights of the
+/// start value, the start's out-tangent (times the interval), the end value and the
+/// end's in-tangent (times the interval).
+pub(crate) fn hermite_basis(u: f32) -> [f32; 4] {
+    let (u2, u3) = (u * u, u * u * u);
+    [
+        2.0 * u3 - 3.0 * u2 + 1.0,
+        u3 - 2.0 * u2 + u,
+        -2.0 * u3 + 3.0 * u2,
+        u3 - u2,
+    ]
 }
 
 #[cfg(test)]

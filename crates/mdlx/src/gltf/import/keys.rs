@@ -134,11 +134,7 @@ pub(super) fn channel_at(c: &GChannel, t: f32) -> [f32; 4] {
             }
         }
         GInterp::CubicSpline => {
-            let (s2, s3) = (s * s, s * s * s);
-            let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
-            let h10 = s3 - 2.0 * s2 + s;
-            let h01 = -2.0 * s3 + 3.0 * s2;
-            let h11 = s3 - s2;
+            let [h00, h10, h01, h11] = super::super::curves::hermite_basis(s);
             let (v0, b0, a1, v1) = (get(k, 1), get(k, 2), get(k + 1, 0), get(k + 1, 1));
             norm(
                 [0, 1, 2, 3]
