@@ -396,11 +396,11 @@ impl Importer<'_> {
                                 q = q.map(|x| -x);
                             }
                             if step_here && i > 0 && p.0 - 1 > pts[i - 1].0 {
-                                push_key(&mut keys_q, Key::at(at(p.0 - 1), pq));
+                                keys_q.push(Key::at(at(p.0 - 1), pq));
                             }
                         }
                         prev = Some(q);
-                        push_key(&mut keys_q, Key::at(at(p.0), q));
+                        keys_q.push(Key::at(at(p.0), q));
                     }
                 } else {
                     let v3 = |v: [f32; 4]| [v[0], v[1], v[2]];
@@ -459,9 +459,9 @@ impl Importer<'_> {
                                 h.in_tan = [0.0; 3];
                                 h.out_tan = [0.0; 3];
                             }
-                            push_key(&mut keys_v, h);
+                            keys_v.push(h);
                         }
-                        push_key(&mut keys_v, k);
+                        keys_v.push(k);
                     }
                 }
             }
@@ -540,13 +540,10 @@ impl Importer<'_> {
                     // A step takes effect on the first whole millisecond at or after
                     // its time.
                     let ms = start as i64 + (f64::from(t) * 1000.0 - 1e-3).ceil().max(0.0) as i64;
-                    push_key(
-                        &mut keys,
-                        Key::at(
-                            ms.min(i32::MAX as i64) as i32,
-                            if v == 0.0 { 0.0 } else { 1.0 },
-                        ),
-                    );
+                    keys.push(Key::at(
+                        ms.min(i32::MAX as i64) as i32,
+                        if v == 0.0 { 0.0 } else { 1.0 },
+                    ));
                 }
             }
             let mut ga = GeosetAnimation {

@@ -54,11 +54,6 @@ pub(super) fn qdist(a: Quat, b: Quat) -> f32 {
     1.0 - crate::anim::math::qdot(a, b).abs().min(1.0)
 }
 
-/// Appends `k` (see [`sorted`]).
-pub(super) fn push_key<T: Copy>(keys: &mut Vec<Key<T>>, k: Key<T>) {
-    keys.push(k);
-}
-
 /// Keys in time order; of keys at one millisecond the last added wins (sequences may be
 /// laid out in any order, and may share keys where their intervals overlap).
 pub(super) fn sorted<T: Copy>(mut keys: Vec<Key<T>>) -> Vec<Key<T>> {
