@@ -1058,8 +1058,8 @@ fn lights(model: &Model, skeleton: &Skeleton, root: &mut Root, losses: &mut Loss
             }
         });
         let range =
-            (type_ == klp::Type::Point && l.attenuation[1].is_finite() && l.attenuation[1] > 0.0)
-                .then_some(l.attenuation[1]);
+            (type_ == klp::Type::Point && l.attenuation_end.is_finite() && l.attenuation_end > 0.0)
+                .then_some(l.attenuation_end);
         list.push(klp::Light {
             color: [color[2], color[1], color[0]], // stored blue, green, red
             extensions: None,

@@ -105,7 +105,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// Reports `kw` as unknown in `block`.
-    pub fn unknown(&mut self, i: usize, block: &'static str, expected: &'static [&'static str]) {
+    pub fn unknown(&mut self, i: usize, block: &'static str, expected: &[&'static str]) {
         let keyword = String::from_utf8_lossy(self.key(i)).into_owned();
         if keyword.is_empty() {
             // A bare block or value where a keyword should start the line.
@@ -129,7 +129,7 @@ impl<'t, 'a> Cx<'t, 'a> {
             MdlErrorKind::UnknownKeyword {
                 keyword,
                 block,
-                expected,
+                expected: expected.to_vec(),
             },
         );
     }

@@ -33,7 +33,7 @@ pub enum MdlErrorKind {
     UnknownKeyword {
         keyword: String,
         block: &'static str,
-        expected: &'static [&'static str],
+        expected: Vec<&'static str>,
     },
     /// Something other than what the grammar allows here.
     Expected { expected: String, found: String },

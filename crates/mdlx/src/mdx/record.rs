@@ -62,3 +62,119 @@ pub fn write_sized(
     body(w)?;
     w.end_size(mark)
 }
+
+/// A value a declared record's field holds, as MDX reads and writes it (see
+/// [`crate::model::declare`]). `len` is the byte length of fixed strings (0 otherwise).
+pub trait MdxField: Sized {
+    /// Reads the value.
+    fn read_field(r: &mut Reader, len: usize) -> MdxResult<Self>;
+    /// Writes the value; `what` names it in errors.
+    fn write_field(&self, w: &mut Writer, len: usize, what: &str) -> MdxResult<()>;
+}
+
+impl MdxField for f32 {
+    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
+        r.f32()
+    }
+    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
+        w.f32(*self);
+        Ok(())
+    }
+}
+
+impl MdxField for u32 {
+    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
+        r.u32()
+    }
+    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
+        w.u32(*self);
+        Ok(())
+    }
+}
+
+impl MdxField for i32 {
+    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
+        r.i32()
+    }
+    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
+        w.i32(*self);
+        Ok(())
+    }
+}
+
+impl MdxField for u8 {
+    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
+        r.u8()
+    }
+    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
+        w.u8(*self);
+        Ok(())
+    }
+}
+
+impl<T: MdxField + Copy + Default, const N: usize> MdxField for [T; N] {
+    fn read_field(r: &mut Reader, len: usize) -> MdxResult<Self> {
+        let mut out = [T::default(); N];
+        for v in &mut out {
+            *v = T::read_field(r, len)?;
+        }
+        Ok(out)
+    }
+    fn write_field(&self, w: &mut Writer, len: usize, what: &str) -> MdxResult<()> {
+        for v in self {
+            v.write_field(w, len, what)?;
+        }
+        Ok(())
+    }
+}
+
+impl MdxField for crate::model::FixedString {
+    fn read_field(r: &mut Reader, len: usize) -> MdxResult<Self> {
+        r.fixed_str(len)
+    }
+    fn write_field(&self, w: &mut Writer, len: usize, what: &str) -> MdxResult<()> {
+        w.fixed_str(self, len, what)
+    }
+}
+
+impl MdxField for crate::model::Extent {
+    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
+        super::read_extent(r)
+    }
+    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
+        super::write_extent(w, self);
+        Ok(())
+    }
+}
+
+/// An event object's optional `KEVT` track: `KEVT`, count, global sequence id, times.
+impl MdxField for Option<crate::model::EventTrack> {
+    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
+        use crate::format::sub::KEVT;
+        if r.peek_tag() != Some(KEVT) {
+            return Ok(None);
+        }
+        let track = super::reader::scoped(
+            || "KEVT".into(),
+            || {
+                r.tag()?;
+                let n = r.u32()?;
+                let global_sequence_id = r.i32()?;
+                Ok(crate::model::EventTrack {
+                    global_sequence_id,
+                    times: r.vec_u32(n)?,
+                })
+            },
+        )?;
+        Ok(Some(track))
+    }
+    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
+        if let Some(t) = self {
+            w.tag(crate::format::sub::KEVT);
+            w.count(t.times.len())?;
+            w.i32(t.global_sequence_id);
+            w.vec_u32(&t.times);
+        }
+        Ok(())
+    }
+}

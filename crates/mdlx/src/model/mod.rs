@@ -7,6 +7,7 @@
 mod animated;
 mod attachment;
 mod camera;
+pub(crate) mod declare;
 mod emitters;
 mod geoset;
 mod light;

@@ -101,7 +101,8 @@ pub(super) fn nodes(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {
         m.lights.push(WcLight {
             node: node(cx, &rec, &l.object, kind::LIGHT, Particles::None),
             light_type: l.light_type,
-            attenuation: [l.attenuation_start, l.attenuation_end],
+            attenuation_start: l.attenuation_start,
+            attenuation_end: l.attenuation_end,
             color: l.color,
             intensity: l.intensity,
             ambient_color: l.ambient_color,

@@ -366,7 +366,8 @@ impl Importer<'_> {
             .unwrap_or(&[]);
         let mut out = Light {
             light_type: light_type::OMNIDIRECTIONAL,
-            attenuation: [80.0, 200.0],
+            attenuation_start: 80.0,
+            attenuation_end: 200.0,
             color: [1.0; 3],
             intensity: 1.0,
             ambient_color: [1.0; 3],
@@ -379,7 +380,7 @@ impl Importer<'_> {
         out.color = [l.color[2], l.color[1], l.color[0]];
         out.intensity = l.intensity;
         if let Some(r) = l.range.filter(|r| r.is_finite() && *r > 0.0) {
-            out.attenuation = [0.0, r];
+            (out.attenuation_start, out.attenuation_end) = (0.0, r);
         }
         match l.type_ {
             Checked::Valid(klp::Type::Directional) => out.light_type = light_type::DIRECTIONAL,

@@ -2,6 +2,7 @@
 //! its keywords appear only in its own file.
 
 pub mod emitters;
+pub mod fields;
 pub mod geoset;
 pub mod material;
 pub mod model;

@@ -2,7 +2,6 @@
 //! flags, `Translation`/`Rotation`/`Scaling`), and the node-only blocks: `Bone`, `Helper`,
 //! `Attachment`, `EventObject`, `CollisionShape`, `Light`.
 
-use super::emitters::mdl_color;
 use super::{node_parts, MdlRecord};
 use crate::format::track as tk;
 use crate::mdl::cx::{is, Cx};
@@ -231,7 +230,7 @@ pub fn static_track_or_unknown(
 }
 
 /// Node fields every block accepts, for messages.
-const NODE_WORDS: &[&str] = &[
+pub const NODE_WORDS: &[&str] = &[
     "ObjectId",
     "Parent",
     "Billboarded",
@@ -519,104 +518,6 @@ impl MdlRecord for CollisionShape {
         if let Some(r) = radius {
             out.kv_f32("BoundsRadius", r);
         }
-        write_node_tracks(out, &self.node);
-        out.close();
-    }
-}
-
-const LIGHT_TYPES: [&str; 3] = ["Omnidirectional", "Directional", "Ambient"];
-const LIGHT_TRACKS: &[(Tag, &str)] = &[
-    (tk::KLAS, "AttenuationStart"),
-    (tk::KLAE, "AttenuationEnd"),
-    (tk::KLAC, "Color"),
-    (tk::KLAI, "Intensity"),
-    (tk::KLBI, "AmbIntensity"),
-    (tk::KLBC, "AmbColor"),
-    (tk::KLAV, "Visibility"),
-];
-
-impl MdlRecord for Light {
-    const BLOCK: &'static str = "Light";
-
-    node_parts!(tracks);
-
-    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
-        // An absent color reads as white, as war3-model and MdxLib treat it.
-        let mut l = Light {
-            node: new_node(kind::LIGHT),
-            color: [1.0; 3],
-            ambient_color: [1.0; 3],
-            ..Default::default()
-        };
-        l.node.name = cx.name_arg(i);
-        for c in cx.children(i) {
-            if read_node_item(cx, c, &mut l.node, Self::BLOCK)
-                || read_record_track(cx, c, LIGHT_TRACKS, &mut l.tracks)
-            {
-                continue;
-            }
-            let k = cx.key(c);
-            if let Some(n) = LIGHT_TYPES.iter().position(|w| is(k, w)) {
-                l.light_type = n as u32;
-            } else if is(k, "AttenuationStart") {
-                l.attenuation[0] = cx.f32_arg(c).unwrap_or(0.0);
-            } else if is(k, "AttenuationEnd") {
-                l.attenuation[1] = cx.f32_arg(c).unwrap_or(0.0);
-            } else if is(k, "Color") {
-                l.color = mdl_color(cx.floats(c).unwrap_or_default());
-            } else if is(k, "Intensity") {
-                l.intensity = cx.f32_arg(c).unwrap_or(0.0);
-            } else if is(k, "AmbColor") || is(k, "AmbientColor") {
-                l.ambient_color = mdl_color(cx.floats(c).unwrap_or_default());
-            } else if is(k, "AmbIntensity") || is(k, "AmbientIntensity") {
-                l.ambient_intensity = cx.f32_arg(c).unwrap_or(0.0);
-            } else if is(k, "ShadowIntensity") {
-                l.shadow_intensity = cx.f32_arg(c).unwrap_or(0.0);
-            } else {
-                static_track_or_unknown(
-                    cx,
-                    c,
-                    LIGHT_TRACKS,
-                    &mut l.tracks,
-                    Self::BLOCK,
-                    NODE_WORDS,
-                );
-            }
-        }
-        l
-    }
-
-    fn write_mdl(&self, out: &mut Out, version: u32) {
-        write_node_head(out, Self::BLOCK, &self.node);
-        out.flag(LIGHT_TYPES[(self.light_type as usize).min(2)]);
-        let has = |tag| self.tracks.iter().any(|a| a.tag == tag);
-        // Animated: the static line is written only when it differs from what its absence
-        // reads as (white for colors, 0 otherwise).
-        let stat = |out: &mut Out, tag, key: &str, v: &[f32]| {
-            let absent = if v.len() == 3 { 1f32 } else { 0.0 };
-            if !has(tag) || v.iter().any(|x| x.to_bits() != absent.to_bits()) {
-                out.indent();
-                out.raw("static ");
-                out.raw(key);
-                out.raw(" ");
-                if v.len() == 1 {
-                    out.f32(v[0]);
-                } else {
-                    out.floats(v);
-                }
-                out.raw(",\n");
-            }
-        };
-        stat(out, tk::KLAS, "AttenuationStart", &self.attenuation[..1]);
-        stat(out, tk::KLAE, "AttenuationEnd", &self.attenuation[1..]);
-        stat(out, tk::KLAC, "Color", &mdl_color(self.color));
-        stat(out, tk::KLAI, "Intensity", &[self.intensity]);
-        stat(out, tk::KLBC, "AmbColor", &mdl_color(self.ambient_color));
-        stat(out, tk::KLBI, "AmbIntensity", &[self.ambient_intensity]);
-        if version >= crate::format::version::LIGHT_SHADOW {
-            out.kv_f32("ShadowIntensity", self.shadow_intensity);
-        }
-        write_tracks(out, &self.tracks, LIGHT_TRACKS);
         write_node_tracks(out, &self.node);
         out.close();
     }

@@ -70,8 +70,8 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
         lights.push(Light {
             object: object(cx, &rec, &l.node, kind::LIGHT, 0),
             light_type: l.light_type,
-            attenuation_start: l.attenuation[0],
-            attenuation_end: l.attenuation[1],
+            attenuation_start: l.attenuation_start,
+            attenuation_end: l.attenuation_end,
             color: l.color,
             intensity: l.intensity,
             ambient_color: l.ambient_color,
