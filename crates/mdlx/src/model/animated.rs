@@ -1,34 +1,21 @@
 //! Texture animations (TXAN) and geoset animations (GEOA): sized records of tracks.
 
-use crate::mdx::reader::Reader;
-use crate::mdx::record::{write_sized, MdxRecord};
-use crate::mdx::tracks::{read_tracks, write_tracks};
-use crate::mdx::writer::Writer;
-use crate::mdx::MdxResult;
+use crate::format::track as tk;
+use crate::mdl::records::fields::{Field, Style};
 
-use super::Tracks;
+use super::declare::record;
 
-/// A texture animation: translation (KTAT), rotation (KTAR) and scaling (KTAS) of UVs.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TextureAnimation {
-    /// The tracks, in file order.
-    pub tracks: Tracks,
-    /// Bytes after the tracks inside the record's size, kept.
-    pub tail: Vec<u8>,
-}
-
-impl MdxRecord for TextureAnimation {
-    const NAME: &'static str = "TextureAnimation";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        let mut t = r.inclusive_region(4)?;
-        let (tracks, tail) = read_tracks(&mut t)?;
-        Ok(TextureAnimation { tracks, tail })
+record! {
+    /// A texture animation: translation (KTAT), rotation (KTAR) and scaling (KTAS) of UVs.
+    TextureAnimation = "TextureAnimation" in "TVertexAnim" {
+        size 4;
+        tracks(tracks, tail) [
+            tk::KTAT => "Translation",
+            tk::KTAR => "Rotation",
+            tk::KTAS => "Scaling",
+        ];
     }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        write_sized(w, |w| write_tracks(w, &self.tracks, &self.tail))
-    }
+    fields {}
 }
 
 /// Geoset animation flag bits.
@@ -39,50 +26,21 @@ pub mod geoset_animation_flags {
     pub const USE_COLOR: u32 = 0x2;
 }
 
-/// A geoset animation: visibility (alpha) and color of one geoset.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GeosetAnimation {
-    /// Static alpha.
-    pub alpha: f32,
-    /// Flags (see [`geoset_animation_flags`]); unknown bits kept.
-    pub flags: u32,
-    /// Static color, stored blue, green, red.
-    pub color: [f32; 3],
-    /// The geoset this animates.
-    pub geoset_id: i32,
-    /// KGAO (alpha) and KGAC (color) tracks.
-    pub tracks: Tracks,
-    /// Bytes after the tracks inside the record's size, kept.
-    pub tail: Vec<u8>,
-}
-
-impl MdxRecord for GeosetAnimation {
-    const NAME: &'static str = "GeosetAnimation";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        let mut g = r.inclusive_region(28)?;
-        let alpha = g.f32()?;
-        let flags = g.u32()?;
-        let color = g.f32s()?;
-        let geoset_id = g.i32()?;
-        let (tracks, tail) = read_tracks(&mut g)?;
-        Ok(GeosetAnimation {
-            alpha,
-            flags,
-            color,
-            geoset_id,
-            tracks,
-            tail,
-        })
+record! {
+    /// A geoset animation: visibility (alpha) and color of one geoset.
+    GeosetAnimation = "GeosetAnimation" in "GeosetAnim" {
+        size 28;
+        tracks(tracks, tail) [];
+        custom_mdl "the color's use bit has no word: a color line or track implies it";
     }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        write_sized(w, |w| {
-            w.f32(self.alpha);
-            w.u32(self.flags);
-            w.f32s(&self.color);
-            w.i32(self.geoset_id);
-            write_tracks(w, &self.tracks, &self.tail)
-        })
+    fields {
+        /// Static alpha.
+        alpha: f32 = 1.0 => Field::animated(&["Alpha"], tk::KGAO),
+        /// Flags (see [`geoset_animation_flags`]); unknown bits kept.
+        flags: u32 => Field::new(&[], Style::Bits(&[("DropShadow", 1)])),
+        /// Static color, stored blue, green, red.
+        color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], tk::KGAC).color(),
+        /// The geoset this animates.
+        geoset_id: i32 => Field::new(&["GeosetId"], Style::Plain),
     }
 }

@@ -1,55 +1,30 @@
 //! Attachments (ATCH), event objects (EVTS) and collision shapes (CLID): node-based records.
 
-use crate::format::{len, sub};
+use crate::format::{len, track as tk};
+use crate::mdl::records::fields::{Field, Style};
+use crate::mdl::records::node::kind;
 use crate::mdx::error::MdxErrorKind;
-use crate::mdx::reader::{scoped, Reader};
-use crate::mdx::record::{write_sized, MdxRecord};
-use crate::mdx::tracks::{read_tracks, write_tracks};
+use crate::mdx::reader::Reader;
+use crate::mdx::record::MdxRecord;
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
 
-use super::{FixedString, Node, Tracks};
+use super::declare::record;
+use super::{FixedString, Node};
 
-/// An attachment point (weapon, overhead, origin...).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Attachment {
-    /// The node part.
-    pub node: Node,
-    /// Model path attached here (260 bytes), usually empty.
-    pub path: FixedString,
-    /// Attachment id.
-    pub attachment_id: u32,
-    /// Visibility (KATV) track.
-    pub tracks: Tracks,
-    /// Bytes after the tracks inside the record's size, kept.
-    pub tail: Vec<u8>,
-}
-
-impl MdxRecord for Attachment {
-    const NAME: &'static str = "Attachment";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        let mut a = r.inclusive_region(4)?;
-        let node = Node::read_mdx(&mut a, version)?;
-        let path = a.fixed_str(len::PATH)?;
-        let attachment_id = a.u32()?;
-        let (tracks, tail) = read_tracks(&mut a)?;
-        Ok(Attachment {
-            node,
-            path,
-            attachment_id,
-            tracks,
-            tail,
-        })
+record! {
+    /// An attachment point (weapon, overhead, origin...).
+    Attachment = "Attachment" in "Attachment" {
+        head node: Node = kind::ATTACHMENT;
+        size 4;
+        tracks(tracks, tail) [tk::KATV => "Visibility"];
+        mdl [attachment_id, path];
     }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        write_sized(w, |w| {
-            self.node.write_mdx(w, version)?;
-            w.fixed_str(&self.path, len::PATH, "attachment path")?;
-            w.u32(self.attachment_id);
-            write_tracks(w, &self.tracks, &self.tail)
-        })
+    fields {
+        /// Model path attached here (260 bytes), usually empty.
+        path: FixedString[len::PATH] => Field::new(&["Path"], Style::NonZero),
+        /// Attachment id.
+        attachment_id: u32 => Field::new(&["AttachmentID"], Style::Plain),
     }
 }
 
@@ -62,48 +37,14 @@ pub struct EventTrack {
     pub times: Vec<u32>,
 }
 
-/// An event object (sound, spawned model, splat...), named by its event code.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct EventObject {
-    /// The node part; the name encodes the event.
-    pub node: Node,
-    /// The KEVT track, if present.
-    pub track: Option<EventTrack>,
-}
-
-impl MdxRecord for EventObject {
-    const NAME: &'static str = "EventObject";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        let node = Node::read_mdx(r, version)?;
-        let track = if r.peek_tag() == Some(sub::KEVT) {
-            Some(scoped(
-                || "KEVT".into(),
-                || {
-                    r.tag()?;
-                    let n = r.u32()?;
-                    let global_sequence_id = r.i32()?;
-                    Ok(EventTrack {
-                        global_sequence_id,
-                        times: r.vec_u32(n)?,
-                    })
-                },
-            )?)
-        } else {
-            None
-        };
-        Ok(EventObject { node, track })
+record! {
+    /// An event object (sound, spawned model, splat...), named by its event code.
+    EventObject = "EventObject" in "EventObject" {
+        head node: Node = kind::EVENT;
     }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        self.node.write_mdx(w, version)?;
-        if let Some(t) = &self.track {
-            w.tag(sub::KEVT);
-            w.count(t.times.len())?;
-            w.i32(t.global_sequence_id);
-            w.vec_u32(&t.times);
-        }
-        Ok(())
+    fields {
+        /// The KEVT track, if present.
+        track: Option<EventTrack> => Field::new(&["EventTrack"], Style::NonZero),
     }
 }
 

@@ -21,6 +21,7 @@
 //!         tracks(tracks, tail) [tk::KLAV => "Visibility"];  // optional: tracks, and keywords of
 //!                                            // tracks no field pairs with
 //!         mdl [a, b, c];                     // optional: MDL line order when not MDX order
+//!         custom_mdl "why";                  // optional: MDL reading and writing by hand
 //!     }
 //!     fields {
 //!         /// Doc of the field.
@@ -161,6 +162,7 @@ macro_rules! record {
             $(flags $nflags:expr;)?
             $(tracks($tracks:ident, $tail:ident) [$($ttag:expr => $tkw:literal),* $(,)?];)?
             $(mdl [$($order:ident),* $(,)?];)?
+            $(custom_mdl $why:literal;)?
         }
         fields {
             $(
@@ -216,6 +218,7 @@ macro_rules! record {
                 r: &mut $crate::mdx::reader::Reader,
                 version: u32,
             ) -> $crate::mdx::MdxResult<Self> {
+                let _ = version;
                 record!(@frame_read r [$($size)?]);
                 $(
                     let $hname = <$hty as $crate::model::declare::Head>::read_mdx(r, version)?;
@@ -239,6 +242,7 @@ macro_rules! record {
                 version: u32,
             ) -> $crate::mdx::MdxResult<()> {
                 let $name { $($hname,)? $($field,)* $($tracks, $tail)? } = self;
+                let _ = version;
                 record!(@frame_write w [$($size)?] {
                     $(
                         $crate::model::declare::Head::write_mdx(
@@ -261,6 +265,7 @@ macro_rules! record {
             }
         }
 
+        record!(@mdl_impl [$($why)?] {
         impl $crate::mdl::records::MdlRecord for $name {
             const BLOCK: &'static str = $block;
 
@@ -339,7 +344,9 @@ macro_rules! record {
                 record!(@open out $block [$($hname)?]);
                 let shape = &Self::MDL_SHAPE;
                 shape.write_flags(out, record!(@or [$($crate::model::declare::Head::flags($hname))?] [0]));
+                #[allow(unused_mut)]
                 let mut body = $crate::mdl::records::fields::Body::new(out, shape, tracks);
+                let _ = version;
                 record!(@write body version [$($($order)*)?] [$($field)*]);
                 body.finish();
                 $( $crate::model::declare::Head::mdl_end($hname, out); )?
@@ -355,6 +362,7 @@ macro_rules! record {
             }
 
             fn skeleton(&self) -> Option<Self> {
+                #[allow(unused_mut)]
                 let mut s = self.clone();
                 $(
                     if <$hty as $crate::model::declare::Head>::IS_NODE {
@@ -368,9 +376,12 @@ macro_rules! record {
                 cut.then_some(s)
             }
         }
+        });
 
     };
 
+    (@mdl_impl [] { $($t:tt)* }) => { $($t)* };
+    (@mdl_impl [$why:literal] { $($t:tt)* }) => {};
     (@or [] [$($d:tt)*]) => { $($d)* };
     (@or [$($v:tt)+] [$($d:tt)*]) => { $($v)+ };
     (@head_words []) => { &[] };

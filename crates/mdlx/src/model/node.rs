@@ -3,12 +3,15 @@
 //! framed by its own inclusive size. Also bones and helpers, which are nodes plus little.
 
 use crate::format::len;
+use crate::mdl::records::fields::{Field, Style};
+use crate::mdl::records::node::kind;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::tracks::{read_tracks, write_tracks};
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
 
+use super::declare::record;
 use super::{FixedString, Tracks};
 
 /// Node flag bits (the low byte; the kind bits follow).
@@ -85,53 +88,23 @@ impl MdxRecord for Node {
     }
 }
 
-/// A bone: a node that vertices follow.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Bone {
-    /// The node part.
-    pub node: Node,
-    /// Geoset id, or -1 (informational; the game does not need it).
-    pub geoset_id: i32,
-    /// Geoset animation id, or -1.
-    pub geoset_animation_id: i32,
-}
-
-impl MdxRecord for Bone {
-    const NAME: &'static str = "Bone";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        Ok(Bone {
-            node: Node::read_mdx(r, version)?,
-            geoset_id: r.i32()?,
-            geoset_animation_id: r.i32()?,
-        })
+record! {
+    /// A bone: a node that vertices follow.
+    Bone = "Bone" in "Bone" {
+        head node: Node = kind::BONE;
     }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        self.node.write_mdx(w, version)?;
-        w.i32(self.geoset_id);
-        w.i32(self.geoset_animation_id);
-        Ok(())
+    fields {
+        /// Geoset id, or -1 (informational; the game does not need it).
+        geoset_id: i32 = -1 => Field::new(&["GeosetId"], Style::IdOr("Multiple")),
+        /// Geoset animation id, or -1.
+        geoset_animation_id: i32 = -1 => Field::new(&["GeosetAnimId"], Style::IdOr("None")),
     }
 }
 
-/// A helper: a node with nothing else, used to group and move other nodes.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Helper {
-    /// The node part.
-    pub node: Node,
-}
-
-impl MdxRecord for Helper {
-    const NAME: &'static str = "Helper";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        Ok(Helper {
-            node: Node::read_mdx(r, version)?,
-        })
+record! {
+    /// A helper: a node with nothing else, used to group and move other nodes.
+    Helper = "Helper" in "Helper" {
+        head node: Node = kind::HELPER;
     }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        self.node.write_mdx(w, version)
-    }
+    fields {}
 }

@@ -1,11 +1,13 @@
 //! Model info (MODL), sequences (SEQS) and textures (TEXS): fixed-size records.
 
 use crate::format::len;
+use crate::mdl::records::fields::{Field, Style, EXTENT_WORDS};
 use crate::mdx::reader::Reader;
 use crate::mdx::record::MdxRecord;
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxResult};
 
+use super::declare::record;
 use super::{Extent, FixedString};
 
 /// The MODL chunk: name, animation file, extent, blend time (372 bytes).
@@ -49,23 +51,26 @@ impl MdxRecord for ModelInfo {
 /// Sequence flag: the animation plays once instead of looping.
 pub const SEQUENCE_NON_LOOPING: u32 = 1;
 
-/// An animation sequence (132 bytes).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Sequence {
-    /// Name, e.g. `Stand` or `Attack - 2` (80 bytes).
-    pub name: FixedString,
-    /// Start and end time in milliseconds.
-    pub interval: [u32; 2],
-    /// Movement speed the animation was made for.
-    pub move_speed: f32,
-    /// Flags; 1 = non-looping. Unknown bits kept.
-    pub flags: u32,
-    /// How rarely the game picks this variant.
-    pub rarity: f32,
-    /// Sync point.
-    pub sync_point: u32,
-    /// Bounds during this sequence.
-    pub extent: Extent,
+record! {
+    /// An animation sequence (132 bytes).
+    Sequence = "Sequence" in "Anim" {
+        head name: FixedString;
+        mdl [interval, flags, move_speed, rarity, sync_point, extent];
+    }
+    fields {
+        /// Start and end time in milliseconds.
+        interval: [u32; 2] => Field::new(&["Interval"], Style::Plain),
+        /// Movement speed the animation was made for.
+        move_speed: f32 => Field::new(&["MoveSpeed"], Style::NonZero),
+        /// Flags; 1 = non-looping. Unknown bits kept.
+        flags: u32 => Field::new(&[], Style::Bits(&[("NonLooping", SEQUENCE_NON_LOOPING)])),
+        /// How rarely the game picks this variant.
+        rarity: f32 => Field::new(&["Rarity"], Style::NonZero),
+        /// Sync point.
+        sync_point: u32 => Field::new(&["SyncPoint"], Style::NonZero),
+        /// Bounds during this sequence.
+        extent: Extent => Field::new(EXTENT_WORDS, Style::Plain),
+    }
 }
 
 impl Sequence {
@@ -87,34 +92,6 @@ impl Sequence {
     }
 }
 
-impl MdxRecord for Sequence {
-    const NAME: &'static str = "Sequence";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        Ok(Sequence {
-            name: r.fixed_str(len::NAME)?,
-            interval: [r.u32()?, r.u32()?],
-            move_speed: r.f32()?,
-            flags: r.u32()?,
-            rarity: r.f32()?,
-            sync_point: r.u32()?,
-            extent: read_extent(r)?,
-        })
-    }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        w.fixed_str(&self.name, len::NAME, "sequence name")?;
-        w.u32(self.interval[0]);
-        w.u32(self.interval[1]);
-        w.f32(self.move_speed);
-        w.u32(self.flags);
-        w.f32(self.rarity);
-        w.u32(self.sync_point);
-        write_extent(w, &self.extent);
-        Ok(())
-    }
-}
-
 /// Texture flag bits.
 pub mod texture_flags {
     /// Wrap horizontally.
@@ -123,57 +100,34 @@ pub mod texture_flags {
     pub const WRAP_HEIGHT: u32 = 2;
 }
 
-/// A texture reference (268 bytes).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Texture {
-    /// Replaceable id (1 team color, 2 team glow, 11+ trees...), 0 for a file.
-    pub replaceable_id: u32,
-    /// Path in the game's archives (260 bytes).
-    pub path: FixedString,
-    /// Wrap flags; unknown bits kept.
-    pub flags: u32,
-}
+/// MDL words of the texture flags.
+const TEXTURE_FLAGS: &[(&str, u32)] = &[
+    ("WrapWidth", texture_flags::WRAP_WIDTH),
+    ("WrapHeight", texture_flags::WRAP_HEIGHT),
+];
 
-impl MdxRecord for Texture {
-    const NAME: &'static str = "Texture";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        Ok(Texture {
-            replaceable_id: r.u32()?,
-            path: r.fixed_str(len::PATH)?,
-            flags: r.u32()?,
-        })
+record! {
+    /// A texture reference (268 bytes).
+    Texture = "Texture" in "Bitmap" {
+        mdl [path, replaceable_id, flags];
     }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        w.u32(self.replaceable_id);
-        w.fixed_str(&self.path, len::PATH, "texture path")?;
-        w.u32(self.flags);
-        Ok(())
+    fields {
+        /// Replaceable id (1 team color, 2 team glow, 11+ trees...), 0 for a file.
+        replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
+        /// Path in the game's archives (260 bytes).
+        path: FixedString[len::PATH] => Field::new(&["Image"], Style::Plain),
+        /// Wrap flags; unknown bits kept.
+        flags: u32 => Field::new(&[], Style::Bits(TEXTURE_FLAGS)),
     }
 }
 
-/// A Reforged face effect (FAFX): a name and a FaceFX file path (340 bytes).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FaceEffect {
-    /// Target name (80 bytes).
-    pub name: FixedString,
-    /// Path (260 bytes).
-    pub path: FixedString,
-}
-
-impl MdxRecord for FaceEffect {
-    const NAME: &'static str = "FaceEffect";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        Ok(FaceEffect {
-            name: r.fixed_str(len::NAME)?,
-            path: r.fixed_str(len::PATH)?,
-        })
+record! {
+    /// A Reforged face effect (FAFX): a name and a FaceFX file path (340 bytes).
+    FaceEffect = "FaceEffect" in "FaceFX" {
+        head name: FixedString;
     }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        w.fixed_str(&self.name, len::NAME, "face effect name")?;
-        w.fixed_str(&self.path, len::PATH, "face effect path")
+    fields {
+        /// Path (260 bytes).
+        path: FixedString[len::PATH] => Field::new(&["Path"], Style::Plain),
     }
 }

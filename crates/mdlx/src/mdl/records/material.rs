@@ -29,8 +29,8 @@
 //! prints MDX [0.2, 0.8, 0] as `{ 0.0, 0.8, 0.2 }`.
 
 use super::emitters::mdl_color;
-use super::geoset::{read_extent_item, same_bits, write_extent};
-use super::node::{is_track, read_record_track, static_track_or_unknown, write_tracks};
+use super::geoset::same_bits;
+use super::node::{is_track, read_record_track, write_tracks};
 use super::MdlRecord;
 use crate::format::{track as tk, version as ver};
 use crate::mdl::cx::{is, Cx};
@@ -490,163 +490,9 @@ impl MdlRecord for Material {
 // Texture animation
 // ---------------------------------------------------------------------------------------
 
-/// Texture animation track keywords.
-const TEXTURE_ANIM_TRACKS: &[(Tag, &str)] = &[
-    (tk::KTAT, "Translation"),
-    (tk::KTAR, "Rotation"),
-    (tk::KTAS, "Scaling"),
-];
-
-impl MdlRecord for TextureAnimation {
-    const BLOCK: &'static str = "TVertexAnim";
-
-    fn skeleton(&self) -> Option<Self> {
-        let mut s = self.clone();
-        s.tracks = super::trimmed_tracks(&self.tracks)?;
-        Some(s)
-    }
-
-    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
-        let mut t = TextureAnimation::default();
-        for c in cx.children(i) {
-            if read_record_track(cx, c, TEXTURE_ANIM_TRACKS, &mut t.tracks) {
-                continue;
-            }
-            static_track_or_unknown(
-                cx,
-                c,
-                TEXTURE_ANIM_TRACKS,
-                &mut t.tracks,
-                Self::BLOCK,
-                &["Translation", "Rotation", "Scaling"],
-            );
-        }
-        t
-    }
-
-    fn write_mdl(&self, out: &mut Out, _version: u32) {
-        out.open(Self::BLOCK);
-        write_tracks(out, &self.tracks, TEXTURE_ANIM_TRACKS);
-        out.close();
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Texture
 // ---------------------------------------------------------------------------------------
-
-/// Texture flag words.
-const TEXTURE_FLAGS: &[(&str, u32)] = &[
-    ("WrapWidth", texture_flags::WRAP_WIDTH),
-    ("WrapHeight", texture_flags::WRAP_HEIGHT),
-];
-
-impl MdlRecord for Texture {
-    const BLOCK: &'static str = "Bitmap";
-
-    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
-        let mut t = Texture::default();
-        for c in cx.children(i) {
-            let k = cx.key(c);
-            if is(k, "Image") {
-                t.path = cx.str_arg(c).unwrap_or_default();
-            } else if is(k, "ReplaceableId") {
-                t.replaceable_id = cx.u32_arg(c, "ReplaceableId").unwrap_or(0);
-            } else if let Some((_, bit)) = TEXTURE_FLAGS.iter().find(|(w, _)| is(k, w)) {
-                t.flags |= bit;
-            } else {
-                cx.unknown(
-                    c,
-                    "Bitmap",
-                    &["Image", "ReplaceableId", "WrapWidth", "WrapHeight"],
-                );
-            }
-        }
-        t
-    }
-
-    fn write_mdl(&self, out: &mut Out, _version: u32) {
-        out.open(Self::BLOCK);
-        out.kv_str("Image", &self.path);
-        if self.replaceable_id != 0 {
-            out.kv_int("ReplaceableId", self.replaceable_id as i64);
-        }
-        for (w, bit) in TEXTURE_FLAGS {
-            if self.flags & bit != 0 {
-                out.flag(w);
-            }
-        }
-        out.close();
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Sequence
-// ---------------------------------------------------------------------------------------
-
-const SEQUENCE_WORDS: &[&str] = &[
-    "Interval",
-    "NonLooping",
-    "MoveSpeed",
-    "Rarity",
-    "SyncPoint",
-    "MinimumExtent",
-    "MaximumExtent",
-    "BoundsRadius",
-];
-
-impl MdlRecord for Sequence {
-    const BLOCK: &'static str = "Anim";
-
-    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
-        let mut s = Sequence {
-            name: cx.name_arg(i),
-            ..Default::default()
-        };
-        for c in cx.children(i) {
-            if read_extent_item(cx, c, &mut s.extent) {
-                continue;
-            }
-            let k = cx.key(c);
-            if is(k, "Interval") {
-                if let Some([a, b]) = cx.ints::<2>(c, i32::MIN as i64, u32::MAX as i64, "Interval")
-                {
-                    s.interval = [a as u32, b as u32];
-                }
-            } else if is(k, "NonLooping") {
-                s.flags |= SEQUENCE_NON_LOOPING;
-            } else if is(k, "MoveSpeed") {
-                s.move_speed = cx.f32_arg(c).unwrap_or(0.0);
-            } else if is(k, "Rarity") {
-                s.rarity = cx.f32_arg(c).unwrap_or(0.0);
-            } else if is(k, "SyncPoint") {
-                s.sync_point = cx.u32_arg(c, "SyncPoint").unwrap_or(0);
-            } else {
-                cx.unknown(c, "Anim", SEQUENCE_WORDS);
-            }
-        }
-        s
-    }
-
-    fn write_mdl(&self, out: &mut Out, _version: u32) {
-        out.open_named(Self::BLOCK, &self.name);
-        out.kv_ints("Interval", self.interval.iter().map(|&v| v as i64));
-        if self.flags & SEQUENCE_NON_LOOPING != 0 {
-            out.flag("NonLooping");
-        }
-        if self.move_speed.to_bits() != 0 {
-            out.kv_f32("MoveSpeed", self.move_speed);
-        }
-        if self.rarity.to_bits() != 0 {
-            out.kv_f32("Rarity", self.rarity);
-        }
-        if self.sync_point != 0 {
-            out.kv_int("SyncPoint", self.sync_point as i64);
-        }
-        write_extent(out, &self.extent);
-        out.close();
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -1,10 +1,9 @@
 //! Model-level blocks: `Version`, `Model`, `GlobalSequences`, `PivotPoints`, and the
 //! Reforged `FaceFX` and `BindPose` blocks.
 
-use super::MdlRecord;
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
-use crate::model::{FaceEffect, Model, ModelInfo};
+use crate::model::{Model, ModelInfo};
 
 /// `Num*` lines of the Model block, with what they count. Written for orientation only;
 /// reading ignores them (counts are computed).
@@ -156,27 +155,3 @@ pub fn write_bind_pose(out: &mut Out, v: &[[f32; 12]]) {
     out.close();
 }
 
-impl MdlRecord for FaceEffect {
-    const BLOCK: &'static str = "FaceFX";
-
-    fn read_mdl(cx: &mut Cx, i: usize) -> Self {
-        let mut f = FaceEffect {
-            name: cx.name_arg(i),
-            ..Default::default()
-        };
-        for c in cx.children(i) {
-            if is(cx.key(c), "Path") {
-                f.path = cx.str_arg(c).unwrap_or_default();
-            } else {
-                cx.unknown(c, "FaceFX", &["Path"]);
-            }
-        }
-        f
-    }
-
-    fn write_mdl(&self, out: &mut Out, _version: u32) {
-        out.open_named(Self::BLOCK, &self.name);
-        out.kv_str("Path", &self.path);
-        out.close();
-    }
-}
