@@ -205,6 +205,7 @@ macro_rules! record {
             const MDL_SHAPE: $crate::mdl::records::fields::Shape =
                 $crate::mdl::records::fields::Shape {
                     fields: &[$(Self::$field.mdl),*],
+                    written: record!(@mdl_list [$($($order)*)?] [$($field)*]),
                     extra: &[$($(($ttag, $tkw)),*)?],
                     head: record!(@head_words [$($hty)?]),
                     flags: record!(@or [$($nflags)?] [&[]]),
@@ -403,6 +404,8 @@ macro_rules! record {
     };
     (@node_mut $s:ident []) => { None };
     (@node_mut $s:ident [$h:ident]) => { $crate::model::declare::Head::node_mut(&mut $s.$h) };
+    (@mdl_list [] [$($f:ident)*]) => { &[$(Self::$f.mdl),*] };
+    (@mdl_list [$($f:ident)+] [$($all:ident)*]) => { &[$(Self::$f.mdl),+] };
     (@write $body:ident $version:ident [] [$($f:ident)*]) => {
         $( $body.field(&Self::$f, $f, $version); )*
     };

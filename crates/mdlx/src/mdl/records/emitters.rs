@@ -41,13 +41,13 @@ pub fn mdl_color(c: [f32; 3]) -> [f32; 3] {
 mod tests {
     use super::*;
     use crate::format::track as tk;
+    use crate::mdl::cx::Cx;
     use crate::mdl::out::Out;
+    use crate::mdl::parse::parse;
     use crate::mdl::records::node::kind;
     use crate::mdl::records::MdlRecord;
-    use crate::model::*;
-    use crate::mdl::cx::Cx;
-    use crate::mdl::parse::parse;
     use crate::mdl::{Diagnostic, Severity};
+    use crate::model::*;
     use std::fmt::Debug;
 
     /// Reads the first block of `src` as `T`, with the diagnostics.

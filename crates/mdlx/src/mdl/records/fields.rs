@@ -478,6 +478,8 @@ impl MdlValue for Option<crate::model::EventTrack> {
 pub struct Shape {
     /// The fields' MDL forms, in MDX order.
     pub fields: &'static [Field],
+    /// The same in the order MDL writes them (for hint lists).
+    pub written: &'static [Field],
     /// Tracks no field pairs with (`Visibility`), with their keywords.
     pub extra: &'static [(Tag, &'static str)],
     /// The head's keywords (node items), for hint lists.
@@ -614,7 +616,7 @@ impl Shape {
             }
         };
         let fields = || {
-            self.fields
+            self.written
                 .iter()
                 .filter(|f| group.is_none() || f.group == group)
         };

@@ -154,4 +154,3 @@ pub fn write_bind_pose(out: &mut Out, v: &[[f32; 12]]) {
     write_float_list(out, "Matrices", v);
     out.close();
 }
-
