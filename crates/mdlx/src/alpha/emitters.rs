@@ -12,132 +12,38 @@ use crate::model::FixedString;
 
 use super::node::GenObject;
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
+use crate::model::declare::record;
 
-/// A light (`MDLLIGHTSECTION`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Light {
-    /// The generic object.
-    pub object: GenObject,
-    /// `LIGHT_TYPE`: 0 omni, 1 direct, 2 ambient; unknown values kept.
-    pub light_type: u32,
-    /// Attenuation start.
-    pub attenuation_start: f32,
-    /// Attenuation end.
-    pub attenuation_end: f32,
-    /// Color, blue, green, red.
-    pub color: [f32; 3],
-    /// Intensity.
-    pub intensity: f32,
-    /// Ambient color, blue, green, red.
-    pub ambient_color: [f32; 3],
-    /// Ambient intensity.
-    pub ambient_intensity: f32,
-    /// `KLAS KLAE KLAC KLAI KLBC KLBI KVIS` tracks in file order.
-    pub tracks: AlphaTracks,
-    /// Bytes after the tracks inside the record's size, kept.
-    pub tail: Vec<u8>,
+crate::model::light_fields! {
+    record! {
+        /// A light (`MDLLIGHTSECTION`): the fields of a Warcraft III light before 1200, after a
+        /// generic object.
+        Light = "Light" in "Light" {
+            head object: GenObject;
+            size 4 + 96 + LIGHT_FIXED;
+            tracks(tracks, tail: AlphaTracks) [];
+            custom_mdl "the alpha family has no MDL";
+        }
+    } {}
 }
 
 /// Bytes of a light after its generic object: type, two attenuations, color, intensity,
 /// ambient color, ambient intensity.
 pub const LIGHT_FIXED: usize = 44;
 
-impl MdxRecord for Light {
-    const NAME: &'static str = "Light";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        let mut l = r.inclusive_region(4 + 96 + LIGHT_FIXED)?;
-        let mut light = Light {
-            object: GenObject::read_mdx(&mut l, version)?,
-            light_type: l.u32()?,
-            attenuation_start: l.f32()?,
-            attenuation_end: l.f32()?,
-            color: l.f32s()?,
-            intensity: l.f32()?,
-            ambient_color: l.f32s()?,
-            ambient_intensity: l.f32()?,
-            ..Default::default()
-        };
-        (light.tracks, light.tail) = read_tracks(&mut l)?;
-        Ok(light)
-    }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        write_sized(w, |w| {
-            self.object.write_mdx(w, version)?;
-            w.u32(self.light_type);
-            w.f32(self.attenuation_start);
-            w.f32(self.attenuation_end);
-            w.f32s(&self.color);
-            w.f32(self.intensity);
-            w.f32s(&self.ambient_color);
-            w.f32(self.ambient_intensity);
-            write_tracks(w, &self.tracks, &self.tail)
-        })
-    }
-}
-
-/// A model-spawning particle emitter (`MDLPARTICLEEMITTER`, deprecated in favour of PRE2).
-/// The page nests `path, life, speed, KPEL, KPES` in an `MDLPARTICLE` that comes right
-/// after the four static values and before the emitter's own tracks, so all tracks follow
-/// the fixed fields, in any order.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ParticleEmitter {
-    /// The generic object (0x8000 uses TGA, 0x10000 uses MDL).
-    pub object: GenObject,
-    /// Particles per second.
-    pub emission_rate: f32,
-    /// Gravity.
-    pub gravity: f32,
-    /// Longitude.
-    pub longitude: f32,
-    /// Latitude.
-    pub latitude: f32,
-    /// Particle model path (260 bytes).
-    pub path: FixedString,
-    /// Particle life.
-    pub life: f32,
-    /// Particle speed.
-    pub speed: f32,
-    /// `KPEL KPES KPEE KPEG KPLN KPLT KVIS` tracks in file order.
-    pub tracks: AlphaTracks,
-    /// Bytes after the tracks inside the record's size, kept.
-    pub tail: Vec<u8>,
-}
-
-impl MdxRecord for ParticleEmitter {
-    const NAME: &'static str = "ParticleEmitter";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        let mut e = r.inclusive_region(4 + 96 + 24 + len::PATH)?;
-        let mut p = ParticleEmitter {
-            object: GenObject::read_mdx(&mut e, version)?,
-            emission_rate: e.f32()?,
-            gravity: e.f32()?,
-            longitude: e.f32()?,
-            latitude: e.f32()?,
-            path: e.fixed_str(len::PATH)?,
-            life: e.f32()?,
-            speed: e.f32()?,
-            ..Default::default()
-        };
-        (p.tracks, p.tail) = read_tracks(&mut e)?;
-        Ok(p)
-    }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        write_sized(w, |w| {
-            self.object.write_mdx(w, version)?;
-            w.f32(self.emission_rate);
-            w.f32(self.gravity);
-            w.f32(self.longitude);
-            w.f32(self.latitude);
-            w.fixed_str(&self.path, len::PATH, "particle model path")?;
-            w.f32(self.life);
-            w.f32(self.speed);
-            write_tracks(w, &self.tracks, &self.tail)
-        })
-    }
+crate::model::particle_emitter_fields! {
+    record! {
+        /// A model-spawning particle emitter (`MDLPARTICLEEMITTER`, deprecated in favour of PRE2).
+        /// The page nests `path, life, speed, KPEL, KPES` in an `MDLPARTICLE` that comes right
+        /// after the four static values and before the emitter's own tracks, so all tracks follow
+        /// the fixed fields, in any order.
+        ParticleEmitter = "ParticleEmitter" in "ParticleEmitter" {
+            head object: GenObject;
+            size 4 + 96 + 24 + crate::format::len::PATH;
+            tracks(tracks, tail: AlphaTracks) [];
+            custom_mdl "the alpha family has no MDL";
+        }
+    } {}
 }
 
 /// A sprite particle emitter (`MDLPARTICLEEMITTER2`), page order.

@@ -6,12 +6,11 @@
 //! A layer is `size (inclusive), blend mode, flags, texture id, transform id, coord id,
 //! static alpha`, then `KMTA` (keyed) and `KMTF` (simple) tracks.
 
-use crate::format::len;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{read_n, write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
-use crate::model::FixedString;
+use crate::model::declare::record;
 
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
 
@@ -129,61 +128,22 @@ impl MdxRecord for Layer {
     }
 }
 
-/// A texture (`MDLTEXTURESECTION`, 268 bytes, the same layout as Warcraft III).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Texture {
-    /// Replaceable id (`REPLACEABLE_MATERIAL_IDS`: 1 skin, 2 object skin, ... 11-13
-    /// monster skins), 0 for a file. The boar's only texture is 11 (monster 1).
-    pub replaceable_id: u32,
-    /// Image path (260 bytes).
-    pub path: FixedString,
-    /// Flags (1 wrap width, 2 wrap height); unknown bits kept.
-    pub flags: u32,
-}
+/// A texture (`MDLTEXTURESECTION`, 268 bytes): the same record as Warcraft III's
+/// (`REPLACEABLE_MATERIAL_IDS`: 1 skin, 2 object skin, ... 11-13 monster skins; the boar's
+/// only texture is 11, monster 1).
+pub type Texture = crate::model::Texture;
 
 /// Bytes of a texture record.
 pub const TEXTURE_SIZE: usize = 268;
 
-impl MdxRecord for Texture {
-    const NAME: &'static str = "Texture";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        Ok(Texture {
-            replaceable_id: r.u32()?,
-            path: r.fixed_str(len::PATH)?,
-            flags: r.u32()?,
-        })
+record! {
+    /// A texture animation (`MDLTEXANIMSECTION`): size, then `KTAT KTAR KTAS` (`KTAR` packed).
+    TextureAnimation = "TextureAnimation" in "TVertexAnim" {
+        size 4;
+        tracks(tracks, tail: AlphaTracks) [];
+        custom_mdl "the alpha family has no MDL";
     }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        w.u32(self.replaceable_id);
-        w.fixed_str(&self.path, len::PATH, "texture path")?;
-        w.u32(self.flags);
-        Ok(())
-    }
-}
-
-/// A texture animation (`MDLTEXANIMSECTION`): size, then `KTAT KTAR KTAS`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TextureAnimation {
-    /// Tracks in file order (`KTAR` is packed).
-    pub tracks: AlphaTracks,
-    /// Bytes after the tracks inside the record's size, kept.
-    pub tail: Vec<u8>,
-}
-
-impl MdxRecord for TextureAnimation {
-    const NAME: &'static str = "TextureAnimation";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        let mut t = r.inclusive_region(4)?;
-        let (tracks, tail) = read_tracks(&mut t)?;
-        Ok(TextureAnimation { tracks, tail })
-    }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        write_sized(w, |w| write_tracks(w, &self.tracks, &self.tail))
-    }
+    fields {}
 }
 
 /// A geoset animation (`MDLGEOSETANIMSECTION`). The order differs from Warcraft III:

@@ -15,6 +15,7 @@ use crate::mdx::MdxResult;
 use crate::model::FixedString;
 
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
+use crate::model::declare::record;
 
 /// Generic-object flag bits of the alpha family (wowdev page, "MDLGENOBJECT flags"). The
 /// record-kind bits sit one place lower than in Warcraft III (bone 0x80 here, 0x100 there);
@@ -81,6 +82,15 @@ pub struct GenObject {
     pub tail: Vec<u8>,
 }
 
+impl crate::model::declare::MdxHead for GenObject {
+    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
+        <Self as MdxRecord>::read_mdx(r, version)
+    }
+    fn write_mdx(&self, w: &mut Writer, version: u32, _what: &str) -> MdxResult<()> {
+        <Self as MdxRecord>::write_mdx(self, w, version)
+    }
+}
+
 impl MdxRecord for GenObject {
     const NAME: &'static str = "GenObject";
 
@@ -112,55 +122,23 @@ impl MdxRecord for GenObject {
     }
 }
 
-/// A bone (`MDLBONESECTION`): a generic object, then geoset and geoset-animation ids.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Bone {
-    /// The generic object.
-    pub object: GenObject,
-    /// GEOS index, or -1.
-    pub geoset_id: i32,
-    /// GEOA index, or -1.
-    pub geoset_animation_id: i32,
+crate::model::bone_fields! {
+    record! {
+        /// A bone (`MDLBONESECTION`): a generic object, then geoset and geoset-animation ids.
+        Bone = "Bone" in "Bone" {
+            head object: GenObject;
+            custom_mdl "the alpha family has no MDL";
+        }
+    } {}
 }
 
-impl MdxRecord for Bone {
-    const NAME: &'static str = "Bone";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        Ok(Bone {
-            object: GenObject::read_mdx(r, version)?,
-            geoset_id: r.i32()?,
-            geoset_animation_id: r.i32()?,
-        })
+record! {
+    /// A helper: a generic object and nothing else.
+    Helper = "Helper" in "Helper" {
+        head object: GenObject;
+        custom_mdl "the alpha family has no MDL";
     }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        self.object.write_mdx(w, version)?;
-        w.i32(self.geoset_id);
-        w.i32(self.geoset_animation_id);
-        Ok(())
-    }
-}
-
-/// A helper: a generic object and nothing else.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Helper {
-    /// The generic object.
-    pub object: GenObject,
-}
-
-impl MdxRecord for Helper {
-    const NAME: &'static str = "Helper";
-
-    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
-        Ok(Helper {
-            object: GenObject::read_mdx(r, version)?,
-        })
-    }
-
-    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
-        self.object.write_mdx(w, version)
-    }
+    fields {}
 }
 
 /// An attachment point (`MDLATTACHMENTSECTION`): size, generic object, attachment id

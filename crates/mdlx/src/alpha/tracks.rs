@@ -195,6 +195,15 @@ pub struct AlphaAnimation {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AlphaTracks(pub Vec<AlphaAnimation>);
 
+impl crate::model::declare::TrackList for AlphaTracks {
+    fn read_list(r: &mut Reader) -> MdxResult<(Self, Vec<u8>)> {
+        read_tracks(r)
+    }
+    fn write_list(&self, w: &mut Writer, tail: &[u8]) -> MdxResult<()> {
+        write_tracks(w, self, tail)
+    }
+}
+
 impl AlphaTracks {
     /// The track under `tag`, if any.
     pub fn get(&self, tag: Tag) -> Option<&AlphaTrack> {

@@ -46,7 +46,7 @@ use crate::mdx::reader::Reader;
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
 
-use super::{FixedString, Node};
+use super::{FixedString, Node, Tracks};
 
 /// One field's declaration: its MDL form, what an absent MDL line reads as, the first
 /// version that has it, and its byte length when it is a fixed string.
@@ -61,16 +61,38 @@ pub struct Decl<T> {
     pub len: usize,
 }
 
-/// The part a record starts with: a node, a name, or nothing.
-pub trait Head: Sized + Clone {
-    /// Whether this is a node (its tracks are cut in the skeleton check).
-    const IS_NODE: bool;
-    /// Keywords of the head, for hint lists.
-    const WORDS: &'static [&'static str];
+/// The part a record starts with (a node, a name), as MDX reads and writes it.
+pub trait MdxHead: Sized + Clone {
     /// Reads the head from MDX.
     fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self>;
     /// Writes the head to MDX.
     fn write_mdx(&self, w: &mut Writer, version: u32, what: &str) -> MdxResult<()>;
+}
+
+/// The tracks a record ends with, and the bytes after them: Warcraft III's [`Tracks`],
+/// or the alpha family's.
+pub trait TrackList: Sized + Clone + Default {
+    /// Reads tracks until the window ends or holds no more; returns them and the rest.
+    fn read_list(r: &mut Reader) -> MdxResult<(Self, Vec<u8>)>;
+    /// Writes the tracks and the bytes after them.
+    fn write_list(&self, w: &mut Writer, tail: &[u8]) -> MdxResult<()>;
+}
+
+impl TrackList for Tracks {
+    fn read_list(r: &mut Reader) -> MdxResult<(Self, Vec<u8>)> {
+        crate::mdx::tracks::read_tracks(r)
+    }
+    fn write_list(&self, w: &mut Writer, tail: &[u8]) -> MdxResult<()> {
+        crate::mdx::tracks::write_tracks(w, self, tail)
+    }
+}
+
+/// The head as MDL reads and writes it.
+pub trait Head: MdxHead {
+    /// Whether this is a node (its tracks are cut in the skeleton check).
+    const IS_NODE: bool;
+    /// Keywords of the head, for hint lists.
+    const WORDS: &'static [&'static str];
     /// The head of block `i` as read before its items (`kind` is the node kind bit).
     fn mdl_new(cx: &Cx, i: usize, kind: u32) -> Self;
     /// Reads item `c` if it belongs to the head.
@@ -87,15 +109,18 @@ pub trait Head: Sized + Clone {
     fn trimmed(&self) -> Option<Self>;
 }
 
-impl Head for Node {
-    const IS_NODE: bool = true;
-    const WORDS: &'static [&'static str] = crate::mdl::records::node::NODE_WORDS;
+impl MdxHead for Node {
     fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
         <Node as crate::mdx::record::MdxRecord>::read_mdx(r, version)
     }
     fn write_mdx(&self, w: &mut Writer, version: u32, _what: &str) -> MdxResult<()> {
         crate::mdx::record::MdxRecord::write_mdx(self, w, version)
     }
+}
+
+impl Head for Node {
+    const IS_NODE: bool = true;
+    const WORDS: &'static [&'static str] = crate::mdl::records::node::NODE_WORDS;
     fn mdl_new(cx: &Cx, i: usize, kind: u32) -> Self {
         let mut node = crate::mdl::records::node::new_node(kind);
         node.name = cx.name_arg(i);
@@ -122,15 +147,18 @@ impl Head for Node {
 }
 
 /// A name of 80 bytes: the block's `"name"`.
-impl Head for FixedString {
-    const IS_NODE: bool = false;
-    const WORDS: &'static [&'static str] = &[];
+impl MdxHead for FixedString {
     fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
         r.fixed_str(crate::format::len::NAME)
     }
     fn write_mdx(&self, w: &mut Writer, _version: u32, what: &str) -> MdxResult<()> {
         w.fixed_str(self, crate::format::len::NAME, what)
     }
+}
+
+impl Head for FixedString {
+    const IS_NODE: bool = false;
+    const WORDS: &'static [&'static str] = &[];
     fn mdl_new(cx: &Cx, i: usize, _kind: u32) -> Self {
         cx.name_arg(i)
     }
@@ -160,7 +188,7 @@ macro_rules! record {
             $(head $hname:ident : $hty:ty $(= $kind:expr)?;)?
             $(size $size:expr;)?
             $(flags $nflags:expr;)?
-            $(tracks($tracks:ident, $tail:ident) [$($ttag:expr => $tkw:literal),* $(,)?];)?
+            $(tracks($tracks:ident, $tail:ident $(: $tty:ty)?) [$($ttag:expr => $tkw:literal),* $(,)?];)?
             $(mdl [$($order:ident),* $(,)?];)?
             $(custom_mdl $why:literal;)?
         }
@@ -185,7 +213,7 @@ macro_rules! record {
             )*
             $(
                 #[doc = concat!("The ", $label, "'s tracks, in file order.")]
-                pub $tracks: $crate::model::Tracks,
+                pub $tracks: record!(@or [$($tty)?] [$crate::model::Tracks]),
                 #[doc = "Bytes after the tracks inside the record's size, kept."]
                 pub $tail: Vec<u8>,
             )?
@@ -201,15 +229,6 @@ macro_rules! record {
                     len: 0 $(+ $len)?,
                 };
             )*
-            /// The MDL forms of the fields and the keywords of the other tracks.
-            const MDL_SHAPE: $crate::mdl::records::fields::Shape =
-                $crate::mdl::records::fields::Shape {
-                    fields: &[$(Self::$field.mdl),*],
-                    written: record!(@mdl_list [$($($order)*)?] [$($field)*]),
-                    extra: &[$($(($ttag, $tkw)),*)?],
-                    head: record!(@head_words [$($hty)?]),
-                    flags: record!(@or [$($nflags)?] [&[]]),
-                };
         }
 
         impl $crate::mdx::record::MdxRecord for $name {
@@ -222,7 +241,7 @@ macro_rules! record {
                 let _ = version;
                 record!(@frame_read r [$($size)?]);
                 $(
-                    let $hname = <$hty as $crate::model::declare::Head>::read_mdx(r, version)?;
+                    let $hname = <$hty as $crate::model::declare::MdxHead>::read_mdx(r, version)?;
                 )?
                 $(
                     let $field = if version >= Self::$field.since {
@@ -232,7 +251,7 @@ macro_rules! record {
                     };
                 )*
                 $(
-                    let ($tracks, $tail) = $crate::mdx::tracks::read_tracks(r)?;
+                    let ($tracks, $tail) = $crate::model::declare::TrackList::read_list(r)?;
                 )?
                 Ok($name { $($hname,)? $($field,)* $($tracks, $tail)? })
             }
@@ -246,7 +265,7 @@ macro_rules! record {
                 let _ = version;
                 record!(@frame_write w [$($size)?] {
                     $(
-                        $crate::model::declare::Head::write_mdx(
+                        $crate::model::declare::MdxHead::write_mdx(
                             $hname, w, version, concat!($label, " name"),
                         )?;
                     )?
@@ -260,13 +279,26 @@ macro_rules! record {
                             )?;
                         }
                     )*
-                    $( $crate::mdx::tracks::write_tracks(w, $tracks, $tail)?; )?
+                    $( $crate::model::declare::TrackList::write_list($tracks, w, $tail)?; )?
                     Ok(())
                 })
             }
         }
 
         record!(@mdl_impl [$($why)?] {
+        #[allow(dead_code)]
+        impl $name {
+            /// The MDL forms of the fields and the keywords of the other tracks.
+            const MDL_SHAPE: $crate::mdl::records::fields::Shape =
+                $crate::mdl::records::fields::Shape {
+                    fields: &[$(Self::$field.mdl),*],
+                    written: record!(@mdl_list [$($($order)*)?] [$($field)*]),
+                    extra: &[$($(($ttag, $tkw)),*)?],
+                    head: record!(@head_words [$($hty)?]),
+                    flags: record!(@or [$($nflags)?] [&[]]),
+                };
+        }
+
         impl $crate::mdl::records::MdlRecord for $name {
             const BLOCK: &'static str = $block;
 
@@ -338,7 +370,7 @@ macro_rules! record {
 
             #[deny(unused_variables)]
             fn write_mdl(&self, out: &mut $crate::mdl::out::Out, version: u32) {
-                let $name { $($hname,)? $($field,)* $($tracks, $tail)? } = self;
+                let $name { $($hname,)? $($field: _,)* $($tracks, $tail)? } = self;
                 $( let _ = $tail; )?
                 let _none = $crate::model::Tracks::default();
                 let tracks: &$crate::model::Tracks = record!(@or [$($tracks)?] [&_none]);
@@ -348,7 +380,7 @@ macro_rules! record {
                 #[allow(unused_mut)]
                 let mut body = $crate::mdl::records::fields::Body::new(out, shape, tracks);
                 let _ = version;
-                record!(@write body version [$($($order)*)?] [$($field)*]);
+                record!(@write self body version [$($($order)*)?] [$($field)*]);
                 body.finish();
                 $( $crate::model::declare::Head::mdl_end($hname, out); )?
                 out.close();
@@ -406,11 +438,16 @@ macro_rules! record {
     (@node_mut $s:ident [$h:ident]) => { $crate::model::declare::Head::node_mut(&mut $s.$h) };
     (@mdl_list [] [$($f:ident)*]) => { &[$(Self::$f.mdl),*] };
     (@mdl_list [$($f:ident)+] [$($all:ident)*]) => { &[$(Self::$f.mdl),+] };
-    (@write $body:ident $version:ident [] [$($f:ident)*]) => {
-        $( $body.field(&Self::$f, $f, $version); )*
+    (@write $s:ident $body:ident $version:ident [] [$($f:ident)*]) => {
+        $( $body.field(&Self::$f, &$s.$f, $version); )*
     };
-    (@write $body:ident $version:ident [$($f:ident)+] [$($all:ident)*]) => {
-        $( $body.field(&Self::$f, $f, $version); )+
+    (@write $s:ident $body:ident $version:ident [$($f:ident)+] [$($all:ident)*]) => {
+        // Every field once: the order names only fields (or `$s.$f` fails) and as many.
+        const _: () = assert!(
+            [$(stringify!($f)),+].len() == [$(stringify!($all)),*].len(),
+            "the MDL order must name every field once",
+        );
+        $( $body.field(&Self::$f, &$s.$f, $version); )+
     };
 }
 pub(crate) use record;

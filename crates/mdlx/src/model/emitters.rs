@@ -14,32 +14,71 @@ use super::{FixedString, Node};
 /// Particle emitter flag words and their node-flag bits.
 const PREM_FLAGS: &[(&str, u32)] = &[("EmitterUsesMDL", 0x8000), ("EmitterUsesTGA", 0x10000)];
 
-record! {
-    /// A classic particle emitter that spawns copies of a model. In MDL the particle's own
-    /// fields sit in a `Particle { }` block.
-    ParticleEmitter = "ParticleEmitter" in "ParticleEmitter" {
-        head node: Node = kind::PARTICLE_EMITTER;
-        size 4;
-        flags PREM_FLAGS;
-        tracks(tracks, tail) [tk::KPEV => "Visibility"];
-        mdl [emission_rate, gravity, longitude, latitude, life_span, speed, path];
-    }
-    fields {
-        /// Particles per second.
-        emission_rate: f32 => Field::animated(&["EmissionRate"], tk::KPEE),
-        /// Gravity.
-        gravity: f32 => Field::animated(&["Gravity"], tk::KPEG),
-        /// Longitude.
-        longitude: f32 => Field::animated(&["Longitude"], tk::KPLN),
-        /// Latitude.
-        latitude: f32 => Field::animated(&["Latitude"], tk::KPLT),
-        /// Spawned model path (260 bytes).
-        path: FixedString[len::PATH] => Field::new(&["Path"], Style::NonZero).group("Particle"),
-        /// Particle life span.
-        life_span: f32 => Field::animated(&["LifeSpan"], tk::KPEL).group("Particle"),
-        /// Initial speed.
-        speed: f32 => Field::animated(&["InitVelocity", "Speed"], tk::KPES).group("Particle"),
-    }
+/// The fields of a model-spawning particle emitter that Warcraft III and the WoW alpha
+/// family share, in MDX order (see [`light_fields`](super::light_fields)).
+macro_rules! particle_emitter_fields {
+    ($mac:ident! { $($head:tt)* } { $($extra:tt)* }) => {
+        $mac! {
+            $($head)*
+            fields {
+                /// Particles per second.
+                emission_rate: f32 => $crate::mdl::records::fields::Field::animated(
+                    &["EmissionRate"],
+                    $crate::format::track::KPEE,
+                ),
+                /// Gravity.
+                gravity: f32 => $crate::mdl::records::fields::Field::animated(
+                    &["Gravity"],
+                    $crate::format::track::KPEG,
+                ),
+                /// Longitude.
+                longitude: f32 => $crate::mdl::records::fields::Field::animated(
+                    &["Longitude"],
+                    $crate::format::track::KPLN,
+                ),
+                /// Latitude.
+                latitude: f32 => $crate::mdl::records::fields::Field::animated(
+                    &["Latitude"],
+                    $crate::format::track::KPLT,
+                ),
+                /// Spawned model path (260 bytes).
+                path: $crate::model::FixedString[$crate::format::len::PATH]
+                    => $crate::mdl::records::fields::Field::new(
+                        &["Path"],
+                        $crate::mdl::records::fields::Style::NonZero,
+                    )
+                    .group("Particle"),
+                /// Particle life span.
+                life_span: f32 => $crate::mdl::records::fields::Field::animated(
+                    &["LifeSpan"],
+                    $crate::format::track::KPEL,
+                )
+                .group("Particle"),
+                /// Initial speed.
+                speed: f32 => $crate::mdl::records::fields::Field::animated(
+                    &["InitVelocity", "Speed"],
+                    $crate::format::track::KPES,
+                )
+                .group("Particle"),
+                $($extra)*
+            }
+        }
+    };
+}
+pub(crate) use particle_emitter_fields;
+
+particle_emitter_fields! {
+    record! {
+        /// A classic particle emitter that spawns copies of a model. In MDL the particle's own
+        /// fields sit in a `Particle { }` block.
+        ParticleEmitter = "ParticleEmitter" in "ParticleEmitter" {
+            head node: Node = kind::PARTICLE_EMITTER;
+            size 4;
+            flags PREM_FLAGS;
+            tracks(tracks, tail) [tk::KPEV => "Visibility"];
+            mdl [emission_rate, gravity, longitude, latitude, life_span, speed, path];
+        }
+    } {}
 }
 
 /// Particle emitter 2 flag words and their node-flag bits, in the seed's order.

@@ -3,7 +3,7 @@
 //! framed by its own inclusive size. Also bones and helpers, which are nodes plus little.
 
 use crate::format::len;
-use crate::mdl::records::fields::{Field, Style};
+
 use crate::mdl::records::node::kind;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
@@ -88,17 +88,37 @@ impl MdxRecord for Node {
     }
 }
 
-record! {
-    /// A bone: a node that vertices follow.
-    Bone = "Bone" in "Bone" {
-        head node: Node = kind::BONE;
-    }
-    fields {
-        /// Geoset id, or -1 (informational; the game does not need it).
-        geoset_id: i32 = -1 => Field::new(&["GeosetId"], Style::IdOr("Multiple")),
-        /// Geoset animation id, or -1.
-        geoset_animation_id: i32 = -1 => Field::new(&["GeosetAnimId"], Style::IdOr("None")),
-    }
+/// The fields of a bone that Warcraft III and the WoW alpha family share (see
+/// [`light_fields`](super::light_fields)).
+macro_rules! bone_fields {
+    ($mac:ident! { $($head:tt)* } { $($extra:tt)* }) => {
+        $mac! {
+            $($head)*
+            fields {
+                /// Geoset id, or -1 (informational; the game does not need it).
+                geoset_id: i32 = -1 => $crate::mdl::records::fields::Field::new(
+                    &["GeosetId"],
+                    $crate::mdl::records::fields::Style::IdOr("Multiple"),
+                ),
+                /// Geoset animation id, or -1.
+                geoset_animation_id: i32 = -1 => $crate::mdl::records::fields::Field::new(
+                    &["GeosetAnimId"],
+                    $crate::mdl::records::fields::Style::IdOr("None"),
+                ),
+                $($extra)*
+            }
+        }
+    };
+}
+pub(crate) use bone_fields;
+
+bone_fields! {
+    record! {
+        /// A bone: a node that vertices follow.
+        Bone = "Bone" in "Bone" {
+            head node: Node = kind::BONE;
+        }
+    } {}
 }
 
 record! {

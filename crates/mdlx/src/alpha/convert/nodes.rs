@@ -153,7 +153,7 @@ fn emitters(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {
             longitude: p.longitude,
             latitude: p.latitude,
             path: p.path.clone(),
-            life_span: p.life,
+            life_span: p.life_span,
             speed: p.speed,
             tracks: cx.tracks(&rec, &p.tracks, map::PARTICLE_EMITTER),
             tail: Vec::new(),

@@ -134,7 +134,7 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
             longitude: p.longitude,
             latitude: p.latitude,
             path: p.path.clone(),
-            life: p.life_span,
+            life_span: p.life_span,
             speed: p.speed,
             tracks: tracks(cx, &rec, &p.tracks, PARTICLE_EMITTER),
             tail: Vec::new(),
