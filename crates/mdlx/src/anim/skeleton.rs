@@ -141,6 +141,21 @@ pub struct Pose {
     pub billboards_ignored: usize,
 }
 
+/// Adds the nodes of every registry row marked `node`, in row order.
+macro_rules! add_nodes {
+    (($model:ident, $add:ident)
+        $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        $( add_nodes!(@row $model $add $field $node $(($nk))?); )*
+    };
+    (@row $model:ident $add:ident $field:ident node ($nk:ident)) => {
+        for (i, x) in $model.$field.iter().enumerate() {
+            $add(&x.node, NodeKind::$nk, i);
+        }
+    };
+    (@row $model:ident $add:ident $field:ident $other:ident) => {};
+}
+
 impl<'m> Skeleton<'m> {
     /// Prepares the nodes of `model`.
     pub fn new(model: &'m Model) -> Skeleton<'m> {
@@ -162,36 +177,7 @@ impl<'m> Skeleton<'m> {
                 scaling: node.tracks.vector3(KGSC).map(PreparedTrack::new),
             });
         };
-        for (i, x) in model.bones.iter().enumerate() {
-            add(&x.node, NodeKind::Bone, i);
-        }
-        for (i, x) in model.lights.iter().enumerate() {
-            add(&x.node, NodeKind::Light, i);
-        }
-        for (i, x) in model.helpers.iter().enumerate() {
-            add(&x.node, NodeKind::Helper, i);
-        }
-        for (i, x) in model.attachments.iter().enumerate() {
-            add(&x.node, NodeKind::Attachment, i);
-        }
-        for (i, x) in model.particle_emitters.iter().enumerate() {
-            add(&x.node, NodeKind::ParticleEmitter, i);
-        }
-        for (i, x) in model.particle_emitters2.iter().enumerate() {
-            add(&x.node, NodeKind::ParticleEmitter2, i);
-        }
-        for (i, x) in model.popcorn_emitters.iter().enumerate() {
-            add(&x.node, NodeKind::PopcornEmitter, i);
-        }
-        for (i, x) in model.ribbon_emitters.iter().enumerate() {
-            add(&x.node, NodeKind::RibbonEmitter, i);
-        }
-        for (i, x) in model.event_objects.iter().enumerate() {
-            add(&x.node, NodeKind::EventObject, i);
-        }
-        for (i, x) in model.collision_shapes.iter().enumerate() {
-            add(&x.node, NodeKind::CollisionShape, i);
-        }
+        crate::model::for_each_kind!(add_nodes!(model, add));
 
         // The first node with an object id owns it.
         let mut by_object_id = HashMap::with_capacity(nodes.len());

@@ -25,6 +25,66 @@ use crate::mdx::reader::Reader;
 use crate::mdx::record::MdxRecord;
 use crate::model::{LayoutEntry, Model, Tag, UnknownChunk};
 
+/// Puts the record of registry row `kind` decoded from `bytes` at `index`; false if the
+/// kind is unknown, the index out of range or the bytes do not decode.
+macro_rules! decode_kind {
+    (($k:ident, $m:ident, $index:ident, $bytes:ident, $version:ident)
+        $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        match $k {
+            $(k if k == $name.as_bytes() => put(
+                &mut $m.$field,
+                $index,
+                decode_kind!(@value [$ty] $mdl $bytes $version),
+            ),)*
+            _ => false,
+        }
+    };
+    (@value [$ty:ty] special $bytes:ident $version:ident) => { <$ty as Plain>::from_le(&$bytes) };
+    (@value [$ty:ty] $mdl:ident $bytes:ident $version:ident) => {
+        decode::<$ty>(&$bytes, $version)
+    };
+}
+
+/// The flags word of the record of registry row `kind` at `index`: a node's, or the
+/// record's own for rows marked `flags`.
+macro_rules! flags_slot {
+    (($k:ident, $m:ident, $index:ident)
+        $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        match $k {
+            $(k if k == $name.as_bytes() => flags_slot!(@slot $m $field $index $node),)*
+            _ => None,
+        }
+    };
+    (@slot $m:ident $field:ident $index:ident node) => {
+        $m.$field.get_mut($index).map(|x| &mut x.node.flags)
+    };
+    (@slot $m:ident $field:ident $index:ident flags) => {
+        $m.$field.get_mut($index).map(|x| &mut x.flags)
+    };
+    (@slot $m:ident $field:ident $index:ident plain) => {
+        None
+    };
+}
+
+/// Values stored as plain little-endian numbers (global sequences, pivots, bind poses).
+trait Plain: Sized {
+    fn from_le(bytes: &[u8]) -> Option<Self>;
+}
+
+impl Plain for u32 {
+    fn from_le(bytes: &[u8]) -> Option<Self> {
+        Some(u32::from_le_bytes(bytes.try_into().ok()?))
+    }
+}
+
+impl<const N: usize> Plain for [f32; N] {
+    fn from_le(bytes: &[u8]) -> Option<Self> {
+        plain::<N>(bytes)
+    }
+}
+
 /// A record whose MDL text reads back identical except for its flags word.
 pub struct FlagsPatch {
     /// The record kind.
@@ -349,27 +409,7 @@ fn read_record(cx: &mut Cx, c: usize, m: &mut Model) {
     let version = m.version;
     let ok = match kind.as_slice() {
         b"ModelInfo" if index == 0 => decode(&bytes, version).map(|v| m.info = v).is_some(),
-        b"PivotPoint" => put(&mut m.pivot_points, index, plain::<3>(&bytes)),
-        b"BindPose" => put(&mut m.bind_poses, index, plain::<12>(&bytes)),
-        b"Sequence" => put(&mut m.sequences, index, decode(&bytes, version)),
-        b"Texture" => put(&mut m.textures, index, decode(&bytes, version)),
-        b"Material" => put(&mut m.materials, index, decode(&bytes, version)),
-        b"TextureAnimation" => put(&mut m.texture_animations, index, decode(&bytes, version)),
-        b"Geoset" => put(&mut m.geosets, index, decode(&bytes, version)),
-        b"GeosetAnimation" => put(&mut m.geoset_animations, index, decode(&bytes, version)),
-        b"Bone" => put(&mut m.bones, index, decode(&bytes, version)),
-        b"Light" => put(&mut m.lights, index, decode(&bytes, version)),
-        b"Helper" => put(&mut m.helpers, index, decode(&bytes, version)),
-        b"Attachment" => put(&mut m.attachments, index, decode(&bytes, version)),
-        b"ParticleEmitter" => put(&mut m.particle_emitters, index, decode(&bytes, version)),
-        b"ParticleEmitter2" => put(&mut m.particle_emitters2, index, decode(&bytes, version)),
-        b"PopcornEmitter" => put(&mut m.popcorn_emitters, index, decode(&bytes, version)),
-        b"RibbonEmitter" => put(&mut m.ribbon_emitters, index, decode(&bytes, version)),
-        b"Camera" => put(&mut m.cameras, index, decode(&bytes, version)),
-        b"EventObject" => put(&mut m.event_objects, index, decode(&bytes, version)),
-        b"CollisionShape" => put(&mut m.collision_shapes, index, decode(&bytes, version)),
-        b"FaceEffect" => put(&mut m.face_effects, index, decode(&bytes, version)),
-        _ => false,
+        k => crate::model::for_each_kind!(decode_kind!(k, m, index, bytes, version)),
     };
     if !ok {
         let what = String::from_utf8_lossy(&kind);
@@ -425,24 +465,7 @@ fn read_flags(cx: &mut Cx, c: usize, m: &mut Model) {
     };
     let (index, value) = (index as usize, value as u32);
     let slot: Option<&mut u32> = match kind.as_slice() {
-        b"Bone" => m.bones.get_mut(index).map(|x| &mut x.node.flags),
-        b"Helper" => m.helpers.get_mut(index).map(|x| &mut x.node.flags),
-        b"Light" => m.lights.get_mut(index).map(|x| &mut x.node.flags),
-        b"Attachment" => m.attachments.get_mut(index).map(|x| &mut x.node.flags),
-        b"EventObject" => m.event_objects.get_mut(index).map(|x| &mut x.node.flags),
-        b"CollisionShape" => m.collision_shapes.get_mut(index).map(|x| &mut x.node.flags),
-        b"ParticleEmitter" => m
-            .particle_emitters
-            .get_mut(index)
-            .map(|x| &mut x.node.flags),
-        b"ParticleEmitter2" => m
-            .particle_emitters2
-            .get_mut(index)
-            .map(|x| &mut x.node.flags),
-        b"PopcornEmitter" => m.popcorn_emitters.get_mut(index).map(|x| &mut x.node.flags),
-        b"RibbonEmitter" => m.ribbon_emitters.get_mut(index).map(|x| &mut x.node.flags),
-        b"GeosetAnimation" => m.geoset_animations.get_mut(index).map(|x| &mut x.flags),
-        _ => None,
+        k => crate::model::for_each_kind!(flags_slot!(k, m, index)),
     };
     match slot {
         Some(f) => *f = value,

@@ -156,32 +156,89 @@ fn estimate(m: &Model) -> usize {
         + 64 * 1024
 }
 
-const ROOT_BLOCKS: &[&str] = &[
-    "Version",
-    "Model",
-    "Sequences",
-    "GlobalSequences",
-    "Textures",
-    "Materials",
-    "TextureAnims",
-    "Geoset",
-    "GeosetAnim",
-    "Bone",
-    "Light",
-    "Helper",
-    "Attachment",
-    "PivotPoints",
-    "ParticleEmitter",
-    "ParticleEmitter2",
-    "ParticleEmitterPopcorn",
-    "RibbonEmitter",
-    "Camera",
-    "EventObject",
-    "CollisionShape",
-    "FaceFX",
-    "BindPose",
-    "MdlxExtension",
-];
+/// Rows of the record registry (see `model::kinds`), as the MDL document consumers take them.
+macro_rules! kind_rows {
+    ($mac:ident ! ($($args:tt)*)) => {
+        crate::model::for_each_kind!($mac!($($args)*))
+    };
+}
+
+/// The top-level block keyword of each registry row, in row order.
+macro_rules! row_blocks {
+    (() $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        [$(row_blocks!(@one [$ty] $mdl $(($blk))?),)*]
+    };
+    (@one [$ty:ty] one) => { <$ty as MdlRecord>::BLOCK };
+    (@one [$ty:ty] $mdl:ident ($blk:literal)) => { $blk };
+}
+
+/// Every top-level block keyword, in the order they are written.
+static ROOT_BLOCKS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let rows: [&'static str; 21] = kind_rows!(row_blocks!());
+    let mut v = vec!["Version", "Model"];
+    v.extend(crate::model::MDL_ORDER.iter().map(|&i| rows[i]));
+    v.push("MdlxExtension");
+    v
+});
+
+/// Reads top-level block `c` (keyword `k`) if it holds records of a registry row; false if
+/// it is no such block.
+macro_rules! read_kind {
+    (($cx:ident, $c:ident, $k:ident, $m:ident, $next:ident)
+        $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {{
+        let mut done = false;
+        $(
+            if !done {
+                done = read_kind!(@row $cx $c $k $m $next $field [$ty] $mdl $(($blk))?);
+            }
+        )*
+        done
+    }};
+    (@row $cx:ident $c:ident $k:ident $m:ident $next:ident $field:ident [$ty:ty] one) => {
+        is($k, <$ty as MdlRecord>::BLOCK) && {
+            read_one($cx, $c, &mut $next, &mut $m.$field);
+            true
+        }
+    };
+    (@row $cx:ident $c:ident $k:ident $m:ident $next:ident $field:ident [$ty:ty]
+        wrapped ($blk:literal)) => {
+        is($k, $blk) && {
+            read_wrapped($cx, $c, $blk, &mut $m.$field);
+            true
+        }
+    };
+    (@row $cx:ident $c:ident $k:ident $m:ident $next:ident $field:ident [$ty:ty]
+        special ($blk:literal)) => {
+        false
+    };
+}
+
+/// Reads one node or record block; a node without an `ObjectId` gets the next free id.
+fn read_one<T: MdlRecord>(cx: &mut Cx, c: usize, next_id: &mut u32, list: &mut Vec<T>) {
+    cx.saw_object_id = false;
+    let mut r = T::read_mdl(cx, c);
+    if !cx.saw_object_id {
+        if let Some(node) = r.node_mut() {
+            node.object_id = *next_id;
+            *next_id = next_id.wrapping_add(1);
+        }
+    }
+    list.push(r);
+}
+
+/// Reads the records inside a container block (`Sequences { Anim .. }`).
+fn read_wrapped<T: MdlRecord>(cx: &mut Cx, c: usize, block: &'static str, list: &mut Vec<T>) {
+    let t = cx.t;
+    for e in t.children(c) {
+        if is(cx.key(e), T::BLOCK) {
+            list.push(T::read_mdl(cx, e));
+        } else {
+            cx.unknown(e, block, &[T::BLOCK]);
+        }
+    }
+}
 
 fn read_document(cx: &mut Cx, m: &mut Model) {
     let t = cx.t;
@@ -223,31 +280,6 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
     let mut next_id = max_object_id(cx).map_or(0, |v| v.wrapping_add(1));
     for c in t.children(0) {
         let k = cx.key(c);
-        macro_rules! one {
-            ($list:ident) => {{
-                cx.saw_object_id = false;
-                let mut r = MdlRecord::read_mdl(cx, c);
-                if !cx.saw_object_id {
-                    if let Some(node) = MdlRecord::node_mut(&mut r) {
-                        node.object_id = next_id;
-                        next_id = next_id.wrapping_add(1);
-                    }
-                }
-                m.$list.push(r);
-            }};
-        }
-        macro_rules! wrapped {
-            ($inner:literal, $list:ident, $block:literal) => {{
-                for e in t.children(c) {
-                    if is(cx.key(e), $inner) {
-                        let r = MdlRecord::read_mdl(cx, e);
-                        m.$list.push(r);
-                    } else {
-                        cx.unknown(e, $block, &[$inner]);
-                    }
-                }
-            }};
-        }
         if !cx.has_body(c) {
             // Only a block's header can stand at the top level without a body (the
             // parser leaves other text out): its `{` is missing.
@@ -257,53 +289,18 @@ fn read_document(cx: &mut Cx, m: &mut Model) {
         } else if is(k, "Version") {
         } else if is(k, "Model") {
             top::read_info(cx, c, &mut m.info);
-        } else if is(k, "Sequences") {
-            wrapped!("Anim", sequences, "Sequences");
+        } else if kind_rows!(read_kind!(cx, c, k, m, next_id)) {
         } else if is(k, "GlobalSequences") {
             top::read_global_sequences(cx, c, &mut m.global_sequences);
-        } else if is(k, "Textures") {
-            wrapped!("Bitmap", textures, "Textures");
-        } else if is(k, "Materials") {
-            wrapped!("Material", materials, "Materials");
-        } else if is(k, "TextureAnims") {
-            wrapped!("TVertexAnim", texture_animations, "TextureAnims");
-        } else if is(k, "Geoset") {
-            one!(geosets);
-        } else if is(k, "GeosetAnim") {
-            one!(geoset_animations);
-        } else if is(k, "Bone") {
-            one!(bones);
-        } else if is(k, "Light") {
-            one!(lights);
-        } else if is(k, "Helper") {
-            one!(helpers);
-        } else if is(k, "Attachment") {
-            one!(attachments);
         } else if is(k, "PivotPoints") {
             let v = cx.float_list::<3>(c);
             m.pivot_points.extend(v);
-        } else if is(k, "ParticleEmitter") {
-            one!(particle_emitters);
-        } else if is(k, "ParticleEmitter2") {
-            one!(particle_emitters2);
-        } else if is(k, "ParticleEmitterPopcorn") {
-            one!(popcorn_emitters);
-        } else if is(k, "RibbonEmitter") {
-            one!(ribbon_emitters);
-        } else if is(k, "Camera") {
-            one!(cameras);
-        } else if is(k, "EventObject") {
-            one!(event_objects);
-        } else if is(k, "CollisionShape") {
-            one!(collision_shapes);
-        } else if is(k, "FaceFX") {
-            one!(face_effects);
         } else if is(k, "BindPose") {
             top::read_bind_pose(cx, c, &mut m.bind_poses);
         } else if is(k, "MdlxExtension") {
             extension = Some(c);
         } else {
-            cx.unknown(c, "the file", ROOT_BLOCKS);
+            cx.unknown(c, "the file", &ROOT_BLOCKS);
         }
     }
     if let Some(c) = extension {
@@ -449,6 +446,39 @@ fn describe_difference<T: MdlRecord + std::fmt::Debug>(r: &T, text: &[u8], versi
     }
 }
 
+/// A writer for each registry row, in row order.
+macro_rules! write_kind {
+    (() $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        [$(|w: &mut W, m: &Model| write_kind!(@row w m $field $name $mdl $(($blk))?),)*]
+    };
+    (@row $w:ident $m:ident $field:ident $name:literal one) => {
+        $w.records($name, &$m.$field)
+    };
+    (@row $w:ident $m:ident $field:ident $name:literal wrapped ($blk:literal)) => {
+        if !$m.$field.is_empty() {
+            $w.out.open_counted($blk, $m.$field.len());
+            $w.records($name, &$m.$field);
+            $w.out.close();
+        }
+    };
+    (@row $w:ident $m:ident global_sequences $name:literal special ($blk:literal)) => {
+        if !$m.global_sequences.is_empty() {
+            top::write_global_sequences(&mut $w.out, &$m.global_sequences);
+        }
+    };
+    (@row $w:ident $m:ident pivot_points $name:literal special ($blk:literal)) => {
+        if !$m.pivot_points.is_empty() {
+            top::write_float_list(&mut $w.out, $blk, &$m.pivot_points);
+        }
+    };
+    (@row $w:ident $m:ident bind_poses $name:literal special ($blk:literal)) => {
+        if !$m.bind_poses.is_empty() {
+            top::write_bind_pose(&mut $w.out, &$m.bind_poses);
+        }
+    };
+}
+
 fn write_document(w: &mut W, m: &Model) {
     top::write_version(&mut w.out, m.version);
     top::write_info(&mut w.out, m);
@@ -461,41 +491,9 @@ fn write_document(w: &mut W, m: &Model) {
             detail,
         });
     }
-    macro_rules! wrapped {
-        ($block:literal, $kind:literal, $list:ident) => {
-            if !m.$list.is_empty() {
-                w.out.open_counted($block, m.$list.len());
-                w.records($kind, &m.$list);
-                w.out.close();
-            }
-        };
-    }
-    wrapped!("Sequences", "Sequence", sequences);
-    if !m.global_sequences.is_empty() {
-        top::write_global_sequences(&mut w.out, &m.global_sequences);
-    }
-    wrapped!("Textures", "Texture", textures);
-    wrapped!("Materials", "Material", materials);
-    wrapped!("TextureAnims", "TextureAnimation", texture_animations);
-    w.records("Geoset", &m.geosets);
-    w.records("GeosetAnimation", &m.geoset_animations);
-    w.records("Bone", &m.bones);
-    w.records("Light", &m.lights);
-    w.records("Helper", &m.helpers);
-    w.records("Attachment", &m.attachments);
-    if !m.pivot_points.is_empty() {
-        top::write_float_list(&mut w.out, "PivotPoints", &m.pivot_points);
-    }
-    w.records("ParticleEmitter", &m.particle_emitters);
-    w.records("ParticleEmitter2", &m.particle_emitters2);
-    w.records("PopcornEmitter", &m.popcorn_emitters);
-    w.records("RibbonEmitter", &m.ribbon_emitters);
-    w.records("Camera", &m.cameras);
-    w.records("EventObject", &m.event_objects);
-    w.records("CollisionShape", &m.collision_shapes);
-    w.records("FaceEffect", &m.face_effects);
-    if !m.bind_poses.is_empty() {
-        top::write_bind_pose(&mut w.out, &m.bind_poses);
+    let writers: [fn(&mut W, &Model); 21] = kind_rows!(write_kind!());
+    for i in crate::model::MDL_ORDER {
+        writers[i](w, m);
     }
 }
 

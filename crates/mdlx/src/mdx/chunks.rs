@@ -20,40 +20,10 @@ enum Shape {
     Sized,
 }
 
-/// Calls `$mac!` with every list chunk, in the conventional write order:
-/// tag, model field, payload shape.
-macro_rules! list_chunks {
-    ($mac:ident ! ($($args:tt)*)) => {
-        $mac!(($($args)*)
-            SEQS sequences Fixed(132),
-            GLBS global_sequences Fixed(4),
-            MTLS materials Sized,
-            TEXS textures Fixed(268),
-            TXAN texture_animations Sized,
-            GEOS geosets Sized,
-            GEOA geoset_animations Sized,
-            BONE bones Sized,
-            LITE lights Sized,
-            HELP helpers Sized,
-            ATCH attachments Sized,
-            PIVT pivot_points Fixed(12),
-            PREM particle_emitters Sized,
-            PRE2 particle_emitters2 Sized,
-            CORN popcorn_emitters Sized,
-            RIBB ribbon_emitters Sized,
-            CAMS cameras Sized,
-            EVTS event_objects Sized,
-            CLID collision_shapes Sized,
-            FAFX face_effects Fixed(340),
-            BPOS bind_poses Counted(48),
-        )
-    };
-}
-
 /// Decodes the records of list chunk `tag` into `model`; returns (records, tail), or `None`
 /// for a tag that is not a list chunk.
 macro_rules! read_list_chunk {
-    (($tag:expr, $c:expr, $model:expr) $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
+    (($tag:expr, $c:expr, $model:expr) $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
         match $tag {
             $(chunk::$t => Some(read_list($c, $model.version, Shape::$shape$(($n))?, &mut $model.$field)?),)*
             _ => None,
@@ -64,7 +34,7 @@ macro_rules! read_list_chunk {
 /// Encodes `records` records of list chunk `tag` starting at the kind's cursor.
 macro_rules! write_list_chunk {
     (($w:expr, $model:expr, $tag:expr, $cursor:expr, $records:expr, $tail:expr, $overflow:expr)
-     $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
+     $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
         match $tag {
             $(chunk::$t => {
                 let items = &$model.$field[$cursor..$cursor + $records];
@@ -77,7 +47,7 @@ macro_rules! write_list_chunk {
 
 /// Number of records in the model's list for `tag` (None if not a list chunk).
 macro_rules! list_len {
-    (($model:expr, $tag:expr) $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
+    (($model:expr, $tag:expr) $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
         match $tag {
             $(chunk::$t => Some($model.$field.len()),)*
             _ => None,
@@ -85,14 +55,8 @@ macro_rules! list_len {
     };
 }
 
-/// Conventional chunk order.
-macro_rules! list_tags {
-    (() $($t:ident $field:ident $shape:ident $(($n:expr))?,)*) => {
-        [$(chunk::$t,)*]
-    };
-}
-
-const LIST_TAGS: [Tag; 21] = list_chunks!(list_tags!());
+/// Conventional chunk order: the registry's.
+const LIST_TAGS: [Tag; 21] = crate::model::KIND_TAGS;
 
 /// Tracks stored after a chunk's declared end belong to its last record: the records that
 /// can take them say where their tracks are.
@@ -362,10 +326,12 @@ fn read_chunk(
         m.info = ModelInfo::read_mdx(c, m.version)?;
         return Ok(known(1, Vec::new()));
     }
-    Ok(match list_chunks!(read_list_chunk!(tag, c, m)) {
-        Some((records, tail)) => known(records, tail),
-        None => None,
-    })
+    Ok(
+        match crate::model::for_each_kind!(read_list_chunk!(tag, c, m)) {
+            Some((records, tail)) => known(records, tail),
+            None => None,
+        },
+    )
 }
 
 /// Reads tracks that follow a chunk's declared end (see `LayoutEntry::Known::overflow_tracks`).
@@ -437,9 +403,9 @@ fn write_conventional(w: &mut Writer, m: &Model) -> MdxResult<()> {
     write_vers(w, m, &[])?;
     write_modl(w, m)?;
     for tag in LIST_TAGS {
-        let n = list_chunks!(list_len!(m, tag)).unwrap_or(0);
+        let n = crate::model::for_each_kind!(list_len!(m, tag)).unwrap_or(0);
         if n > 0 {
-            list_chunks!(write_list_chunk!(w, m, tag, 0, n, &[], 0))?;
+            crate::model::for_each_kind!(write_list_chunk!(w, m, tag, 0, n, &[], 0))?;
         }
     }
     for u in &m.unknown_chunks {
@@ -465,9 +431,10 @@ fn layout_fits(m: &Model) -> bool {
     let singletons_ok = [chunk::VERS, chunk::MODL]
         .iter()
         .all(|t| used.get(t) == Some(&1));
-    let lists_ok = LIST_TAGS
-        .iter()
-        .all(|&t| used.get(&t).copied().unwrap_or(0) == list_chunks!(list_len!(m, t)).unwrap_or(0));
+    let lists_ok = LIST_TAGS.iter().all(|&t| {
+        used.get(&t).copied().unwrap_or(0)
+            == crate::model::for_each_kind!(list_len!(m, t)).unwrap_or(0)
+    });
     singletons_ok && lists_ok && unknown == m.unknown_chunks.len()
 }
 
@@ -488,7 +455,7 @@ fn write_layout(w: &mut Writer, m: &Model) -> MdxResult<()> {
                 let cursor = cursors.entry(*tag).or_insert(0usize);
                 let start = *cursor;
                 *cursor += records;
-                list_chunks!(write_list_chunk!(
+                crate::model::for_each_kind!(write_list_chunk!(
                     w,
                     m,
                     *tag,
@@ -591,7 +558,7 @@ pub fn conventional_layout(m: &Model) -> Vec<LayoutEntry> {
     };
     let mut v = vec![known(chunk::VERS, 1), known(chunk::MODL, 1)];
     for tag in LIST_TAGS {
-        let n = list_chunks!(list_len!(m, tag)).unwrap_or(0);
+        let n = crate::model::for_each_kind!(list_len!(m, tag)).unwrap_or(0);
         if n > 0 {
             v.push(known(tag, n));
         }

@@ -160,3 +160,9 @@ impl MdxRecord for CollisionShape {
         Ok(())
     }
 }
+
+impl super::declare::Opaque for CollisionShape {
+    fn opaque_bytes(&self) -> usize {
+        0
+    }
+}

@@ -61,6 +61,25 @@ pub struct Decl<T> {
     pub len: usize,
 }
 
+/// Bytes a record keeps without understanding them (the tail after its tracks; a node's
+/// tail is counted with the nodes).
+pub trait Opaque {
+    /// The number of such bytes.
+    fn opaque_bytes(&self) -> usize;
+}
+
+impl Opaque for u32 {
+    fn opaque_bytes(&self) -> usize {
+        0
+    }
+}
+
+impl<const N: usize> Opaque for [f32; N] {
+    fn opaque_bytes(&self) -> usize {
+        0
+    }
+}
+
 /// The part a record starts with (a node, a name), as MDX reads and writes it.
 pub trait MdxHead: Sized + Clone {
     /// Reads the head from MDX.
@@ -229,6 +248,12 @@ macro_rules! record {
                     len: 0 $(+ $len)?,
                 };
             )*
+        }
+
+        impl $crate::model::declare::Opaque for $name {
+            fn opaque_bytes(&self) -> usize {
+                0 $(+ { let _ = stringify!($tracks); self.$tail.len() })?
+            }
         }
 
         impl $crate::mdx::record::MdxRecord for $name {

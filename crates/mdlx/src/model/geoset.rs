@@ -305,3 +305,9 @@ mod triangle_tests {
         assert_eq!(skipped, 1);
     }
 }
+
+impl super::declare::Opaque for Geoset {
+    fn opaque_bytes(&self) -> usize {
+        self.tail.len()
+    }
+}

@@ -254,3 +254,9 @@ fn read_slot(l: &mut Reader) -> MdxResult<TextureSlot> {
         texture_id_track,
     })
 }
+
+impl super::declare::Opaque for Material {
+    fn opaque_bytes(&self) -> usize {
+        self.tail.len() + self.layers.iter().map(|l| l.tail.len()).sum::<usize>()
+    }
+}

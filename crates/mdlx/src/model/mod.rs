@@ -8,6 +8,9 @@ mod animated;
 mod attachment;
 mod camera;
 pub(crate) mod declare;
+#[macro_use]
+mod kinds;
+pub(crate) use kinds::{for_each_kind, MDL_ORDER, TAGS as KIND_TAGS};
 mod emitters;
 mod geoset;
 mod light;

@@ -2,6 +2,37 @@
 
 use super::Model;
 
+/// The field name and record count of every registry row.
+macro_rules! row_counts {
+    (($m:ident)
+        $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        [$((stringify!($field), $m.$field.len()),)*]
+    };
+}
+
+/// The opaque bytes of every registry row's records.
+macro_rules! opaque_sum {
+    (($m:ident)
+        $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        0 $(+ $m.$field.iter().map(super::declare::Opaque::opaque_bytes).sum::<usize>())*
+    };
+}
+
+/// The nodes of every registry row marked `node`, chained in row order.
+macro_rules! node_chain {
+    (($m:ident)
+        $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {{
+        let it = std::iter::empty();
+        $( let it = node_chain!(@row it $m $field $node); )*
+        it
+    }};
+    (@row $it:ident $m:ident $field:ident node) => { $it.chain($m.$field.iter().map(|x| &x.node)) };
+    (@row $it:ident $m:ident $field:ident $other:ident) => { $it };
+}
+
 /// How many of each record kind a model holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -23,51 +54,38 @@ impl Model {
     /// Counts of every record kind (and of vertices, face indices, UV sets and layers).
     pub fn counts(&self) -> Counts {
         let sum = |f: &dyn Fn(&super::Geoset) -> usize| self.geosets.iter().map(f).sum::<usize>();
-        let entries = vec![
-            ("sequences", self.sequences.len()),
-            ("global_sequences", self.global_sequences.len()),
-            ("textures", self.textures.len()),
-            ("materials", self.materials.len()),
-            (
-                "layers",
-                self.materials.iter().map(|m| m.layers.len()).sum(),
-            ),
-            ("texture_animations", self.texture_animations.len()),
-            ("geosets", self.geosets.len()),
-            ("vertices", sum(&|g| g.vertices.len())),
-            ("face_indices", sum(&|g| g.faces.len())),
-            ("uv_sets", sum(&|g| g.uv_sets.len())),
-            ("geoset_animations", self.geoset_animations.len()),
-            ("bones", self.bones.len()),
-            ("lights", self.lights.len()),
-            ("helpers", self.helpers.len()),
-            ("attachments", self.attachments.len()),
-            ("pivots", self.pivot_points.len()),
-            ("particle_emitters", self.particle_emitters.len()),
-            ("particle_emitters2", self.particle_emitters2.len()),
-            ("popcorn_emitters", self.popcorn_emitters.len()),
-            ("ribbon_emitters", self.ribbon_emitters.len()),
-            ("cameras", self.cameras.len()),
-            ("event_objects", self.event_objects.len()),
-            ("collision_shapes", self.collision_shapes.len()),
-            ("face_effects", self.face_effects.len()),
-            ("bind_poses", self.bind_poses.len()),
-            ("unknown_chunks", self.unknown_chunks.len()),
-        ];
+        let rows: [(&'static str, usize); 21] = super::for_each_kind!(row_counts!(self));
+        let mut entries = Vec::with_capacity(rows.len() + 5);
+        for i in super::MDL_ORDER {
+            let (field, n) = rows[i];
+            // `info` has always called the pivot list `pivots`; scripts read the key.
+            let label = if field == "pivot_points" {
+                "pivots"
+            } else {
+                field
+            };
+            entries.push((label, n));
+            match field {
+                "materials" => entries.push((
+                    "layers",
+                    self.materials.iter().map(|m| m.layers.len()).sum(),
+                )),
+                "geosets" => entries.extend([
+                    ("vertices", sum(&|g| g.vertices.len())),
+                    ("face_indices", sum(&|g| g.faces.len())),
+                    ("uv_sets", sum(&|g| g.uv_sets.len())),
+                ]),
+                _ => {}
+            }
+        }
+        entries.push(("unknown_chunks", self.unknown_chunks.len()));
         Counts { entries }
     }
 
     /// Bytes kept without being understood: unknown chunks, the tails of records and
     /// chunks, and bytes after the last chunk. Zero for a file this crate fully decodes.
     pub fn opaque_bytes(&self) -> usize {
-        let tails = |ts: &mut dyn Iterator<Item = usize>| ts.sum::<usize>();
         let nodes = self.nodes().map(|n| n.tail.len()).sum::<usize>();
-        let layers = self
-            .materials
-            .iter()
-            .flat_map(|m| &m.layers)
-            .map(|l| l.tail.len())
-            .sum::<usize>();
         let layout = self
             .layout
             .chunks
@@ -81,8 +99,9 @@ impl Model {
                 _ => 0,
             })
             .sum::<usize>();
+        let records: usize = super::for_each_kind!(opaque_sum!(self));
         nodes
-            + layers
+            + records
             + layout
             + self.layout.trailing.len()
             + self.info.tail.len()
@@ -91,39 +110,10 @@ impl Model {
                 .iter()
                 .map(|u| u.data.len() + 8)
                 .sum::<usize>()
-            + tails(&mut self.materials.iter().map(|m| m.tail.len()))
-            + tails(&mut self.geosets.iter().map(|g| g.tail.len()))
-            + tails(&mut self.texture_animations.iter().map(|t| t.tail.len()))
-            + tails(&mut self.geoset_animations.iter().map(|t| t.tail.len()))
-            + tails(&mut self.lights.iter().map(|t| t.tail.len()))
-            + tails(&mut self.attachments.iter().map(|t| t.tail.len()))
-            + tails(&mut self.particle_emitters.iter().map(|t| t.tail.len()))
-            + tails(&mut self.particle_emitters2.iter().map(|t| t.tail.len()))
-            + tails(&mut self.popcorn_emitters.iter().map(|t| t.tail.len()))
-            + tails(&mut self.ribbon_emitters.iter().map(|t| t.tail.len()))
-            + tails(&mut self.cameras.iter().map(|t| t.tail.len()))
     }
 
     /// Every node of the model, in the order of the chunks that hold them.
     pub fn nodes(&self) -> impl Iterator<Item = &super::Node> {
-        let b = self.bones.iter().map(|x| &x.node);
-        let l = self.lights.iter().map(|x| &x.node);
-        let h = self.helpers.iter().map(|x| &x.node);
-        let a = self.attachments.iter().map(|x| &x.node);
-        let p = self.particle_emitters.iter().map(|x| &x.node);
-        let p2 = self.particle_emitters2.iter().map(|x| &x.node);
-        let c = self.popcorn_emitters.iter().map(|x| &x.node);
-        let r = self.ribbon_emitters.iter().map(|x| &x.node);
-        let e = self.event_objects.iter().map(|x| &x.node);
-        let s = self.collision_shapes.iter().map(|x| &x.node);
-        b.chain(l)
-            .chain(h)
-            .chain(a)
-            .chain(p)
-            .chain(p2)
-            .chain(c)
-            .chain(r)
-            .chain(e)
-            .chain(s)
+        super::for_each_kind!(node_chain!(self))
     }
 }
