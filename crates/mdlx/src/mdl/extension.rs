@@ -464,9 +464,8 @@ fn read_flags(cx: &mut Cx, c: usize, m: &mut Model) {
         return;
     };
     let (index, value) = (index as usize, value as u32);
-    let slot: Option<&mut u32> = match kind.as_slice() {
-        k => crate::model::for_each_kind!(flags_slot!(k, m, index)),
-    };
+    let k = kind.as_slice();
+    let slot: Option<&mut u32> = crate::model::for_each_kind!(flags_slot!(k, m, index));
     match slot {
         Some(f) => *f = value,
         None => cx.error(

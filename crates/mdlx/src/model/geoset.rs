@@ -271,6 +271,12 @@ impl MdxRecord for Geoset {
     }
 }
 
+impl super::declare::Opaque for Geoset {
+    fn opaque_bytes(&self) -> usize {
+        self.tail.len()
+    }
+}
+
 #[cfg(test)]
 mod triangle_tests {
     use super::{face_type, Geoset};
@@ -303,11 +309,5 @@ mod triangle_tests {
             ]
         );
         assert_eq!(skipped, 1);
-    }
-}
-
-impl super::declare::Opaque for Geoset {
-    fn opaque_bytes(&self) -> usize {
-        self.tail.len()
     }
 }

@@ -1,6 +1,8 @@
 //! MDL reading and writing of each record kind. Every record implements [`MdlRecord`];
 //! its keywords appear only in its own file.
 
+#[cfg(test)]
+mod emitter_tests;
 pub mod emitters;
 pub mod fields;
 pub mod geoset;

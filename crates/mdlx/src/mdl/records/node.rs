@@ -206,29 +206,6 @@ pub fn read_record_track(
     }
 }
 
-/// The fallback of a record reader for item `c`, which none of its readers took: a
-/// static value of a field of the record's track `table` is read as a track (each record
-/// reads its own static fields first, so a field of its track table that comes here is one
-/// that MDX stores only as a track, such as `Visibility`); anything else is unknown in
-/// `block`.
-pub fn static_track_or_unknown(
-    cx: &mut Cx,
-    c: usize,
-    table: &[(Tag, &str)],
-    tracks: &mut Tracks,
-    block: &'static str,
-    expected: &'static [&'static str],
-) {
-    match track_tag(cx.key(c), table) {
-        Some(tag) => {
-            if let Some(a) = read_static_track(cx, c, tag, block) {
-                tracks.0.push(a);
-            }
-        }
-        None => cx.unknown(c, block, expected),
-    }
-}
-
 /// Node fields every block accepts, for messages.
 pub const NODE_WORDS: &[&str] = &[
     "ObjectId",
