@@ -109,7 +109,6 @@ record! {
             filter_mode, rows, columns, head_or_tail, tail_length, time, segment_colors,
             segment_alphas, segment_scaling, head_intervals, head_decay_intervals,
             tail_intervals, tail_decay_intervals, texture_id, replaceable_id, priority_plane,
-            example_spin,
         ];
     }
     fields {
@@ -164,8 +163,6 @@ record! {
         priority_plane: i32 => Field::new(&["PriorityPlane"], Style::NonZero),
         /// Replaceable id.
         replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
-        /// An example field (version 1800+), added to measure what a field costs.
-        example_spin: f32; since 1800 => Field::new(&["ExampleSpin"], Style::Plain),
     }
 }
 

@@ -89,7 +89,5 @@ light_fields! {
         /// Shadow intensity (1200+).
         shadow_intensity: f32; since ver::LIGHT_SHADOW
             => Field::new(&["ShadowIntensity"], Style::Plain),
-        /// An example field (version 1800+), added to measure what a field costs.
-        example_range: f32; since 1800 => Field::new(&["ExampleRange"], Style::Plain),
     }
 }

@@ -12,8 +12,6 @@ pub(crate) mod declare;
 mod kinds;
 pub(crate) use kinds::{for_each_kind, MDL_ORDER, TAGS as KIND_TAGS};
 mod emitters;
-#[cfg(test)]
-mod example_field_tests;
 mod geoset;
 mod light;
 mod material;

@@ -165,7 +165,6 @@ fn emitters(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {
         let [life, decay, tail, tail_decay] = p.uv_animations;
         m.particle_emitters2.push(WcParticleEmitter2 {
             node: node(cx, &rec, &p.object, kind::PARTICLE_EMITTER, Particles::Pre2),
-            example_spin: 0.0,
             speed: p.speed,
             variation: p.variation,
             latitude: p.latitude,
