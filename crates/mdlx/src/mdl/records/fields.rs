@@ -19,8 +19,6 @@ pub enum Style {
     Plain,
     /// `Key v,` only when the value is not bitwise zero (an empty string, no event track).
     NonZero,
-    /// `Key v,` only when the value differs from what an absent line reads as.
-    NonDefault,
     /// A bare word from the list, the value being its index; an unknown value writes none.
     Words(&'static [&'static str]),
     /// A bare word (`Squirt`) for a non-zero value, which reads as 1.
@@ -154,11 +152,6 @@ impl Field {
             Style::Plain => self.line(out, "", key, v),
             Style::NonZero => {
                 if !v.is_zero() {
-                    self.line(out, "", key, v);
-                }
-            }
-            Style::NonDefault => {
-                if !v.same(absent) {
                     self.line(out, "", key, v);
                 }
             }
