@@ -7,6 +7,9 @@
 //! `*.txt`) are checked only that way.
 //! - `mdx_via_mdl-quote-in-string.mdx`: a `"` inside a name was written raw, so the MDL
 //!   did not read back. Now written as `'`, with the exact bytes in the extension block.
+//! - `mdx_via_mdl-newline-in-name.mdx`: a line break inside a helper's name was written
+//!   raw, so the name's string ended at the line and the block did not read back. Now
+//!   written as a space, with the exact bytes in the extension block.
 //! - `mdl_roundtrip-object-id-overflow.mdl`: `ObjectId -2` made the next free id overflow.
 //! - `mdx_via_mdl-foreign-track-in-bone.mdx`: a bone holding a KGAC track; its raw-tag
 //!   block `KGAC 3 { ... }` was refused when read back.

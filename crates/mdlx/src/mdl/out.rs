@@ -76,12 +76,17 @@ impl Out {
     }
 
     /// Appends a quoted string (its text bytes, without padding).
-    /// MDL strings have no escapes: a `"` inside the text is written as `'` so the file
-    /// stays readable; the record check then keeps the exact bytes in the extension block.
+    /// MDL strings have no escapes and end at the line: a `"` inside the text is written
+    /// as `'` and a line break as a space, so the file stays readable; the record check
+    /// then keeps the exact bytes in the extension block.
     pub fn string(&mut self, s: &FixedString) {
         self.buf.push(b'"');
         for &b in s.text_bytes() {
-            self.buf.push(if b == b'"' { b'\'' } else { b });
+            self.buf.push(match b {
+                b'"' => b'\'',
+                b'\n' | b'\r' => b' ',
+                b => b,
+            });
         }
         self.buf.push(b'"');
     }
