@@ -11,13 +11,13 @@
 //! too. With [`WriteOptions::strict`] nothing non-standard is written and the same
 //! check yields the list of [`Loss`]es instead.
 
-pub mod cx;
+pub(crate) mod cx;
 pub mod error;
 mod extension;
-pub mod out;
-pub mod parse;
-pub mod records;
-pub mod tracks;
+pub(crate) mod out;
+pub(crate) mod parse;
+pub(crate) mod records;
+pub(crate) mod tracks;
 
 pub use error::{Diagnostic, MdlErrorKind, MdlErrors, Severity};
 
