@@ -39,32 +39,4 @@ pub mod read;
 pub mod texture;
 
 pub use model::Model;
-pub use read::{identify, read, Content, Error, Loaded, LooksLike, ReadOptions, Source};
-
-/// A model file format, as told by the content.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Binary MDX (starts with `MDLX`).
-    Mdx,
-    /// Text MDL.
-    Mdl,
-    /// Milkshape 3D ASCII text ([`ms3d`]).
-    Ms3d,
-}
-
-impl Format {
-    /// Tells the format from the content of a file: MDX starts with `MDLX`; Milkshape's
-    /// first line that is neither blank nor a `//` comment is one of its block lines
-    /// (`Frames:`, `Meshes:`, ...; see [`ms3d::detect`]). Anything else is taken as MDL
-    /// and left for the MDL reader to judge; [`identify()`] also names content that is no
-    /// model at all.
-    pub fn detect(data: &[u8]) -> Format {
-        if data.starts_with(b"MDLX") {
-            Format::Mdx
-        } else if ms3d::detect(data) {
-            Format::Ms3d
-        } else {
-            Format::Mdl
-        }
-    }
-}
+pub use read::{identify, read, Content, Error, Format, Loaded, LooksLike, ReadOptions, Source};

@@ -64,8 +64,8 @@ fn every_corpus_file_reads_and_writes_back() {
 }
 
 /// `Format::detect` tells every corpus file's format as the manifest records it: the
-/// Milkshape files are `Ms3d`, and no MDL file (some start with `//` comments) is taken
-/// for Milkshape.
+/// Milkshape files are `Ms3d`, no MDL file (some start with `//` comments) is taken
+/// for Milkshape, and the WoW alpha file is `AlphaMdx`.
 #[test]
 fn format_detect_agrees_with_the_manifest() {
     let mut wrong = Vec::new();
@@ -73,6 +73,7 @@ fn format_detect_agrees_with_the_manifest() {
     for row in &rows {
         let data = std::fs::read(common::corpus_dir().join(&row.local_path)).unwrap();
         let want = match row.format.as_str() {
+            "mdx" if row.notes.contains("WoW alpha") => mdlx::Format::AlphaMdx,
             "mdx" => mdlx::Format::Mdx,
             "mdl" => mdlx::Format::Mdl,
             "ms3d_ascii" => mdlx::Format::Ms3d,

@@ -4,17 +4,64 @@
 
 use std::fmt;
 
+/// A model file format this crate reads, as told by the content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Warcraft III binary MDX, classic or Reforged (starts with `MDLX`).
+    Mdx,
+    /// WoW alpha-family binary MDX (versions 1300-1500). It starts with `MDLX` too and
+    /// shares its version numbers with Reforged; the shape of its chunks tells it apart
+    /// (see [`crate::mdx::detect_family`]).
+    AlphaMdx,
+    /// Text MDL.
+    Mdl,
+    /// Milkshape 3D ASCII text ([`crate::ms3d`]).
+    Ms3d,
+}
+
+impl Format {
+    /// Tells the format from the content of a file, as [`identify`] does, taking anything
+    /// that is no model for MDL (left for the MDL reader to judge). [`identify`] names
+    /// content that is no model at all.
+    ///
+    /// ```
+    /// use mdlx::Format;
+    /// assert_eq!(Format::detect(include_bytes!("../../../../examples/cube.mdx")), Format::Mdx);
+    /// assert_eq!(Format::detect(b"Version {\n\tFormatVersion 800,\n}\n"), Format::Mdl);
+    /// ```
+    pub fn detect(data: &[u8]) -> Format {
+        identify(data).format().unwrap_or(Format::Mdl)
+    }
+
+    /// Short name: `mdx`, `mdx-alpha`, `mdl` or `ms3d`.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Format::Mdx => "mdx",
+            Format::AlphaMdx => "mdx-alpha",
+            Format::Mdl => "mdl",
+            Format::Ms3d => "ms3d",
+        }
+    }
+}
+
 /// What a file's content is, as far as its first bytes tell.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {
-    /// Binary MDX: starts with `MDLX` (the WoW alpha family too; the reader tells them apart).
-    Mdx,
-    /// Milkshape 3D ASCII (see [`crate::ms3d::detect`]).
-    Ms3d,
-    /// Text that may be MDL: the MDL reader judges it.
-    Mdl,
+    /// A model of this format. [`Format::Mdl`] is text that may be MDL: the MDL reader
+    /// judges it.
+    Model(Format),
     /// Not a model file of any format this crate reads.
     NotAModel(LooksLike),
+}
+
+impl Content {
+    /// The model format, if the content is a model.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            Content::Model(f) => Some(*f),
+            Content::NotAModel(_) => None,
+        }
+    }
 }
 
 /// What a file that is not a model looks like.
@@ -99,30 +146,37 @@ impl fmt::Display for LooksLike {
 /// How much of the start of a file the text checks look at.
 const SAMPLE: usize = 4096;
 
-/// Tells what `data` is from its first bytes. Magic numbers come first (`MDLX` is MDX);
-/// then Milkshape text; then content with NUL or other control bytes is binary; text that
-/// is JSON or OBJ is named; any other text is left to the MDL reader ([`Content::Mdl`]).
-/// MDL names need not be UTF-8, so text is not required to be.
+/// Tells what `data` is from its first bytes. Magic numbers come first (`MDLX` is MDX, of
+/// the WoW alpha family when its chunks have the alpha shapes); then Milkshape text; then
+/// content with NUL or other control bytes is binary; text that is JSON or OBJ is named;
+/// any other text is left to the MDL reader ([`Format::Mdl`]). MDL names need not be
+/// UTF-8, so text is not required to be.
 ///
 /// ```
-/// use mdlx::{identify, Content, LooksLike};
-/// assert_eq!(identify(include_bytes!("../../../../examples/cube.mdx")), Content::Mdx);
+/// use mdlx::{identify, Content, Format, LooksLike};
+/// let cube = include_bytes!("../../../../examples/cube.mdx");
+/// assert_eq!(identify(cube), Content::Model(Format::Mdx));
 /// assert_eq!(identify(b""), Content::NotAModel(LooksLike::Empty));
 /// assert_eq!(identify(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), Content::NotAModel(LooksLike::Png));
-/// assert_eq!(identify(b"Version {\n\tFormatVersion 800,\n}\n"), Content::Mdl);
+/// let mdl = b"Version {\n\tFormatVersion 800,\n}\n";
+/// assert_eq!(identify(mdl), Content::Model(Format::Mdl));
 /// ```
 pub fn identify(data: &[u8]) -> Content {
     if data.is_empty() {
         return Content::NotAModel(LooksLike::Empty);
     }
     if data.starts_with(b"MDLX") {
-        return Content::Mdx;
+        return Content::Model(if crate::alpha::is_alpha(data) {
+            Format::AlphaMdx
+        } else {
+            Format::Mdx
+        });
     }
     if let Some(kind) = by_magic(data) {
         return Content::NotAModel(kind);
     }
     if crate::ms3d::detect(data) {
-        return Content::Ms3d;
+        return Content::Model(Format::Ms3d);
     }
     let sample = &data[..data.len().min(SAMPLE)];
     if is_binary(sample) {
@@ -135,7 +189,7 @@ pub fn identify(data: &[u8]) -> Content {
     }
     match other_text(sample) {
         Some(kind) => Content::NotAModel(kind),
-        None => Content::Mdl,
+        None => Content::Model(Format::Mdl),
     }
 }
 
@@ -257,8 +311,27 @@ mod tests {
     #[test]
     fn a_stray_nul_in_text_leaves_it_to_the_mdl_reader() {
         let mdl = b"Version {\n\tFormatVersion 800,\n}\nModel \"x\" {\n\tBlendTime 1\x00 50,\n}\n";
-        assert_eq!(identify(mdl), Content::Mdl);
+        assert_eq!(identify(mdl), Content::Model(Format::Mdl));
         assert_eq!(identify(b"\0"), Content::NotAModel(LooksLike::Binary));
+    }
+
+    #[test]
+    fn the_wow_alpha_family_is_told_apart_by_the_shape_of_its_chunks() {
+        // Version 1300 is Reforged's too; an alpha MODL has 373 bytes, Warcraft III's 372.
+        let mdx = |modl: usize| {
+            let mut d = b"MDLXVERS\x04\0\0\0".to_vec();
+            d.extend(1300u32.to_le_bytes());
+            d.extend(b"MODL");
+            d.extend((modl as u32).to_le_bytes());
+            d.resize(d.len() + modl, 0);
+            d
+        };
+        assert_eq!(identify(&mdx(373)), Content::Model(Format::AlphaMdx));
+        assert_eq!(Format::detect(&mdx(373)), Format::AlphaMdx);
+        assert_eq!(identify(&mdx(372)), Content::Model(Format::Mdx));
+        assert_eq!(Format::AlphaMdx.short_name(), "mdx-alpha");
+        // Anything that is no model is left to the MDL reader by `Format::detect`.
+        assert_eq!(Format::detect(b"\x89PNG\r\n\x1a\n"), Format::Mdl);
     }
 
     #[test]
@@ -269,7 +342,10 @@ mod tests {
         assert_eq!(identify(gltf), Content::NotAModel(LooksLike::GltfJson));
         assert_eq!(identify(b"[1, 2]"), Content::NotAModel(LooksLike::Json));
         // MDL with a comment that happens to start like OBJ.
-        assert_eq!(identify(b"v 1\nVersion {\n}\n"), Content::Mdl);
+        assert_eq!(
+            identify(b"v 1\nVersion {\n}\n"),
+            Content::Model(Format::Mdl)
+        );
     }
 
     #[test]

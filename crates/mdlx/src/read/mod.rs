@@ -18,7 +18,7 @@ mod error;
 mod identify;
 
 pub use error::{Error, Located, MdlError};
-pub use identify::{identify, Content, LooksLike};
+pub use identify::{identify, Content, Format, LooksLike};
 
 use crate::alpha::AlphaModel;
 use crate::convert::ms3d::ToModelOptions;
@@ -65,14 +65,19 @@ pub enum Source {
 }
 
 impl Source {
-    /// Short name: `mdx`, `mdx-alpha`, `mdl` or `ms3d`.
-    pub fn short_name(self) -> &'static str {
+    /// The file's format.
+    pub fn format(self) -> Format {
         match self {
-            Source::Mdx { .. } => "mdx",
-            Source::AlphaMdx { .. } => "mdx-alpha",
-            Source::Mdl { .. } => "mdl",
-            Source::Ms3d => "ms3d",
+            Source::Mdx { .. } => Format::Mdx,
+            Source::AlphaMdx { .. } => Format::AlphaMdx,
+            Source::Mdl { .. } => Format::Mdl,
+            Source::Ms3d => Format::Ms3d,
         }
+    }
+
+    /// Short name: `mdx`, `mdx-alpha`, `mdl` or `ms3d` (see [`Format::short_name`]).
+    pub fn short_name(self) -> &'static str {
+        self.format().short_name()
     }
 
     /// The file's own version (Milkshape has none).
@@ -162,7 +167,7 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
     };
     match identify(data) {
         Content::NotAModel(looks_like) => Err(Error::NotAModel { looks_like }),
-        Content::Mdx if crate::alpha::is_alpha(data) => {
+        Content::Model(Format::AlphaMdx) => {
             let alpha = crate::alpha::from_bytes(data)?;
             let (model, losses) = alpha.to_model();
             let source = Source::AlphaMdx {
@@ -174,7 +179,7 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
                 ..plain(model, source)
             })
         }
-        Content::Mdx => {
+        Content::Model(Format::Mdx) => {
             let model = crate::mdx::from_bytes(data)?;
             let source = Source::Mdx {
                 version: model.version,
@@ -182,7 +187,7 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
             };
             Ok(plain(model, source))
         }
-        Content::Ms3d => {
+        Content::Model(Format::Ms3d) => {
             let doc = crate::ms3d::from_bytes(data)?;
             let (model, losses) = crate::convert::ms3d::to_model(&doc, &opts.ms3d);
             Ok(Loaded {
@@ -190,7 +195,7 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
                 ..plain(model, Source::Ms3d)
             })
         }
-        Content::Mdl => match crate::mdl::from_bytes_with_options(
+        Content::Model(Format::Mdl) => match crate::mdl::from_bytes_with_options(
             data,
             &crate::mdl::ReadOptions {
                 strict: opts.strict,

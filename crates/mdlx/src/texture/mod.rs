@@ -51,6 +51,7 @@ mod tga;
 pub use blp_write::{encode_blp1, BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};
 
+use crate::Format;
 use TextureErrorKind as K;
 
 /// An image of 8-bit RGBA pixels, top row first, with no padding between rows.
@@ -226,9 +227,13 @@ impl<'a> Texture<'a> {
                 other => Err(TextureError::new(
                     K::NotATexture {
                         looks_like: match other {
-                            crate::Content::Mdx => "an MDX model (it starts with `MDLX`)".into(),
-                            crate::Content::Mdl => "text (an MDL model?)".into(),
-                            crate::Content::Ms3d => "a Milkshape 3D ASCII model".into(),
+                            crate::Content::Model(Format::Mdx | Format::AlphaMdx) => {
+                                "an MDX model (it starts with `MDLX`)".into()
+                            }
+                            crate::Content::Model(Format::Mdl) => "text (an MDL model?)".into(),
+                            crate::Content::Model(Format::Ms3d) => {
+                                "a Milkshape 3D ASCII model".into()
+                            }
                             crate::Content::NotAModel(like) => like.to_string(),
                         },
                     },
