@@ -54,7 +54,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             }
         };
 
-        let text = mdlx::mdl::to_vec(model);
+        let text = mdlx::mdl::to_bytes(model);
         let back = match mdlx::read(
             &text,
             &ReadOptions {
@@ -81,7 +81,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             );
         }
         assert_eq!(
-            mdlx::mdl::to_vec(&back.model),
+            mdlx::mdl::to_bytes(&back.model),
             text,
             "{src} (strict {strict}): writing the MDL twice gave different text"
         );

@@ -98,12 +98,12 @@ fn format_detect_agrees_with_the_manifest() {
 
 /// Writes, reads back, writes again; checks equality, stable bytes and the strict shape.
 fn write_read(doc: &Document) -> Result<(), String> {
-    let text = ms3d::to_vec(doc).map_err(|e| e.to_string())?;
+    let text = ms3d::to_bytes(doc).map_err(|e| e.to_string())?;
     let back = ms3d::from_bytes(&text).map_err(|e| e.render("written.txt"))?;
     if &back != doc {
         return Err("the written file reads back to a different document".into());
     }
-    if ms3d::to_vec(&back).map_err(|e| e.to_string())? != text {
+    if ms3d::to_bytes(&back).map_err(|e| e.to_string())? != text {
         return Err("writing twice gave different bytes".into());
     }
     strict_shape(&text, doc)
@@ -327,6 +327,6 @@ fn a_latin1_name_survives() {
         .filter(|b| b.parent.as_bytes() == b"H\xfcfte")
         .count();
     assert_eq!(children, 2, "two bones name H\\xfcfte as their parent");
-    let text = ms3d::to_vec(&doc).unwrap();
+    let text = ms3d::to_bytes(&doc).unwrap();
     assert_eq!(text.windows(7).filter(|w| w == b"\"H\xfcfte\"").count(), 3);
 }

@@ -679,7 +679,7 @@ fn compare(ours: &[u8], theirs: &[u8]) -> Vec<(String, Diff)> {
 // ------------------------------------------------------------------------ files --
 
 fn canonical(m: &mdlx::model::Model) -> Vec<u8> {
-    mdlx::mdl::write(m, mdlx::mdl::WriteOptions { strict: true }).text
+    mdlx::mdl::to_bytes_with_options(m, &mdlx::mdl::WriteOptions { strict: true }).text
 }
 
 /// Corpus MDX files by name without extension.

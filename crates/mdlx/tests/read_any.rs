@@ -278,7 +278,7 @@ fn mdx_and_milkshape_say_what_they_were() {
     assert!(loaded.warnings.is_empty() && loaded.losses.is_empty() && loaded.alpha.is_none());
 
     let doc = mdlx::convert::ms3d::to_ms3d(&loaded.model, &Default::default()).0;
-    let ms3d = mdlx::ms3d::to_vec(&doc).unwrap();
+    let ms3d = mdlx::ms3d::to_bytes(&doc).unwrap();
     let mut opts = ReadOptions::default();
     opts.ms3d.name = "Cube".into();
     let back = read(&ms3d, &opts).unwrap();

@@ -270,9 +270,9 @@ pub(super) fn convert_file(
         }
         let image = super::texture::decode(&data, input, opts.mip)?;
         let bytes = match to {
-            To::Blp => mdlx::texture::encode_blp1(&image, &opts.blp)
+            To::Blp => mdlx::texture::blp1::to_bytes(&image, &opts.blp)
                 .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?,
-            _ => mdlx::texture::png::encode(&image),
+            _ => mdlx::texture::png::to_bytes(&image),
         };
         files::write(output, &bytes, input)?;
         return Ok(Done {
@@ -296,7 +296,7 @@ pub(super) fn convert_file(
     if to == To::Ms3d && mdlx::Format::detect(&data) == mdlx::Format::Ms3d {
         // Milkshape to Milkshape: the document as read, in the strict form.
         let doc = super::read_ms3d(&data, input)?;
-        let bytes = mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let bytes = mdlx::ms3d::to_bytes(&doc).map_err(|e| anyhow::anyhow!("{e}"))?;
         files::write(output, &bytes, input)?;
         return Ok(Done {
             from: "ms3d",
@@ -343,7 +343,7 @@ pub(super) fn convert_file(
                     .iter()
                     .map(|l| Note::loss("Milkshape cannot hold", &l.place, &l.what)),
             );
-            mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
+            mdlx::ms3d::to_bytes(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
         To::Glb | To::Gltf => {
@@ -388,9 +388,9 @@ pub(super) fn convert_file(
             mdlx::alpha::to_bytes(&alpha)?
         }
         To::Mdl => {
-            let written = mdlx::mdl::write(
+            let written = mdlx::mdl::to_bytes_with_options(
                 &model,
-                mdlx::mdl::WriteOptions {
+                &mdlx::mdl::WriteOptions {
                     strict: opts.strict_mdl,
                 },
             );
@@ -430,7 +430,7 @@ pub(super) fn convert_file(
                 .and_then(|p| p.file_name())
                 .map(|n| n.to_string_lossy().into_owned());
             let (text, report) =
-                mdlx::obj::write(&model, &posed.geosets, &title, mtl_name.as_deref());
+                mdlx::obj::to_bytes(&model, &posed.geosets, &title, mtl_name.as_deref());
             if report.geosets_hidden > 0 {
                 notes.push(Note::info(
                     "OBJ",
@@ -460,9 +460,9 @@ pub(super) fn convert_file(
                 ));
             }
             if let Some(mtl) = &mtl {
-                files::write(mtl, mdlx::obj::write_mtl(&model).as_bytes(), input)?;
+                files::write(mtl, &mdlx::obj::mtl_to_bytes(&model), input)?;
             }
-            text.into_bytes()
+            text
         }
     };
     // Textures first, the model last: a model in place never names a missing texture, and

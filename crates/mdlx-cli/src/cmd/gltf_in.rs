@@ -63,7 +63,7 @@ pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> 
     let shown = files::shown(path);
     // A bare file name has the empty parent: its files are named as relative as it is.
     let base = (!files::is_stdio(path)).then(|| path.parent().unwrap_or(Path::new("")));
-    let source = mdlx::gltf::Source::from_slice(data, base).map_err(|e| anyhow!("{shown}: {e}"))?;
+    let source = mdlx::gltf::Source::from_bytes(data, base).map_err(|e| anyhow!("{shown}: {e}"))?;
     let import = mdlx::gltf::import(&source, options).map_err(|e| anyhow!("{shown}: {e}"))?;
     let notes: Vec<Note> = (import.losses.iter())
         .map(|l| Note::loss(LOST, &l.place, &l.what))

@@ -1,5 +1,5 @@
 //! The MDL text codec: [`from_bytes`] reads every dialect real exporters write into the
-//! [`Model`]; [`to_vec`] writes the conventional Blizzard layout.
+//! [`Model`]; [`to_bytes`] writes the conventional Blizzard layout.
 //!
 //! ## Nothing is lost silently
 //! Standard MDL cannot express everything an MDX file can hold (unknown chunks, padding
@@ -116,12 +116,12 @@ pub fn from_bytes_with_options(
 }
 
 /// Writes a model as MDL that reads back to the same model (and the same MDX bytes).
-pub fn to_vec(model: &Model) -> Vec<u8> {
-    write(model, WriteOptions::default()).text
+pub fn to_bytes(model: &Model) -> Vec<u8> {
+    to_bytes_with_options(model, &WriteOptions::default()).text
 }
 
-/// Writes a model as MDL with options.
-pub fn write(model: &Model, opts: WriteOptions) -> Written {
+/// Writes a model as MDL with options: the text and, in strict mode, what it lost.
+pub fn to_bytes_with_options(model: &Model, opts: &WriteOptions) -> Written {
     let mut w = W {
         out: Out::with_capacity(estimate(model)),
         version: model.version,

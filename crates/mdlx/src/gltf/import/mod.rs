@@ -5,7 +5,7 @@
 //! let bytes = include_bytes!("../../../../../examples/cube.mdx");
 //! let model = mdlx::mdx::from_bytes(bytes).unwrap();
 //! let glb = mdlx::gltf::export(&model, &Default::default()).to_glb();
-//! let source = mdlx::gltf::Source::from_slice(&glb, None).unwrap();
+//! let source = mdlx::gltf::Source::from_bytes(&glb, None).unwrap();
 //! let back = mdlx::gltf::import(&source, &Default::default()).unwrap();
 //! assert_eq!(back.model.sequences.len(), model.sequences.len());
 //! ```
