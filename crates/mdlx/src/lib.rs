@@ -30,6 +30,7 @@ pub mod anim;
 pub mod convert;
 pub mod format;
 pub mod gltf;
+mod loss;
 pub mod mdl;
 pub mod mdx;
 pub mod model;
@@ -38,5 +39,6 @@ pub mod obj;
 pub mod read;
 pub mod texture;
 
+pub use loss::Loss;
 pub use model::Model;
 pub use read::{identify, read, Content, Error, Format, Loaded, LooksLike, ReadOptions, Source};

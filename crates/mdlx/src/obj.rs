@@ -15,6 +15,7 @@
 
 use crate::anim::PosedGeoset;
 use crate::model::Model;
+use crate::Loss;
 use std::fmt::Write;
 
 /// What the export left out.
@@ -28,6 +29,33 @@ pub struct ObjReport {
     pub groups_skipped: usize,
     /// Faces that name a vertex the geoset does not have.
     pub faces_skipped: usize,
+}
+
+impl ObjReport {
+    /// What the OBJ could not hold: one [`Loss`] for the model counting the face groups of
+    /// other primitive types and the faces naming missing vertices, or none. Hidden
+    /// geosets are no loss: the OBJ shows one moment.
+    ///
+    /// ```
+    /// let report = mdlx::obj::ObjReport { groups_skipped: 1, ..Default::default() };
+    /// let losses = report.losses();
+    /// assert_eq!(losses.len(), 1);
+    /// assert_eq!(losses[0].place, "");
+    /// assert!(losses[0].what.starts_with("1 face group(s) of unsupported primitive types"));
+    /// assert!(mdlx::obj::ObjReport::default().losses().is_empty());
+    /// ```
+    pub fn losses(&self) -> Vec<Loss> {
+        if self.groups_skipped + self.faces_skipped == 0 {
+            return Vec::new();
+        }
+        vec![Loss::new(
+            "",
+            format!(
+                "{} face group(s) of unsupported primitive types and {} face(s) naming missing vertices",
+                self.groups_skipped, self.faces_skipped
+            ),
+        )]
+    }
 }
 
 /// Writes `posed` (from [`crate::anim::posed_geosets`]) as OBJ text. `title` goes in the

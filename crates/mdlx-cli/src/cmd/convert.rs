@@ -341,7 +341,7 @@ pub(super) fn convert_file(
             notes.extend(
                 losses
                     .iter()
-                    .map(|l| Note::loss("Milkshape cannot hold", &l.place, &l.what)),
+                    .map(|l| Note::loss("Milkshape cannot hold", l)),
             );
             mdlx::ms3d::to_bytes(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
         }
@@ -366,11 +366,7 @@ pub(super) fn convert_file(
                 options.team_color = c;
             }
             let out = mdlx::gltf::export(&model, &options);
-            notes.extend(
-                out.losses
-                    .iter()
-                    .map(|l| Note::loss("glTF cannot hold", &l.place, &l.what)),
-            );
+            notes.extend(out.losses.iter().map(|l| Note::loss("glTF cannot hold", l)));
             if to == To::Glb {
                 out.to_glb()
             } else {
@@ -383,7 +379,7 @@ pub(super) fn convert_file(
             notes.extend(
                 losses
                     .iter()
-                    .map(|l| Note::loss("the WoW alpha family cannot hold", &l.place, &l.what)),
+                    .map(|l| Note::loss("the WoW alpha family cannot hold", l)),
             );
             mdlx::alpha::to_bytes(&alpha)?
         }
@@ -397,7 +393,7 @@ pub(super) fn convert_file(
             let losses: Vec<Note> = written
                 .losses
                 .iter()
-                .map(|l| Note::loss("standard MDL cannot hold", &l.what, &l.detail))
+                .map(|l| Note::loss("standard MDL cannot hold", l))
                 .collect();
             if !losses.is_empty() && !opts.allow_lossy {
                 let listed: Vec<String> = losses
@@ -440,16 +436,12 @@ pub(super) fn convert_file(
                     ),
                 ));
             }
-            if report.groups_skipped + report.faces_skipped > 0 {
-                notes.push(Note::loss(
-                    "OBJ cannot hold",
-                    "",
-                    &format!(
-                        "{} face group(s) of unsupported primitive types and {} face(s) naming missing vertices",
-                        report.groups_skipped, report.faces_skipped
-                    ),
-                ));
-            }
+            notes.extend(
+                report
+                    .losses()
+                    .iter()
+                    .map(|l| Note::loss("OBJ cannot hold", l)),
+            );
             if posed.pose.billboards_ignored > 0 {
                 notes.push(Note::info(
                     "OBJ",

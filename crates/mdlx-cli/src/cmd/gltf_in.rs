@@ -66,7 +66,7 @@ pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> 
     let source = mdlx::gltf::Source::from_bytes(data, base).map_err(|e| anyhow!("{shown}: {e}"))?;
     let import = mdlx::gltf::import(&source, options).map_err(|e| anyhow!("{shown}: {e}"))?;
     let notes: Vec<Note> = (import.losses.iter())
-        .map(|l| Note::loss(LOST, &l.place, &l.what))
+        .map(|l| Note::loss(LOST, l))
         .collect();
     let kind = if data.starts_with(b"glTF") {
         "binary, .glb"
@@ -184,16 +184,13 @@ pub fn stage<'a>(
     }
     if files::is_special(output) {
         let list: Vec<&str> = textures.iter().map(|t| t.file.as_str()).collect();
-        notes.push(Note::loss(
-            "not written",
-            "",
-            &format!(
-                "{} texture(s), since the model goes to {} (write it to a file to get them beside it): {}",
-                textures.len(),
-                if files::is_stdio(output) { "standard output" } else { "a special file" },
-                list.join(", ")
-            ),
-        ));
+        let what = format!(
+            "{} texture(s), since the model goes to {} (write it to a file to get them beside it): {}",
+            textures.len(),
+            if files::is_stdio(output) { "standard output" } else { "a special file" },
+            list.join(", ")
+        );
+        notes.push(Note::loss("not written", &mdlx::Loss::new("", what)));
         return Ok(out);
     }
     // A bare output name has the empty parent: the textures' paths stay relative.

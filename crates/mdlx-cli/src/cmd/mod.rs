@@ -81,7 +81,7 @@ pub fn decode_detailed(
         _ => "not carried from Milkshape",
     };
     let warnings = loaded.warnings.iter().map(|w| Note::mdl_warning(w, &shown));
-    let losses = (loaded.losses.iter()).map(|l| Note::loss(from, &l.place, &l.what));
+    let losses = (loaded.losses.iter()).map(|l| Note::loss(from, l));
     let notes = warnings.chain(losses).collect();
     let described = if loaded.source.is_converted() {
         format!(

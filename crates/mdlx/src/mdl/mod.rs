@@ -9,7 +9,7 @@
 //! stored whole (as MDX bytes in hex) in a clearly marked `MdlxExtension` block at the end
 //! of the file, which this reader applies. The file layout and unknown chunks go there
 //! too. With [`WriteOptions::strict`] nothing non-standard is written and the same
-//! check yields the list of [`Loss`]es instead.
+//! check yields the list of [`Loss`](crate::Loss)es instead.
 
 pub(crate) mod cx;
 pub mod error;
@@ -36,21 +36,13 @@ pub struct WriteOptions {
     pub strict: bool,
 }
 
-/// Something standard MDL could not hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Loss {
-    /// Where: `Bone[3]`, `layout`, `unknown chunk MDVI`.
-    pub what: String,
-    /// What differs.
-    pub detail: String,
-}
-
 /// The result of writing: the text and, in strict mode, what it lost.
 pub struct Written {
     /// The MDL text (bytes: names need not be UTF-8).
     pub text: Vec<u8>,
-    /// What the text does not hold (always empty unless strict).
-    pub losses: Vec<Loss>,
+    /// What the text does not hold (always empty unless strict): the place is `Bone[3]`,
+    /// `layout` or `unknown chunk MDVI`.
+    pub losses: Vec<crate::Loss>,
 }
 
 /// How to read MDL.

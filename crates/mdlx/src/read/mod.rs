@@ -22,9 +22,9 @@ pub use identify::{identify, Content, Format, LooksLike};
 
 use crate::alpha::AlphaModel;
 use crate::convert::ms3d::ToModelOptions;
-use crate::convert::Loss;
 use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors};
 use crate::model::{Family, Model};
+use crate::Loss;
 use std::fmt;
 
 /// How [`read`] reads.
