@@ -6,11 +6,13 @@
 //! and written losslessly as its own document type ([`alpha`]), with conversions to and
 //! from the Warcraft III model.
 //!
-//! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type.
+//! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type,
+//! and imports and exports glTF 2.0 ([`gltf`]).
 //!
-//! [`read()`] reads any of these, told by the content, into a [`Model`], and refuses
-//! content that is no model (an empty file, an image, an archive) before any reader runs;
-//! its one [`Error`] prints MDL errors as `line:column`.
+//! [`read()`] reads any of these, told by the content ([`identify()`], [`Format`]), into a
+//! [`Model`] with what its conversion could not carry ([`Loss`]), and refuses content that
+//! is no model (an empty file, an image, an archive) before any reader runs; its one
+//! [`Error`] prints MDL errors as `line:column`.
 //!
 //! ## Loss policy
 //! Reading then writing a file gives back the same bytes. Everything the typed model does

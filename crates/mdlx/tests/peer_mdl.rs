@@ -928,8 +928,7 @@ fn corpus_model(rel: &str) -> mdlx::model::Model {
     match mdlx::Format::detect(&data) {
         mdlx::Format::Mdx => mdlx::mdx::from_bytes(&data).unwrap(),
         mdlx::Format::Mdl => mdlx::mdl::from_bytes(&data).unwrap(),
-        mdlx::Format::Ms3d => panic!("{rel} is Milkshape, not a WC3 model"),
-        mdlx::Format::AlphaMdx => panic!("{rel} is WoW alpha, not a WC3 model"),
+        other => panic!("{rel} is {other:?}, not a WC3 model"),
     }
 }
 

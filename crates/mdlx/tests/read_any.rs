@@ -155,16 +155,10 @@ fn each_kind_of_non_model_is_named_in_one_line() {
             "a Warcraft III map",
         ),
         (
-            "glb",
-            b"glTF\x02\0\0\0".to_vec(),
-            LooksLike::GltfBinary,
-            "a binary glTF model",
-        ),
-        (
-            "gltf",
-            br#"{ "asset": { "version": "2.0" } }"#.to_vec(),
-            LooksLike::GltfJson,
-            "a glTF model (JSON)",
+            "JSON",
+            br#"{ "meshes": [] }"#.to_vec(),
+            LooksLike::Json,
+            "JSON",
         ),
         ("binary", vec![0x13; 64], LooksLike::Binary, "binary data"),
     ];
@@ -285,6 +279,65 @@ fn mdx_and_milkshape_say_what_they_were() {
     assert_eq!(back.source, Source::Ms3d);
     assert_eq!(back.source.to_string(), "Milkshape 3D ASCII");
     assert_eq!(back.model.info.name.to_string(), "Cube");
+}
+
+#[test]
+fn gltf_is_imported_as_the_options_ask() {
+    let cube = read_default(CUBE).unwrap().model;
+    let export = mdlx::gltf::export(&cube, &Default::default());
+    let mut opts = ReadOptions::default();
+    opts.gltf.name = "Cube".into();
+    for (data, binary) in [
+        (export.to_glb(), true),
+        (export.to_gltf().into_bytes(), false),
+    ] {
+        assert_eq!(identify(&data), Content::Model(Format::Gltf));
+        let loaded = read(&data, &opts).unwrap();
+        assert_eq!(loaded.source, Source::Gltf { binary });
+        assert_eq!(loaded.source.short_name(), "gltf");
+        assert!(loaded.source.is_converted());
+        assert_eq!(
+            (loaded.source.version(), loaded.source.family()),
+            (None, None)
+        );
+        assert_eq!(loaded.model.version, 800);
+        assert_eq!(loaded.model.info.name.to_string(), "Cube");
+        assert_eq!(loaded.model.geosets.len(), cube.geosets.len());
+        assert!(loaded.warnings.is_empty() && loaded.alpha.is_none());
+    }
+    assert_eq!(
+        Source::Gltf { binary: true }.to_string(),
+        "glTF 2.0 (binary, .glb)"
+    );
+
+    // The import options apply; a glTF that names external files needs a folder.
+    opts.gltf.version = 1000;
+    assert_eq!(read(&export.to_glb(), &opts).unwrap().model.version, 1000);
+    let external =
+        br#"{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "a.bin"}]}"#;
+    let e = read_default(external).unwrap_err();
+    assert!(matches!(e, Error::Gltf(_)), "{e}");
+    assert!(
+        e.render("x.gltf").starts_with("x.gltf: buffers[0]"),
+        "{}",
+        e.render("x.gltf")
+    );
+
+    // Cut short: one line naming the file.
+    let e = read_default(b"glTF\x02\0\0\0").unwrap_err();
+    assert!(matches!(e, Error::Gltf(_)), "{e}");
+    assert_eq!(e.render("x.glb").lines().count(), 1);
+    assert!(e.render("x.glb").starts_with("x.glb: "));
+}
+
+#[test]
+fn read_options_for_a_file_take_its_folder_and_name() {
+    let opts = ReadOptions::for_file(std::path::Path::new("models/Hero.mdl"));
+    assert_eq!(opts.base.as_deref(), Some(std::path::Path::new("models")));
+    assert_eq!(opts.ms3d.name, "Hero");
+    assert_eq!(opts.gltf.name, "Hero");
+    assert!(!opts.strict);
+    assert!(ReadOptions::default().base.is_none());
 }
 
 #[test]

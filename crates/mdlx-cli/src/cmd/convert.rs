@@ -293,7 +293,8 @@ pub(super) fn convert_file(
         bail!("{shown}: {what}");
     }
     let rate = mdlx::convert::ms3d::FrameRate { fps: opts.fps };
-    if to == To::Ms3d && mdlx::Format::detect(&data) == mdlx::Format::Ms3d {
+    let format = mdlx::Format::detect(&data);
+    if to == To::Ms3d && format == mdlx::Format::Ms3d {
         // Milkshape to Milkshape: the document as read, in the strict form.
         let doc = super::read_ms3d(&data, input)?;
         let bytes = mdlx::ms3d::to_bytes(&doc).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -304,22 +305,20 @@ pub(super) fn convert_file(
             textures: Vec::new(),
         });
     }
-    let ms3d_in = mdlx::convert::ms3d::ToModelOptions {
-        rate,
-        ranges: opts.ranges.clone(),
-        name: String::new(),
-    };
-    let decoded = if super::gltf_in::is_gltf(&data) {
-        decode_gltf(ctx, &data, input, output, to, opts)?
+    let mut read = super::read_options(ctx, input);
+    read.ms3d.rate = rate;
+    read.ms3d.ranges = opts.ranges.clone();
+    let decoded = if format == mdlx::Format::Gltf {
+        decode_gltf(ctx, &data, (input, output), to, opts, read)?
     } else {
         if !opts.in_folder && (opts.gltf_version.is_some() || opts.texture_path.is_some()) {
             return Err(usage(format!(
                 "{shown}: --version and --texture-path are for glTF input; this is no glTF file (converting between model versions is not supported)"
             )));
         }
-        super::decode_detailed(ctx, &data, input, &ms3d_in)?
+        super::decode(&data, input, &read)?
     };
-    let from = decoded.short_name();
+    let from = decoded.source.short_name();
     let super::Decoded {
         model,
         mut notes,
@@ -482,15 +481,16 @@ pub(super) fn convert_file(
     })
 }
 
-/// Reads glTF input for `output`: the model is named after OUT's file (else IN's, else the
-/// scene's); glTF output is refused; under `--strict` any loss refuses the file.
+/// Reads glTF input for `output` with `read` and the glTF options of the command line: the
+/// model is named after OUT's file (else IN's, else the scene's); glTF output is refused;
+/// under `--strict` any loss refuses the file.
 fn decode_gltf(
     ctx: &Ctx,
     data: &[u8],
-    input: &Path,
-    output: &Path,
+    (input, output): (&Path, &Path),
     to: To,
     opts: &Options,
+    mut read: mdlx::ReadOptions,
 ) -> Result<super::Decoded> {
     let shown = files::shown(input);
     if matches!(to, To::Glb | To::Gltf) {
@@ -498,13 +498,18 @@ fn decode_gltf(
             "{shown}: this is glTF already; glTF converts to Warcraft III models (mdx, mdl), and those convert back to glTF"
         );
     }
-    let name = if files::is_special(output) {
+    read.gltf.name = if files::is_special(output) {
         super::stem(input)
     } else {
         super::stem(output)
     };
-    let options = super::gltf_in::options(opts.gltf_version, opts.texture_path.as_deref(), name);
-    let decoded = super::gltf_in::decode(data, input, &options)?;
+    if let Some(version) = opts.gltf_version {
+        read.gltf.version = version;
+    }
+    if let Some(path) = &opts.texture_path {
+        read.gltf.texture_path = path.clone();
+    }
+    let decoded = super::decode(data, input, &read)?;
     let lost: Vec<&Note> = decoded.notes.iter().filter(|n| n.kind == "loss").collect();
     let textures_lost = !decoded.textures.is_empty() && files::is_special(output);
     if ctx.strict && (!lost.is_empty() || textures_lost) {

@@ -99,7 +99,7 @@ pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
 /// Runs the verb.
 pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
     let data = crate::files::read(file)?;
-    let d = super::decode_detailed(ctx, &data, file, &Default::default())?;
+    let d = super::decode(&data, file, &super::read_options(ctx, file))?;
     let notes = d.notes;
     ctx.print_notes(&crate::files::shown(file), &notes);
     let model = d.model;

@@ -10,14 +10,10 @@ use serde_json::json;
 use std::io::Write;
 use std::path::Path;
 
-/// Whether the content is a texture this tool reads: BLP, DDS, TGA or PNG.
+/// Whether the content is a texture this tool reads: BLP, DDS, TGA or PNG
+/// ([`LooksLike::is_texture`]).
 pub fn is_texture(data: &[u8]) -> bool {
-    matches!(
-        mdlx::identify(data),
-        Content::NotAModel(
-            LooksLike::Blp { .. } | LooksLike::Dds | LooksLike::Tga | LooksLike::Png
-        )
-    )
+    matches!(mdlx::identify(data), Content::NotAModel(like) if like.is_texture())
 }
 
 fn is_png(data: &[u8]) -> bool {

@@ -1,6 +1,13 @@
 //! What a file holds, told from its first bytes before any parser runs: a model format, or
 //! something else worth naming (an image, an archive, another 3D format) so that a wrong
 //! file gets one line instead of a page of MDL diagnostics.
+//!
+//! ```
+//! use mdlx::{identify, Content, Format, LooksLike};
+//! assert_eq!(identify(b"glTF\x02\0\0\0").format(), Some(Format::Gltf));
+//! assert!(matches!(identify(b"BLP1\0\0\0\0"), Content::NotAModel(l) if l.is_texture()));
+//! assert_eq!(identify(b"PK\x05\x06"), Content::NotAModel(LooksLike::Zip { first: None }));
+//! ```
 
 use std::fmt;
 
@@ -17,6 +24,9 @@ pub enum Format {
     Mdl,
     /// Milkshape 3D ASCII text ([`crate::ms3d`]).
     Ms3d,
+    /// glTF 2.0, binary (`.glb`, starts with `glTF`) or JSON (`.gltf`, JSON that names an
+    /// `"asset"`), imported by [`crate::gltf::import`](crate::gltf::import()).
+    Gltf,
 }
 
 impl Format {
@@ -33,13 +43,14 @@ impl Format {
         identify(data).format().unwrap_or(Format::Mdl)
     }
 
-    /// Short name: `mdx`, `mdx-alpha`, `mdl` or `ms3d`.
+    /// Short name: `mdx`, `mdx-alpha`, `mdl`, `ms3d` or `gltf`.
     pub fn short_name(self) -> &'static str {
         match self {
             Format::Mdx => "mdx",
             Format::AlphaMdx => "mdx-alpha",
             Format::Mdl => "mdl",
             Format::Ms3d => "ms3d",
+            Format::Gltf => "gltf",
         }
     }
 }
@@ -90,11 +101,7 @@ pub enum LooksLike {
     Wc3Map,
     /// An MPQ archive (game data or a map without its header).
     Mpq,
-    /// A binary glTF model (`.glb`).
-    GltfBinary,
-    /// A glTF model as JSON (`.gltf`).
-    GltfJson,
-    /// JSON that is not glTF.
+    /// JSON that is not glTF (it names no `"asset"`).
     Json,
     /// A Wavefront OBJ model (text).
     Obj,
@@ -110,6 +117,16 @@ pub enum LooksLike {
     Text,
     /// Binary data of no kind named here.
     Binary,
+}
+
+impl LooksLike {
+    /// Whether this is a texture [`crate::texture`] reads: BLP, DDS, TGA or PNG.
+    pub fn is_texture(&self) -> bool {
+        matches!(
+            self,
+            LooksLike::Blp { .. } | LooksLike::Dds | LooksLike::Tga | LooksLike::Png
+        )
+    }
 }
 
 impl fmt::Display for LooksLike {
@@ -129,8 +146,6 @@ impl fmt::Display for LooksLike {
             Zip { first: None } => f.write_str("a zip archive"),
             Wc3Map => f.write_str("a Warcraft III map"),
             Mpq => f.write_str("an MPQ archive"),
-            GltfBinary => f.write_str("a binary glTF model"),
-            GltfJson => f.write_str("a glTF model (JSON)"),
             Json => f.write_str("JSON"),
             Obj => f.write_str("a Wavefront OBJ model"),
             Fbx => f.write_str("an FBX model"),
@@ -146,11 +161,12 @@ impl fmt::Display for LooksLike {
 /// How much of the start of a file the text checks look at.
 const SAMPLE: usize = 4096;
 
-/// Tells what `data` is from its first bytes. Magic numbers come first (`MDLX` is MDX, of
-/// the WoW alpha family when its chunks have the alpha shapes); then Milkshape text; then
-/// content with NUL or other control bytes is binary; text that is JSON or OBJ is named;
-/// any other text is left to the MDL reader ([`Format::Mdl`]). MDL names need not be
-/// UTF-8, so text is not required to be.
+/// Tells what `data` is from its first bytes. Magic numbers come first (`glTF` is binary
+/// glTF; `MDLX` is MDX, of the WoW alpha family when its chunks have the alpha shapes);
+/// then Milkshape text; then content with NUL or other control bytes is binary; JSON that
+/// names an `"asset"` anywhere is glTF, other JSON and OBJ text are named; any other text
+/// is left to the MDL reader ([`Format::Mdl`]). MDL names need not be UTF-8, so text is
+/// not required to be.
 ///
 /// ```
 /// use mdlx::{identify, Content, Format, LooksLike};
@@ -164,6 +180,9 @@ const SAMPLE: usize = 4096;
 pub fn identify(data: &[u8]) -> Content {
     if data.is_empty() {
         return Content::NotAModel(LooksLike::Empty);
+    }
+    if data.starts_with(b"glTF") {
+        return Content::Model(Format::Gltf);
     }
     if data.starts_with(b"MDLX") {
         return Content::Model(if crate::alpha::is_alpha(data) {
@@ -188,6 +207,9 @@ pub fn identify(data: &[u8]) -> Content {
         return Content::NotAModel(kind);
     }
     match other_text(sample) {
+        // glTF JSON may name its asset after the first few kilobytes (Khronos's
+        // InterpolationTest.gltf has it last): the whole file is searched.
+        Some(LooksLike::Json) if contains(data, b"\"asset\"") => Content::Model(Format::Gltf),
         Some(kind) => Content::NotAModel(kind),
         None => Content::Model(Format::Mdl),
     }
@@ -208,7 +230,6 @@ fn by_magic(data: &[u8]) -> Option<LooksLike> {
         _ if starts(b"PK\x05\x06") => LooksLike::Zip { first: None },
         _ if starts(b"HM3W") => LooksLike::Wc3Map,
         _ if starts(b"MPQ\x1a") || starts(b"MPQ\x1b") => LooksLike::Mpq,
-        _ if starts(b"glTF") => LooksLike::GltfBinary,
         _ if starts(b"Kaydara FBX Binary") => LooksLike::Fbx,
         _ if starts(b"MD20") || starts(b"MD21") => LooksLike::M2,
         _ if starts(b"43DM") || starts(b"33DM") => LooksLike::M3,
@@ -266,17 +287,12 @@ fn is_tga(data: &[u8]) -> bool {
         && data.len() > 18 + id_len
 }
 
-/// Text of a kind other than MDL: JSON (glTF or not) and Wavefront OBJ.
+/// Text of a kind other than MDL: JSON (glTF or not: the caller tells) and Wavefront OBJ.
 fn other_text(sample: &[u8]) -> Option<LooksLike> {
     let text = sample.strip_prefix(b"\xef\xbb\xbf").unwrap_or(sample);
     let start = text.iter().position(|b| !b.is_ascii_whitespace())?;
     if matches!(text[start], b'{' | b'[') {
-        let gltf = contains(text, b"\"asset\"") && contains(text, b"\"version\"");
-        return Some(if gltf {
-            LooksLike::GltfJson
-        } else {
-            LooksLike::Json
-        });
+        return Some(LooksLike::Json);
     }
     // OBJ: the first line that is not blank or a `#` comment starts with an OBJ statement,
     // and there is no brace (every MDL file has blocks).
@@ -339,8 +355,14 @@ mod tests {
         let obj = b"# Blender\nmtllib a.mtl\no Cube\nv 1 1 1\nf 1 2 3\n";
         assert_eq!(identify(obj), Content::NotAModel(LooksLike::Obj));
         let gltf = br#"{"asset": {"version": "2.0"}, "meshes": []}"#;
-        assert_eq!(identify(gltf), Content::NotAModel(LooksLike::GltfJson));
+        assert_eq!(identify(gltf), Content::Model(Format::Gltf));
         assert_eq!(identify(b"[1, 2]"), Content::NotAModel(LooksLike::Json));
+        // The asset may come after the sample.
+        let mut late = b"{\"meshes\": [".to_vec();
+        late.resize(SAMPLE * 2, b' ');
+        late.extend_from_slice(br#"], "asset": {"version": "2.0"}}"#);
+        assert_eq!(identify(&late), Content::Model(Format::Gltf));
+        assert_eq!(identify(b"glTF\x02\0\0\0"), Content::Model(Format::Gltf));
         // MDL with a comment that happens to start like OBJ.
         assert_eq!(
             identify(b"v 1\nVersion {\n}\n"),

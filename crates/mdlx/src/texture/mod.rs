@@ -234,6 +234,7 @@ impl<'a> Texture<'a> {
                             crate::Content::Model(Format::Ms3d) => {
                                 "a Milkshape 3D ASCII model".into()
                             }
+                            crate::Content::Model(Format::Gltf) => "a glTF model".into(),
                             crate::Content::NotAModel(like) => like.to_string(),
                         },
                     },
