@@ -331,7 +331,7 @@ pub(super) fn convert_file(
                 .moment
                 .sequence
                 .as_deref()
-                .map(|s| super::pose::find_sequence(&model, s))
+                .map(|s| model.find_sequence(s))
                 .transpose()?;
             let (doc, losses) = mdlx::convert::ms3d::to_ms3d(
                 &model,
