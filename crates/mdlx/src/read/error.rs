@@ -34,8 +34,8 @@ impl Error {
     /// `FILE: not an MDX, MDL or Milkshape file (looks like a PNG image)`,
     /// `FILE: unexpected end of data: ... (at offset 0x1a4c) in chunk GEOS`,
     /// `error: FILE:LINE: ...` for Milkshape, `FILE: JSON.PATH: ... (at byte N)` for glTF,
-    /// and for MDL `FILE: N error(s) in MDL`
-    /// followed by every diagnostic with `--> FILE:LINE:COLUMN`, the line and a caret.
+    /// and for MDL `FILE: N error(s) in MDL` followed by every diagnostic with
+    /// `--> FILE:LINE:COLUMN`, the line and a caret.
     pub fn render(&self, file: &str) -> String {
         match self {
             Error::Mdl(e) => format!("{file}: {}\n{}", e.summary(), e.render(file)),
