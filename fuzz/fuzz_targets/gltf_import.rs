@@ -4,7 +4,7 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let Ok(source) = mdlx::gltf::Source::from_slice(data, None) else {
+    let Ok(source) = mdlx::gltf::Source::from_bytes(data, None) else {
         return;
     };
     for version in [800, 1000] {

@@ -27,8 +27,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         (Ok((a, _)), Ok((b, w))) => {
             assert!(w.is_empty(), "a strict read returned warnings");
             assert_eq!(
-                mdlx::mdl::to_vec(a),
-                mdlx::mdl::to_vec(b),
+                mdlx::mdl::to_bytes(a),
+                mdlx::mdl::to_bytes(b),
                 "strict and lenient reads gave different models"
             );
         }

@@ -10,7 +10,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         }
     };
     // Documents the text cannot hold (a name with `"` or a line break) are refused.
-    let Ok(text) = mdlx::ms3d::to_vec(&doc) else {
+    let Ok(text) = mdlx::ms3d::to_bytes(&doc) else {
         return;
     };
     let back = match mdlx::ms3d::from_bytes(&text) {
@@ -22,7 +22,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     assert_eq!(back, doc, "parse -> write -> parse changed the document");
     assert_eq!(
-        mdlx::ms3d::to_vec(&back).ok(),
+        mdlx::ms3d::to_bytes(&back).ok(),
         Some(text),
         "writing twice gave different bytes"
     );

@@ -1,8 +1,9 @@
 //! `mdlx::read` on any bytes, lenient and strict: it never panics or hangs, its errors and
-//! warnings render, and whatever it reads (MDX, WoW alpha, Milkshape or MDL) writes as MDL
-//! that reads back, strictly, to the same model, and as MDX that decodes and is again taken
-//! for MDX. The one model MDX cannot hold is one with a string longer than its fixed field
-//! (an MDL name of 200 bytes, say): the writer refuses that with `Unwritable`, and only that.
+//! warnings render, and whatever it reads (MDX, WoW alpha, Milkshape, glTF or MDL) writes
+//! as MDL that reads back, strictly, to the same model, and as MDX that decodes and is
+//! again taken for MDX. The one model MDX cannot hold is one with a string longer than its
+//! fixed field (an MDL name of 200 bytes, say): the writer refuses that with `Unwritable`,
+//! and only that.
 #![no_main]
 use mdlx::mdx::MdxErrorKind;
 use mdlx::{ReadOptions, Source};
@@ -54,7 +55,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             }
         };
 
-        let text = mdlx::mdl::to_vec(model);
+        let text = mdlx::mdl::to_bytes(model);
         let back = match mdlx::read(
             &text,
             &ReadOptions {
@@ -81,7 +82,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             );
         }
         assert_eq!(
-            mdlx::mdl::to_vec(&back.model),
+            mdlx::mdl::to_bytes(&back.model),
             text,
             "{src} (strict {strict}): writing the MDL twice gave different text"
         );

@@ -2,7 +2,7 @@
 //! level a header lists is decoded, whatever the bytes; PNG too.
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    if let Ok(t) = mdlx::texture::Texture::read(data) {
+    if let Ok(t) = mdlx::texture::Texture::from_bytes(data) {
         for n in 0..t.mip_count() {
             if let Ok(image) = t.decode_level(n) {
                 assert_eq!(
@@ -12,5 +12,5 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let _ = mdlx::texture::png::decode(data);
+    let _ = mdlx::texture::png::from_bytes(data);
 });

@@ -26,12 +26,12 @@ pub struct Note {
 
 impl Note {
     /// A loss from a conversion, listed under `context`.
-    pub fn loss(context: &str, place: &str, what: &str) -> Note {
+    pub fn loss(context: &str, loss: &mdlx::Loss) -> Note {
         Note {
             kind: "loss",
             context: context.to_string(),
-            place: (!place.is_empty()).then(|| place.to_string()),
-            what: what.to_string(),
+            place: (!loss.place.is_empty()).then(|| loss.place.clone()),
+            what: loss.what.clone(),
             at: None,
             rendered: None,
         }
@@ -149,11 +149,13 @@ mod tests {
     #[test]
     fn notes_name_the_file_once_per_heading() {
         let notes = vec![
-            Note::loss("not carried from the WoW alpha family", "CLID", "dropped"),
             Note::loss(
                 "not carried from the WoW alpha family",
-                "Light[0]",
-                "shadow",
+                &mdlx::Loss::new("CLID", "dropped"),
+            ),
+            Note::loss(
+                "not carried from the WoW alpha family",
+                &mdlx::Loss::new("Light[0]", "shadow"),
             ),
         ];
         let mut lines = Vec::new();

@@ -893,7 +893,7 @@ fn convert_to_glb_and_gltf_finds_textures_by_warcraft_path_in_any_case() {
     };
     std::fs::write(
         dir.join("textures/CUBE.png"),
-        mdlx::texture::png::encode(&image),
+        mdlx::texture::png::to_bytes(&image),
     )
     .unwrap();
     std::fs::copy(cube(), dir.join("cube.mdx")).unwrap();

@@ -80,7 +80,7 @@ fn a_texture_converts_to_png_with_the_pixels_the_library_decodes() {
             "{kind}: {}",
             String::from_utf8_lossy(&r.stderr)
         );
-        let png = mdlx::texture::png::decode(&std::fs::read(&out).unwrap()).unwrap();
+        let png = mdlx::texture::png::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
         let want = mdlx::texture::decode(&std::fs::read(&file).unwrap()).unwrap();
         assert_eq!(png, want, "{kind}");
     }
@@ -96,12 +96,12 @@ fn a_texture_converts_to_png_with_the_pixels_the_library_decodes() {
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let data = std::fs::read(&file).unwrap();
-    let level1 = mdlx::texture::Texture::read(&data)
+    let level1 = mdlx::texture::Texture::from_bytes(&data)
         .unwrap()
         .decode_level(1)
         .unwrap();
     assert_eq!(
-        mdlx::texture::png::decode(&std::fs::read(&out).unwrap()).unwrap(),
+        mdlx::texture::png::from_bytes(&std::fs::read(&out).unwrap()).unwrap(),
         level1
     );
 }
@@ -184,7 +184,7 @@ fn a_folder_of_textures_converts_to_png() {
     assert!(err.contains("converted 3 of 3 file(s) to png"), "{err}");
     for f in ["a.png", "sub/b.png", "c.png"] {
         assert!(
-            mdlx::texture::png::decode(&std::fs::read(out.join(f)).unwrap()).is_ok(),
+            mdlx::texture::png::from_bytes(&std::fs::read(out.join(f)).unwrap()).is_ok(),
             "{f}"
         );
     }
@@ -218,7 +218,7 @@ fn a_png_converts_to_a_blp_with_every_mip_that_reads_back() {
             .status
             .success()
     );
-    let want = mdlx::texture::png::decode(&std::fs::read(&png).unwrap()).unwrap();
+    let want = mdlx::texture::png::from_bytes(&std::fs::read(&png).unwrap()).unwrap();
 
     // JPEG content at quality 90: within the tolerance measured for it (tests/blp_write.rs).
     let blp = dir.join("out.blp");
@@ -231,7 +231,7 @@ fn a_png_converts_to_a_blp_with_every_mip_that_reads_back() {
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let data = std::fs::read(&blp).unwrap();
-    let t = mdlx::texture::Texture::read(&data).unwrap();
+    let t = mdlx::texture::Texture::from_bytes(&data).unwrap();
     assert_eq!(t.kind, mdlx::texture::TextureKind::Blp1Jpeg);
     assert_eq!(t.alpha_bits, 8);
     let full_chain = 32 - want.width.max(want.height).leading_zeros() as usize;

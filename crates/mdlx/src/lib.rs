@@ -6,11 +6,13 @@
 //! and written losslessly as its own document type ([`alpha`]), with conversions to and
 //! from the Warcraft III model.
 //!
-//! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type.
+//! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type,
+//! and imports and exports glTF 2.0 ([`gltf`]).
 //!
-//! [`read()`] reads any of these, told by the content, into a [`Model`], and refuses
-//! content that is no model (an empty file, an image, an archive) before any reader runs;
-//! its one [`Error`] prints MDL errors as `line:column`.
+//! [`read()`] reads any of these, told by the content ([`identify()`], [`Format`]), into a
+//! [`Model`] with what its conversion could not carry ([`Loss`]), and refuses content that
+//! is no model (an empty file, an image, an archive) before any reader runs; its one
+//! [`Error`] prints MDL errors as `line:column`.
 //!
 //! ## Loss policy
 //! Reading then writing a file gives back the same bytes. Everything the typed model does
@@ -30,6 +32,7 @@ pub mod anim;
 pub mod convert;
 pub mod format;
 pub mod gltf;
+mod loss;
 pub mod mdl;
 pub mod mdx;
 pub mod model;
@@ -38,33 +41,6 @@ pub mod obj;
 pub mod read;
 pub mod texture;
 
+pub use loss::Loss;
 pub use model::Model;
-pub use read::{identify, read, Content, Error, Loaded, LooksLike, ReadOptions, Source};
-
-/// A model file format, as told by the content.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Binary MDX (starts with `MDLX`).
-    Mdx,
-    /// Text MDL.
-    Mdl,
-    /// Milkshape 3D ASCII text ([`ms3d`]).
-    Ms3d,
-}
-
-impl Format {
-    /// Tells the format from the content of a file: MDX starts with `MDLX`; Milkshape's
-    /// first line that is neither blank nor a `//` comment is one of its block lines
-    /// (`Frames:`, `Meshes:`, ...; see [`ms3d::detect`]). Anything else is taken as MDL
-    /// and left for the MDL reader to judge; [`identify()`] also names content that is no
-    /// model at all.
-    pub fn detect(data: &[u8]) -> Format {
-        if data.starts_with(b"MDLX") {
-            Format::Mdx
-        } else if ms3d::detect(data) {
-            Format::Ms3d
-        } else {
-            Format::Mdl
-        }
-    }
-}
+pub use read::{identify, read, Content, Error, Format, Loaded, LooksLike, ReadOptions, Source};

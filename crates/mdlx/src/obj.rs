@@ -7,7 +7,7 @@
 //! at the top left. Faces are triangles (triangle lists, strips and fans become triangles;
 //! other primitive types are skipped and counted).
 //!
-//! [`write_mtl`] gives the material library that goes beside the OBJ file (`mtllib`): one
+//! [`mtl_to_bytes`] gives the material library that goes beside the OBJ file (`mtllib`): one
 //! material per model material, named `material_N`, with the texture path of its bottom
 //! layer as `map_Kd`. The paths are the model's own (archive paths of BLP or DDS files,
 //! with `/` for `\`), so a viewer finds the texture when the files are extracted beside
@@ -15,6 +15,7 @@
 
 use crate::anim::PosedGeoset;
 use crate::model::Model;
+use crate::Loss;
 use std::fmt::Write;
 
 /// What the export left out.
@@ -30,15 +31,42 @@ pub struct ObjReport {
     pub faces_skipped: usize,
 }
 
+impl ObjReport {
+    /// What the OBJ could not hold: one [`Loss`] for the model counting the face groups of
+    /// other primitive types and the faces naming missing vertices, or none. Hidden
+    /// geosets are no loss: the OBJ shows one moment.
+    ///
+    /// ```
+    /// let report = mdlx::obj::ObjReport { groups_skipped: 1, ..Default::default() };
+    /// let losses = report.losses();
+    /// assert_eq!(losses.len(), 1);
+    /// assert_eq!(losses[0].place, "");
+    /// assert!(losses[0].what.starts_with("1 face group(s) of unsupported primitive types"));
+    /// assert!(mdlx::obj::ObjReport::default().losses().is_empty());
+    /// ```
+    pub fn losses(&self) -> Vec<Loss> {
+        if self.groups_skipped + self.faces_skipped == 0 {
+            return Vec::new();
+        }
+        vec![Loss::new(
+            "",
+            format!(
+                "{} face group(s) of unsupported primitive types and {} face(s) naming missing vertices",
+                self.groups_skipped, self.faces_skipped
+            ),
+        )]
+    }
+}
+
 /// Writes `posed` (from [`crate::anim::posed_geosets`]) as OBJ text. `title` goes in the
 /// header comment (for example the sequence and time). With `mtllib` (the file name of the
-/// [`write_mtl`] output beside it), each geoset uses its material from that library.
-pub fn write(
+/// [`mtl_to_bytes`] output beside it), each geoset uses its material from that library.
+pub fn to_bytes(
     model: &Model,
     posed: &[PosedGeoset],
     title: &str,
     mtllib: Option<&str>,
-) -> (String, ObjReport) {
+) -> (Vec<u8>, ObjReport) {
     let mut out = String::new();
     let mut report = ObjReport::default();
     let _ = writeln!(out, "# {title}");
@@ -102,13 +130,13 @@ pub fn write(
         }
         base += count;
     }
-    (out, report)
+    (out.into_bytes(), report)
 }
 
-/// The material library of [`write()`]'s output: `newmtl material_N` for every material of
+/// The material library of [`to_bytes`]'s output: `newmtl material_N` for every material of
 /// the model, with the bottom layer's texture as `map_Kd` (a replaceable texture, such as
 /// team colour, is named in a comment, since it has no file).
-pub fn write_mtl(model: &Model) -> String {
+pub fn mtl_to_bytes(model: &Model) -> Vec<u8> {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -142,5 +170,5 @@ pub fn write_mtl(model: &Model) -> String {
             );
         }
     }
-    out
+    out.into_bytes()
 }

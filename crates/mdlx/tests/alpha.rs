@@ -502,7 +502,7 @@ fn check_common(m: &AlphaModel) {
 }
 
 /// Converts, writes as v800 MDX, reads back, and checks the shared meaning.
-fn check_conversion(m: &AlphaModel) -> (mdlx::Model, Vec<alpha::Loss>) {
+fn check_conversion(m: &AlphaModel) -> (mdlx::Model, Vec<mdlx::Loss>) {
     let (wc, losses) = m.to_model();
     let bytes = mdx::to_bytes(&wc).unwrap();
     let back = mdx::from_bytes(&bytes).unwrap();

@@ -1,4 +1,4 @@
-//! BLP1 writing (`texture::encode_blp1`): what we write is read back by our decoder, by the
+//! BLP1 writing (`texture::blp1::to_bytes`): what we write is read back by our decoder, by the
 //! `wc3` crate's decoder and by Pillow (opened, right size, its known BLP1 relation), with
 //! JPEG pixels within a measured tolerance and palettes exactly the quantised image; the
 //! mip chain is complete; the shared JPEG header fits the 624 bytes the game reads; and
@@ -97,7 +97,7 @@ fn gradient(w: u32, h: u32, alpha: bool) -> RgbaImage {
 /// The mip chain the file lists must run down to 1x1, each level half the one before
 /// (rounded down, at least 1), and every level must decode at its listed size.
 fn assert_full_chain(bytes: &[u8], w: u32, h: u32) {
-    let t = Texture::read(bytes).unwrap();
+    let t = Texture::from_bytes(bytes).unwrap();
     let expected = (32 - w.max(h).leading_zeros()) as usize;
     assert_eq!(t.mip_count(), expected.min(16), "{w}x{h}");
     for (n, level) in t.levels.iter().enumerate() {
@@ -128,7 +128,7 @@ fn mip_chain_is_complete_for_square_oblong_odd_and_tiny_sizes() {
         (5, 5),
     ] {
         for options in [BlpOptions::jpeg(75), BlpOptions::palette()] {
-            let bytes = texture::encode_blp1(&gradient(w, h, true), &options).unwrap();
+            let bytes = texture::blp1::to_bytes(&gradient(w, h, true), &options).unwrap();
             assert_full_chain(&bytes, w, h);
         }
     }
@@ -137,8 +137,8 @@ fn mip_chain_is_complete_for_square_oblong_odd_and_tiny_sizes() {
         mipmaps: false,
         ..BlpOptions::jpeg(75)
     };
-    let bytes = texture::encode_blp1(&gradient(64, 32, false), &options).unwrap();
-    assert_eq!(Texture::read(&bytes).unwrap().mip_count(), 1);
+    let bytes = texture::blp1::to_bytes(&gradient(64, 32, false), &options).unwrap();
+    assert_eq!(Texture::from_bytes(&bytes).unwrap().mip_count(), 1);
     assert_eq!(u32_at(&bytes, 24), 0);
 }
 
@@ -152,8 +152,8 @@ fn mip_levels_are_box_filtered_halvings() {
             0, 10, 200, 255, 2, 20, 200, 255, 4, 30, 100, 0, 6, 40, 100, 0,
         ],
     };
-    let bytes = texture::encode_blp1(&image, &BlpOptions::palette()).unwrap();
-    let t = Texture::read(&bytes).unwrap();
+    let bytes = texture::blp1::to_bytes(&image, &BlpOptions::palette()).unwrap();
+    let t = Texture::from_bytes(&bytes).unwrap();
     assert_eq!(t.decode_level(0).unwrap().pixels, image.pixels);
     // The 1x1 level's colour is not among the four, so it is the palette entry nearest to
     // the mean (3, 25, 150); alpha (128) is stored exactly.
@@ -166,7 +166,7 @@ fn jpeg_header_is_shared_and_within_624_bytes() {
     for (w, h) in [(256, 256), (64, 32), (1, 1)] {
         for quality in [1, 50, 75, 90, 100] {
             let image = gradient(w, h, true);
-            let bytes = texture::encode_blp1(&image, &BlpOptions::jpeg(quality)).unwrap();
+            let bytes = texture::blp1::to_bytes(&image, &BlpOptions::jpeg(quality)).unwrap();
             let size = u32_at(&bytes, 156) as usize;
             assert!(size <= texture::MAX_JPEG_HEADER, "{size}");
             let header = &bytes[160..160 + size];
@@ -176,7 +176,7 @@ fn jpeg_header_is_shared_and_within_624_bytes() {
             assert!(!header
                 .windows(2)
                 .any(|m| m[0] == 0xff && (0xe0..=0xef).contains(&m[1])));
-            let t = Texture::read(&bytes).unwrap();
+            let t = Texture::from_bytes(&bytes).unwrap();
             assert_eq!(t.kind, TextureKind::Blp1Jpeg);
             for level in &t.levels {
                 let body = &bytes[level.offset as usize..][..level.size as usize];
@@ -191,8 +191,8 @@ fn alpha_bits_follow_the_image_unless_given() {
     let opaque = gradient(32, 32, false);
     let see_through = gradient(32, 32, true);
     for options in [BlpOptions::jpeg(80), BlpOptions::palette()] {
-        let a = texture::encode_blp1(&opaque, &options).unwrap();
-        let b = texture::encode_blp1(&see_through, &options).unwrap();
+        let a = texture::blp1::to_bytes(&opaque, &options).unwrap();
+        let b = texture::blp1::to_bytes(&see_through, &options).unwrap();
         assert_eq!(u32_at(&a, 8), 0);
         assert_eq!(u32_at(&b, 8), 8);
         // pictureType: 5 for opaque (both kinds) and palettes, 4 for JPEG with alpha, as
@@ -206,7 +206,7 @@ fn alpha_bits_follow_the_image_unless_given() {
         alpha_bits: Some(0),
         ..BlpOptions::jpeg(80)
     };
-    let bytes = texture::encode_blp1(&see_through, &options).unwrap();
+    let bytes = texture::blp1::to_bytes(&see_through, &options).unwrap();
     let decoded = texture::decode(&bytes).unwrap();
     assert!(decoded.pixels.chunks_exact(4).all(|p| p[3] == 255));
 }
@@ -233,7 +233,7 @@ fn impossible_requests_are_refused_with_a_reason() {
         ),
     ];
     for (options, says) in cases {
-        let e = texture::encode_blp1(&image, &options).unwrap_err();
+        let e = texture::blp1::to_bytes(&image, &options).unwrap_err();
         assert!(e.to_string().contains(says), "{e}");
     }
     let empty = RgbaImage {
@@ -241,14 +241,14 @@ fn impossible_requests_are_refused_with_a_reason() {
         height: 4,
         pixels: vec![],
     };
-    let e = texture::encode_blp1(&empty, &BlpOptions::default()).unwrap_err();
+    let e = texture::blp1::to_bytes(&empty, &BlpOptions::default()).unwrap_err();
     assert!(e.to_string().contains("no pixels"), "{e}");
     let short = RgbaImage {
         width: 4,
         height: 4,
         pixels: vec![0; 60],
     };
-    let e = texture::encode_blp1(&short, &BlpOptions::default()).unwrap_err();
+    let e = texture::blp1::to_bytes(&short, &BlpOptions::default()).unwrap_err();
     assert!(e.to_string().contains("needs 64 bytes"), "{e}");
 }
 
@@ -266,8 +266,8 @@ fn jpeg_reads_back_within_tolerance_on_real_textures() {
     for (quality, max_allowed, mean_allowed) in JPEG_TOLERANCE {
         let mut all = Diff::default();
         for (name, image) in &inputs {
-            let bytes = texture::encode_blp1(image, &BlpOptions::jpeg(quality)).unwrap();
-            let t = Texture::read(&bytes).unwrap();
+            let bytes = texture::blp1::to_bytes(image, &BlpOptions::jpeg(quality)).unwrap();
+            let t = Texture::from_bytes(&bytes).unwrap();
             let back = t.decode_level(0).unwrap();
             assert_eq!((back.width, back.height), (image.width, image.height));
             let d = Diff::of(&image.pixels, &back.pixels);
@@ -296,7 +296,7 @@ fn jpeg_reads_back_within_tolerance_on_real_textures() {
 
 /// The palette, indices and alpha plane of level `n` as stored, turned into RGBA by hand.
 fn palette_by_hand(bytes: &[u8], n: usize) -> Vec<u8> {
-    let t = Texture::read(bytes).unwrap();
+    let t = Texture::from_bytes(bytes).unwrap();
     let level = t.levels[n];
     let count = (level.width * level.height) as usize;
     let data = &bytes[level.offset as usize..][..level.size as usize];
@@ -329,7 +329,7 @@ fn palette_reads_back_exactly_as_quantised() {
         p[1] &= 0xe0;
         p[2] = 0;
     }
-    let bytes = texture::encode_blp1(&few, &BlpOptions::palette()).unwrap();
+    let bytes = texture::blp1::to_bytes(&few, &BlpOptions::palette()).unwrap();
     assert_eq!(texture::decode(&bytes).unwrap(), few);
 
     // More colours (real textures): what we decode is the palette entry the file indexes,
@@ -344,8 +344,8 @@ fn palette_reads_back_exactly_as_quantised() {
                 alpha_bits: Some(bits),
                 ..BlpOptions::palette()
             };
-            let bytes = texture::encode_blp1(image, &options).unwrap();
-            let t = Texture::read(&bytes).unwrap();
+            let bytes = texture::blp1::to_bytes(image, &options).unwrap();
+            let t = Texture::from_bytes(&bytes).unwrap();
             assert_eq!(t.kind, TextureKind::Blp1Palette);
             for n in 0..t.mip_count() {
                 assert_eq!(
@@ -447,7 +447,7 @@ fn file_sizes_are_close_to_real_blp1_files_of_the_same_size_and_kind() {
             alpha_bits: Some(if e.alpha == "0" { 0 } else { 8 }),
             ..BlpOptions::jpeg(quality)
         };
-        let ours = texture::encode_blp1(&image, &options).unwrap();
+        let ours = texture::blp1::to_bytes(&image, &options).unwrap();
         let ratio = ours.len() as f64 / real.len() as f64;
         eprintln!(
             "jpeg q{quality} {}x{} alpha {}: ours {} real {} ratio {ratio:.2} ({})",
@@ -475,7 +475,7 @@ fn file_sizes_are_close_to_real_blp1_files_of_the_same_size_and_kind() {
             alpha_bits: Some(e.alpha.parse().unwrap()),
             ..BlpOptions::palette()
         };
-        let ours = texture::encode_blp1(&image, &options).unwrap();
+        let ours = texture::blp1::to_bytes(&image, &options).unwrap();
         let ratio = ours.len() as f64 / real.len() as f64;
         eprintln!(
             "palette {}x{} alpha {}: ours {} real {} ratio {ratio:.3}",
@@ -519,8 +519,8 @@ fn wc3_crate_decodes_our_files_like_we_do() {
             BlpOptions::jpeg(90),
             BlpOptions::palette(),
         ] {
-            let bytes = texture::encode_blp1(image, &options).unwrap();
-            let ours = Texture::read(&bytes).unwrap();
+            let bytes = texture::blp1::to_bytes(image, &options).unwrap();
+            let ours = Texture::from_bytes(&bytes).unwrap();
             let theirs = match wc3::blp::BlpRef::read(&bytes) {
                 Ok(wc3::blp::BlpRef::Blp1(b)) => b,
                 other => panic!("{name}: wc3 reads {other:?}"),
@@ -586,7 +586,7 @@ fn pillow_opens_our_files_with_the_right_size_and_its_known_relation() {
         ),
     ];
     for (name, image, options) in &cases {
-        let bytes = texture::encode_blp1(image, options).unwrap();
+        let bytes = texture::blp1::to_bytes(image, options).unwrap();
         std::fs::write(dir.join(format!("{name}.blp")), bytes).unwrap();
     }
     let script = "import sys\nfrom PIL import Image\nfor n in sys.argv[2:]:\n    \
@@ -611,9 +611,9 @@ fn pillow_opens_our_files_with_the_right_size_and_its_known_relation() {
         );
         let bytes = std::fs::read(dir.join(format!("{name}.blp"))).unwrap();
         let ours = texture::decode(&bytes).unwrap();
-        let has_alpha = Texture::read(&bytes).unwrap().alpha_bits != 0;
+        let has_alpha = Texture::from_bytes(&bytes).unwrap().alpha_bits != 0;
         let png = std::fs::read(dir.join(format!("{name}.png"))).unwrap();
-        let theirs = texture::png::decode(&png).unwrap();
+        let theirs = texture::png::from_bytes(&png).unwrap();
         let mut d = Diff::default();
         for (p, q) in ours
             .pixels

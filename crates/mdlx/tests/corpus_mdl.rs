@@ -56,7 +56,7 @@ fn mdx_to_mdl_to_mdx_is_byte_identical() {
             continue;
         }
         let model = mdlx::mdx::from_bytes(&data).unwrap();
-        let text = mdlx::mdl::to_vec(&model);
+        let text = mdlx::mdl::to_bytes(&model);
         let back = match mdlx::mdl::from_bytes(&text) {
             Ok(m) => m,
             Err(e) => {
@@ -328,7 +328,7 @@ fn corpus_mdl_reads_and_reaches_a_fixpoint() {
             }
         };
         warned += usize::from(!warnings.is_empty());
-        let t1 = mdlx::mdl::to_vec(&m1);
+        let t1 = mdlx::mdl::to_bytes(&m1);
         let m2 = match mdlx::mdl::from_bytes(&t1) {
             Ok(m) => m,
             Err(e) => {
@@ -339,7 +339,7 @@ fn corpus_mdl_reads_and_reaches_a_fixpoint() {
                 continue;
             }
         };
-        let t2 = mdlx::mdl::to_vec(&m2);
+        let t2 = mdlx::mdl::to_bytes(&m2);
         let same_model = mdlx::mdx::to_bytes(&m1).ok() == mdlx::mdx::to_bytes(&m2).ok();
         if !same_model {
             failures.push(format!(

@@ -35,7 +35,7 @@ fn check_mdx(name: &str, data: &[u8]) {
         data,
         "{name}: decode -> encode"
     );
-    let text = mdlx::mdl::to_vec(&model);
+    let text = mdlx::mdl::to_bytes(&model);
     let back = mdlx::mdl::from_bytes(&text)
         .unwrap_or_else(|e| panic!("{name}: {}", e.render(&text, "w.mdl")));
     assert_eq!(
@@ -52,7 +52,7 @@ fn check_mdl(name: &str, data: &[u8]) {
     let Ok(mdx) = mdlx::mdx::to_bytes(&model) else {
         return;
     };
-    let t1 = mdlx::mdl::to_vec(&model);
+    let t1 = mdlx::mdl::to_bytes(&model);
     let m2 =
         mdlx::mdl::from_bytes(&t1).unwrap_or_else(|e| panic!("{name}: {}", e.render(&t1, "w.mdl")));
     assert_eq!(
@@ -60,11 +60,11 @@ fn check_mdl(name: &str, data: &[u8]) {
         mdx,
         "{name}: parse -> write -> parse"
     );
-    assert_eq!(mdlx::mdl::to_vec(&m2), t1, "{name}: write twice");
+    assert_eq!(mdlx::mdl::to_bytes(&m2), t1, "{name}: write twice");
 }
 
 fn check_texture(name: &str, data: &[u8]) {
-    let Ok(t) = mdlx::texture::Texture::read(data) else {
+    let Ok(t) = mdlx::texture::Texture::from_bytes(data) else {
         return;
     };
     for n in 0..t.mip_count() {
@@ -108,7 +108,7 @@ fn check_any(name: &str, data: &[u8]) {
                 None
             }
         };
-        let text = mdlx::mdl::to_vec(&loaded.model);
+        let text = mdlx::mdl::to_bytes(&loaded.model);
         let strictly = mdlx::ReadOptions {
             strict: true,
             ..Default::default()
@@ -123,7 +123,7 @@ fn check_any(name: &str, data: &[u8]) {
             );
         }
         assert_eq!(
-            mdlx::mdl::to_vec(&back.model),
+            mdlx::mdl::to_bytes(&back.model),
             text,
             "{name} (strict {strict}): MDL written twice"
         );
@@ -131,7 +131,7 @@ fn check_any(name: &str, data: &[u8]) {
 }
 
 fn check_gltf(data: &[u8]) {
-    let Ok(source) = mdlx::gltf::Source::from_slice(data, None) else {
+    let Ok(source) = mdlx::gltf::Source::from_bytes(data, None) else {
         return;
     };
     for version in [800, 1000] {

@@ -50,7 +50,7 @@ fn base() -> (Value, Vec<u8>) {
 
 fn run(doc: &Value, bin: &[u8]) -> Result<mdlx::gltf::Import, GltfError> {
     let data = glb(doc, bin);
-    let source = Source::from_slice(&data, None)?;
+    let source = Source::from_bytes(&data, None)?;
     import(&source, &ImportOptions::default())
 }
 
@@ -191,7 +191,7 @@ fn a_huge_count_is_an_error_not_an_allocation() {
 #[test]
 fn an_unknown_version_to_build_is_refused() {
     let (doc, bin) = base();
-    let source = Source::from_slice(&glb(&doc, &bin), None).unwrap();
+    let source = Source::from_bytes(&glb(&doc, &bin), None).unwrap();
     let opts = ImportOptions {
         version: 700,
         ..Default::default()

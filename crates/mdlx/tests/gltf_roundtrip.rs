@@ -68,7 +68,7 @@ fn strip_extras(root: &mut gltf_json::Root) {
 fn check(model: &Model, tally: &mut Tally, name: &str, plain: bool) -> Option<String> {
     let exp = export(model, &ExportOptions::default());
     let glb = exp.to_glb();
-    let with_extras = match Source::from_slice(&glb, None) {
+    let with_extras = match Source::from_bytes(&glb, None) {
         Ok(s) => s,
         Err(e) => return Some(format!("our .glb does not load: {e}")),
     };
@@ -90,7 +90,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str, plain: bool) -> Option<St
             "export losses: {:?}\nimport losses: {:?}",
             exp.losses, back.losses
         );
-        let _ = std::fs::write(format!("/tmp/rt_{plain}.mdl"), mdlx::mdl::to_vec(m2));
+        let _ = std::fs::write(format!("/tmp/rt_{plain}.mdl"), mdlx::mdl::to_bytes(m2));
     }
     let s = common::judges::model_size(model);
     tally.skin_error = tally.skin_error.max(f64::from(back.skin_error) / s);

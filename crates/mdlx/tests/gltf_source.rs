@@ -139,7 +139,7 @@ fn with_uri(uri: &str, len: usize) -> Vec<u8> {
 }
 
 fn load_err(data: &[u8]) -> GltfError {
-    Source::from_slice(data, None).expect_err("the file should be refused")
+    Source::from_bytes(data, None).expect_err("the file should be refused")
 }
 
 const POS: &str = "meshes[0].primitives[0].attributes.POSITION";
@@ -232,9 +232,9 @@ fn version_other_than_2_is_refused_clearly() {
     );
     let e = load_err(br#"{"asset":{"version":"3.0"}}"#);
     assert_eq!(e.path, "asset.version");
-    assert!(Source::from_slice(br#"{"asset":{"version":"2.1"}}"#, None).is_ok());
+    assert!(Source::from_bytes(br#"{"asset":{"version":"2.1"}}"#, None).is_ok());
     // A byte order mark is skipped.
-    assert!(Source::from_slice(b"\xEF\xBB\xBF{\"asset\":{\"version\":\"2.0\"}}", None).is_ok());
+    assert!(Source::from_bytes(b"\xEF\xBB\xBF{\"asset\":{\"version\":\"2.0\"}}", None).is_ok());
 }
 
 #[test]
@@ -265,7 +265,7 @@ fn validation_errors_name_their_path() {
     let ok = br#"{"asset":{"version":"2.0","extras":{"a":1}},"extensionsUsed":["EXT_foo"],
         "extensionsRequired":["EXT_foo"],"extensions":{"EXT_foo":{"x":[1]}},
         "nodes":[{"extensions":{"EXT_foo":{}},"extras":[1,2]}],"textures":[{"extensions":{"EXT_foo":{}}}]}"#;
-    Source::from_slice(ok, None).unwrap();
+    Source::from_bytes(ok, None).unwrap();
 }
 
 #[test]
@@ -278,7 +278,7 @@ fn buffer_shorter_than_its_byte_length() {
     );
     // Longer is fine: cut to byteLength.
     let json = r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":5}]}"#;
-    let s = Source::from_slice(&glb(json, &[7; 8]), None).unwrap();
+    let s = Source::from_bytes(&glb(json, &[7; 8]), None).unwrap();
     assert_eq!(s.buffers[0], vec![7; 5]);
     // A byteLength far beyond the data is an error, not an allocation.
     let e = load_err(&with_uri(
@@ -299,7 +299,7 @@ fn buffer_shorter_than_its_byte_length() {
 #[test]
 fn accessor_past_its_view() {
     let bin = f32_bytes(&[0.0; 6]);
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteOffset":4,"byteLength":20}"#,
             r#"{"bufferView":0,"byteOffset":12,"count":1,"componentType":5126,"type":"VEC3"}"#,
@@ -328,7 +328,7 @@ fn accessor_past_its_view() {
 
 #[test]
 fn view_past_its_buffer() {
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteOffset":4,"byteLength":12}"#,
             r#"{"bufferView":0,"count":1,"componentType":5126,"type":"VEC3"}"#,
@@ -349,7 +349,7 @@ fn view_past_its_buffer() {
 
 #[test]
 fn stride_smaller_than_an_element() {
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteLength":24,"byteStride":8}"#,
             r#"{"bufferView":0,"count":2,"componentType":5126,"type":"VEC3"}"#,
@@ -368,7 +368,7 @@ fn stride_smaller_than_an_element() {
 fn interleaved_view_reads_with_its_stride() {
     // Two vertices of position (3 floats) + texcoord (2 floats), 20 bytes apart.
     let bin = f32_bytes(&[1.0, 2.0, 3.0, 0.25, 0.5, 4.0, 5.0, 6.0, 0.75, 1.0]);
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteLength":40,"byteStride":20}"#,
             r#"{"bufferView":0,"count":2,"componentType":5126,"type":"VEC3"},
@@ -407,9 +407,9 @@ fn sparse_doc(count: u64, indices: &[u16]) -> Vec<u8> {
 
 #[test]
 fn sparse_values_apply_and_out_of_range_index_is_refused() {
-    let s = Source::from_slice(&sparse_doc(4, &[1, 3]), None).unwrap();
+    let s = Source::from_bytes(&sparse_doc(4, &[1, 3]), None).unwrap();
     assert_eq!(s.read_f32(0, "").unwrap(), (vec![0.0, 9.0, 0.0, 9.0], 1));
-    let s = Source::from_slice(&sparse_doc(4, &[1, 4]), None).unwrap();
+    let s = Source::from_bytes(&sparse_doc(4, &[1, 4]), None).unwrap();
     let e = s
         .read_f32(0, "animations[0].samplers[0].output")
         .unwrap_err();
@@ -418,7 +418,7 @@ fn sparse_values_apply_and_out_of_range_index_is_refused() {
         "animations[0].samplers[0].output (accessors[0].sparse.indices > bufferViews[0]): sparse \
          index 4 (entry 1) is not below the accessor's count 4 (at byte 2)"
     );
-    let s = Source::from_slice(&sparse_doc(1, &[0, 0]), None).unwrap();
+    let s = Source::from_bytes(&sparse_doc(1, &[0, 0]), None).unwrap();
     assert_eq!(
         s.read_f32(0, "").unwrap_err().to_string(),
         "accessors[0].sparse: sparse count 2 is more than the accessor's count 1"
@@ -427,7 +427,7 @@ fn sparse_values_apply_and_out_of_range_index_is_refused() {
 
 #[test]
 fn huge_count_is_an_error_not_an_allocation() {
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteLength":12}"#,
             r#"{"bufferView":0,"count":4000000000,"componentType":5126,"type":"VEC3"},
@@ -453,7 +453,7 @@ fn huge_count_is_an_error_not_an_allocation() {
         "accessors[2]: count 18446744073709551615 overflows"
     );
     // A sparse accessor with a huge count and no view is capped the same way.
-    let s = Source::from_slice(&sparse_doc(4_000_000_000, &[1]), None).unwrap();
+    let s = Source::from_bytes(&sparse_doc(4_000_000_000, &[1]), None).unwrap();
     assert!(s
         .read_f32(0, "")
         .unwrap_err()
@@ -464,7 +464,7 @@ fn huge_count_is_an_error_not_an_allocation() {
 #[test]
 fn external_uris_other_than_relative_paths_are_refused() {
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let refused = |uri: &str| Source::from_slice(&with_uri(uri, 4), Some(&base)).unwrap_err();
+    let refused = |uri: &str| Source::from_bytes(&with_uri(uri, 4), Some(&base)).unwrap_err();
     assert_eq!(
         refused("http://example.com/a.bin").to_string(),
         "buffers[0].uri: http: URIs are not read (only data: URIs and relative file paths)"
@@ -492,7 +492,7 @@ fn external_uris_other_than_relative_paths_are_refused() {
         "{e}"
     );
     // Without a folder, external files are not read at all.
-    let e = Source::from_slice(&with_uri("a.bin", 4), None).unwrap_err();
+    let e = Source::from_bytes(&with_uri("a.bin", 4), None).unwrap_err();
     assert_eq!(
         e.to_string(),
         "buffers[0].uri: external file a.bin not read (no folder to read it from)"
@@ -508,7 +508,7 @@ fn relative_uris_are_percent_decoded_and_may_go_up() {
     let len = std::fs::metadata(cameras.join("simpleSquare.bin"))
         .unwrap()
         .len() as usize;
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &with_uri("../Cameras/simple%53quare.bin", len),
         Some(&cameras),
     )
@@ -517,7 +517,7 @@ fn relative_uris_are_percent_decoded_and_may_go_up() {
         s.buffers[0],
         std::fs::read(cameras.join("simpleSquare.bin")).unwrap()
     );
-    let e = Source::from_slice(&with_uri("simpleSquare.bin", len + 1), Some(&cameras)).unwrap_err();
+    let e = Source::from_bytes(&with_uri("simpleSquare.bin", len + 1), Some(&cameras)).unwrap_err();
     assert!(
         e.message
             .ends_with(&format!("has {len} bytes, byteLength says {}", len + 1)),
@@ -537,14 +537,14 @@ fn data_uris() {
         e.message,
         "base64 data continues after '=' padding at position 3"
     );
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &with_uri("data:application/gltf-buffer;base64,AQID/w==", 4),
         None,
     )
     .unwrap();
     assert_eq!(s.buffers[0], [1, 2, 3, 255]);
     // Not base64: percent-encoded bytes.
-    let s = Source::from_slice(&with_uri("data:,a%00b%FF", 4), None).unwrap();
+    let s = Source::from_bytes(&with_uri("data:,a%00b%FF", 4), None).unwrap();
     assert_eq!(s.buffers[0], [b'a', 0, b'b', 255]);
     let e = load_err(&with_uri("data:,a%GG", 2));
     assert_eq!(e.message, "bad percent escape at position 1");
@@ -559,7 +559,7 @@ fn normalized_integers_convert_per_the_spec() {
     bin.extend([0x80u8, 0x81, 0x7F, 0]); // i8 -128, -127, 127 (+1 pad)
     bin.extend(65535u16.to_le_bytes());
     bin.extend([0, 0]);
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteLength":20}"#,
             r#"{"bufferView":0,"count":3,"componentType":5121,"type":"SCALAR","normalized":true},
@@ -592,7 +592,7 @@ fn normalized_integers_convert_per_the_spec() {
 
 #[test]
 fn read_u32_refuses_floats() {
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteLength":4}"#,
             r#"{"bufferView":0,"count":1,"componentType":5126,"type":"SCALAR"}"#,
@@ -625,7 +625,7 @@ fn matrix_columns_are_padded_to_four_bytes() {
     for v in [1u16, 2, 3, 4] {
         bin.extend(v.to_le_bytes());
     }
-    let s = Source::from_slice(
+    let s = Source::from_bytes(
         &doc(
             r#"{"buffer":0,"byteLength":52}"#,
             r#"{"bufferView":0,"count":1,"componentType":5121,"type":"MAT3"},
@@ -659,7 +659,7 @@ fn images_from_views_data_uris_and_files() {
         "images":[{"bufferView":0},{"bufferView":0,"mimeType":"image/x-mine"},
                   {"uri":"data:image/jpeg;base64,/9j/"},{"uri":"data:;base64,/9j/"},
                   {"uri":"https://example.com/a.png"},{}]}"#;
-    let s = Source::from_slice(&glb(json, png), None).unwrap();
+    let s = Source::from_bytes(&glb(json, png), None).unwrap();
     assert_eq!(
         s.image(0).unwrap(),
         (png.to_vec(), Some("image/png".into()))
@@ -688,7 +688,7 @@ fn animation_pointer_channels_are_left_out_with_a_note() {
             {"sampler":0,"target":{"path":"pointer","extensions":{"KHR_animation_pointer":{"pointer":"/x"}}}},
             {"sampler":0,"target":{"node":0,"path":"rotation"}}]}],
         "accessors":[{"count":1,"componentType":5126,"type":"SCALAR"}]}"#;
-    let s = Source::from_slice(json, None).unwrap();
+    let s = Source::from_bytes(json, None).unwrap();
     assert_eq!(s.root.animations[0].channels.len(), 1);
     assert_eq!(s.notes.len(), 1);
     assert_eq!(s.notes[0].path, "animations[0].channels[0]");

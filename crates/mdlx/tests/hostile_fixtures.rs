@@ -64,7 +64,7 @@ fn check(name: &str, data: &[u8], read: Read) -> String {
         Read::Mdx(Ok(model)) => {
             let again = mdlx::mdx::to_bytes(&model).expect("a decoded model encodes");
             assert!(again == data, "decoded but re-encoded to other bytes");
-            let text = mdlx::mdl::to_vec(&model);
+            let text = mdlx::mdl::to_bytes(&model);
             let via = mdlx::mdl::from_bytes(&text).expect("the written MDL reads back");
             assert!(
                 mdlx::mdx::to_bytes(&via).unwrap() == data,
@@ -75,10 +75,10 @@ fn check(name: &str, data: &[u8], read: Read) -> String {
         Read::Mdl(Err(e)) => format!("error:\n{}", e.render(data, name)),
         Read::Mdl(Ok((model, warnings))) => {
             // Compared as text, not as models: NaN (`1.#IND`) is not equal to itself.
-            let text = mdlx::mdl::to_vec(&model);
+            let text = mdlx::mdl::to_bytes(&model);
             let again = mdlx::mdl::from_bytes(&text).expect("the written MDL reads back");
             assert!(
-                mdlx::mdl::to_vec(&again) == text,
+                mdlx::mdl::to_bytes(&again) == text,
                 "write -> read -> write changed the text"
             );
             let mut out = format!(

@@ -33,7 +33,7 @@ const LIMIT: usize = 16 << 20;
 
 /// Reads and decodes level 0, returning the error; fails if it succeeds.
 fn refuse(data: &[u8]) -> TextureError {
-    let r = Texture::read(data).and_then(|t| t.decode_level(0));
+    let r = Texture::from_bytes(data).and_then(|t| t.decode_level(0));
     assert!(
         LARGEST.load(Ordering::Relaxed) < LIMIT,
         "an allocation over {LIMIT} bytes"
@@ -135,7 +135,7 @@ fn mip_offsets_past_the_end_name_the_level_and_offset() {
     // 2x2 palette, level 0 intact, level 1 at 0x2000 in a file of 1184 bytes.
     let mut d = blp1(1, 0, 2, 2, &[(1180, 4), (0x2000, 1)]);
     d.resize(1184, 0);
-    let t = Texture::read(&d).unwrap();
+    let t = Texture::from_bytes(&d).unwrap();
     assert_eq!(t.mip_count(), 2);
     assert!(t.decode_level(0).is_ok());
     let e = t.decode_level(1).unwrap_err();
@@ -152,7 +152,7 @@ fn mip_offsets_past_the_end_name_the_level_and_offset() {
     // DDS with more mip levels listed than its data holds.
     let mut d = dds(b"DXT5", 8, 8, 4);
     d.extend([0u8; 4 * 16 + 16]);
-    let t = Texture::read(&d).unwrap();
+    let t = Texture::from_bytes(&d).unwrap();
     assert!(t.decode_level(0).is_ok() && t.decode_level(1).is_ok());
     let e = t.decode_level(2).unwrap_err();
     assert!(
@@ -281,7 +281,7 @@ fn prefixes_of_the_smallest_corpus_file_of_each_kind() {
         let cuts = (0..data.len().min(2048)).chain((2048..data.len()).step_by(step));
         let mut ok = 0;
         for cut in cuts {
-            if let Ok(t) = Texture::read(&data[..cut]) {
+            if let Ok(t) = Texture::from_bytes(&data[..cut]) {
                 for n in 0..t.mip_count() {
                     ok += usize::from(t.decode_level(n).is_ok());
                 }
@@ -295,19 +295,19 @@ fn prefixes_of_the_smallest_corpus_file_of_each_kind() {
 
 #[test]
 fn png_garbage_and_huge_sizes() {
-    assert!(texture::png::decode(b"not a png").is_err());
+    assert!(texture::png::from_bytes(b"not a png").is_err());
     // A valid PNG header claiming 65535x65535 RGBA with no data.
     let img = texture::RgbaImage {
         width: 1,
         height: 1,
         pixels: vec![1, 2, 3, 4],
     };
-    let mut png = texture::png::encode(&img);
+    let mut png = texture::png::to_bytes(&img);
     png[16..20].copy_from_slice(&65535u32.to_be_bytes());
     png[20..24].copy_from_slice(&65535u32.to_be_bytes());
     let crc = crc(&png[12..29]);
     png[29..33].copy_from_slice(&crc.to_be_bytes());
-    assert!(texture::png::decode(&png).is_err());
+    assert!(texture::png::from_bytes(&png).is_err());
     assert!(LARGEST.load(Ordering::Relaxed) < LIMIT);
 }
 

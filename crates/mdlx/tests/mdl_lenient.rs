@@ -85,7 +85,7 @@ fn static_value_of_track_only_field_becomes_one_key_track() {
     assert_eq!(t.global_sequence_id, -1);
     assert_eq!(t.keys, vec![key(0, 2.2f32)]);
     // It writes as an ordinary track and reads back without a warning.
-    let text = mdl::to_vec(&m);
+    let text = mdl::to_bytes(&m);
     let text = String::from_utf8(text).unwrap();
     assert!(
         text.contains("\tVisibility 1 {\n\t\tDontInterp,\n\t\t0: 2.2,\n\t}\n"),

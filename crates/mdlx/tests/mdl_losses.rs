@@ -9,11 +9,11 @@ use mdlx::model::*;
 
 fn roundtrip(m: &Model, what: &str) {
     let want = mdlx::mdx::to_bytes(m).unwrap();
-    let text = mdlx::mdl::to_vec(m);
+    let text = mdlx::mdl::to_bytes(m);
     let back = mdlx::mdl::from_bytes(&text)
         .unwrap_or_else(|e| panic!("{what}: {}", e.render(&text, "x.mdl")));
     assert_eq!(mdlx::mdx::to_bytes(&back).unwrap(), want, "{what}");
-    let strict = mdlx::mdl::write(m, mdlx::mdl::WriteOptions { strict: true });
+    let strict = mdlx::mdl::to_bytes_with_options(m, &mdlx::mdl::WriteOptions { strict: true });
     assert!(
         !strict.losses.is_empty(),
         "{what}: strict mode must report a loss"

@@ -54,7 +54,7 @@ fn via_mdx(m: &Model) -> Model {
 
 /// Through Milkshape text and back to a document, checking the text on the way.
 fn via_text(doc: &Document, what: &str) -> Document {
-    let text = mdlx::ms3d::to_vec(doc).unwrap_or_else(|e| panic!("{what}: cannot write: {e}"));
+    let text = mdlx::ms3d::to_bytes(doc).unwrap_or_else(|e| panic!("{what}: cannot write: {e}"));
     if let Err(e) = strict(&text) {
         panic!("{what}: written file breaks the strict form: {e}");
     }

@@ -679,7 +679,7 @@ fn compare(ours: &[u8], theirs: &[u8]) -> Vec<(String, Diff)> {
 // ------------------------------------------------------------------------ files --
 
 fn canonical(m: &mdlx::model::Model) -> Vec<u8> {
-    mdlx::mdl::write(m, mdlx::mdl::WriteOptions { strict: true }).text
+    mdlx::mdl::to_bytes_with_options(m, &mdlx::mdl::WriteOptions { strict: true }).text
 }
 
 /// Corpus MDX files by name without extension.
@@ -928,7 +928,7 @@ fn corpus_model(rel: &str) -> mdlx::model::Model {
     match mdlx::Format::detect(&data) {
         mdlx::Format::Mdx => mdlx::mdx::from_bytes(&data).unwrap(),
         mdlx::Format::Mdl => mdlx::mdl::from_bytes(&data).unwrap(),
-        mdlx::Format::Ms3d => panic!("{rel} is Milkshape, not a WC3 model"),
+        other => panic!("{rel} is {other:?}, not a WC3 model"),
     }
 }
 

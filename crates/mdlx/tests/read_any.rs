@@ -5,7 +5,7 @@ mod common;
 
 use mdlx::mdx::MdxErrorKind;
 use mdlx::model::{Family, FixedString, Sequence, SEQUENCE_NON_LOOPING};
-use mdlx::{identify, read, Content, Error, LooksLike, ReadOptions, Source};
+use mdlx::{identify, read, Content, Error, Format, LooksLike, ReadOptions, Source};
 
 const CUBE: &[u8] = include_bytes!("../../../examples/cube.mdx");
 
@@ -155,16 +155,10 @@ fn each_kind_of_non_model_is_named_in_one_line() {
             "a Warcraft III map",
         ),
         (
-            "glb",
-            b"glTF\x02\0\0\0".to_vec(),
-            LooksLike::GltfBinary,
-            "a binary glTF model",
-        ),
-        (
-            "gltf",
-            br#"{ "asset": { "version": "2.0" } }"#.to_vec(),
-            LooksLike::GltfJson,
-            "a glTF model (JSON)",
+            "JSON",
+            br#"{ "meshes": [] }"#.to_vec(),
+            LooksLike::Json,
+            "JSON",
         ),
         ("binary", vec![0x13; 64], LooksLike::Binary, "binary data"),
     ];
@@ -220,7 +214,7 @@ fn corpus_textures_are_told_apart_from_models() {
 #[test]
 fn corpus_models_are_identified_by_content() {
     let dir = common::corpus_dir();
-    let count = |sub: &str, want: Content| {
+    let count = |sub: &str, want: Format| {
         let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
             return 0;
         };
@@ -228,15 +222,20 @@ fn corpus_models_are_identified_by_content() {
         for e in entries {
             let p = e.unwrap().path();
             let data = std::fs::read(&p).unwrap();
-            assert_eq!(identify(&data), want, "{}", p.display());
+            // The one WoW alpha file of the corpus (the boar) sits among the MDX files.
+            let want = match want {
+                Format::Mdx if p.to_string_lossy().ends_with("Files__Boar.mdx") => Format::AlphaMdx,
+                other => other,
+            };
+            assert_eq!(identify(&data), Content::Model(want), "{}", p.display());
             n += 1;
         }
         n
     };
-    let mdx = count("mdx", Content::Mdx);
-    let mdl = count("mdl", Content::Mdl);
-    let ms3d = count("ms3d_ascii", Content::Ms3d);
-    println!("identified: {mdx} MDX, {mdl} MDL, {ms3d} Milkshape");
+    let mdx = count("mdx", Format::Mdx);
+    let mdl = count("mdl", Format::Mdl);
+    let ms3d = count("ms3d_ascii", Format::Ms3d);
+    println!("identified: {mdx} MDX (one of them WoW alpha), {mdl} MDL, {ms3d} Milkshape");
 }
 
 #[test]
@@ -246,8 +245,11 @@ fn the_alpha_boar_reads_with_its_own_version_and_losses() {
         eprintln!("no corpus: skipped");
         return;
     };
+    assert_eq!(identify(&data), Content::Model(Format::AlphaMdx));
+    assert_eq!(Format::detect(&data), Format::AlphaMdx);
     let loaded = read_default(&data).unwrap();
     assert_eq!(loaded.source, Source::AlphaMdx { version: 1300 });
+    assert_eq!(loaded.source.format(), Format::AlphaMdx);
     assert_eq!(loaded.source.family(), Some(Family::WowAlpha));
     assert_eq!(loaded.source.version(), Some(1300));
     assert_eq!(loaded.source.short_name(), "mdx-alpha");
@@ -270,13 +272,72 @@ fn mdx_and_milkshape_say_what_they_were() {
     assert!(loaded.warnings.is_empty() && loaded.losses.is_empty() && loaded.alpha.is_none());
 
     let doc = mdlx::convert::ms3d::to_ms3d(&loaded.model, &Default::default()).0;
-    let ms3d = mdlx::ms3d::to_vec(&doc).unwrap();
+    let ms3d = mdlx::ms3d::to_bytes(&doc).unwrap();
     let mut opts = ReadOptions::default();
     opts.ms3d.name = "Cube".into();
     let back = read(&ms3d, &opts).unwrap();
     assert_eq!(back.source, Source::Ms3d);
     assert_eq!(back.source.to_string(), "Milkshape 3D ASCII");
     assert_eq!(back.model.info.name.to_string(), "Cube");
+}
+
+#[test]
+fn gltf_is_imported_as_the_options_ask() {
+    let cube = read_default(CUBE).unwrap().model;
+    let export = mdlx::gltf::export(&cube, &Default::default());
+    let mut opts = ReadOptions::default();
+    opts.gltf.name = "Cube".into();
+    for (data, binary) in [
+        (export.to_glb(), true),
+        (export.to_gltf().into_bytes(), false),
+    ] {
+        assert_eq!(identify(&data), Content::Model(Format::Gltf));
+        let loaded = read(&data, &opts).unwrap();
+        assert_eq!(loaded.source, Source::Gltf { binary });
+        assert_eq!(loaded.source.short_name(), "gltf");
+        assert!(loaded.source.is_converted());
+        assert_eq!(
+            (loaded.source.version(), loaded.source.family()),
+            (None, None)
+        );
+        assert_eq!(loaded.model.version, 800);
+        assert_eq!(loaded.model.info.name.to_string(), "Cube");
+        assert_eq!(loaded.model.geosets.len(), cube.geosets.len());
+        assert!(loaded.warnings.is_empty() && loaded.alpha.is_none());
+    }
+    assert_eq!(
+        Source::Gltf { binary: true }.to_string(),
+        "glTF 2.0 (binary, .glb)"
+    );
+
+    // The import options apply; a glTF that names external files needs a folder.
+    opts.gltf.version = 1000;
+    assert_eq!(read(&export.to_glb(), &opts).unwrap().model.version, 1000);
+    let external =
+        br#"{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "a.bin"}]}"#;
+    let e = read_default(external).unwrap_err();
+    assert!(matches!(e, Error::Gltf(_)), "{e}");
+    assert!(
+        e.render("x.gltf").starts_with("x.gltf: buffers[0]"),
+        "{}",
+        e.render("x.gltf")
+    );
+
+    // Cut short: one line naming the file.
+    let e = read_default(b"glTF\x02\0\0\0").unwrap_err();
+    assert!(matches!(e, Error::Gltf(_)), "{e}");
+    assert_eq!(e.render("x.glb").lines().count(), 1);
+    assert!(e.render("x.glb").starts_with("x.glb: "));
+}
+
+#[test]
+fn read_options_for_a_file_take_its_folder_and_name() {
+    let opts = ReadOptions::for_file(std::path::Path::new("models/Hero.mdl"));
+    assert_eq!(opts.base.as_deref(), Some(std::path::Path::new("models")));
+    assert_eq!(opts.ms3d.name, "Hero");
+    assert_eq!(opts.gltf.name, "Hero");
+    assert!(!opts.strict);
+    assert!(ReadOptions::default().base.is_none());
 }
 
 #[test]

@@ -24,7 +24,7 @@ struct Tally {
 fn pillow(dir: &Path, name: &str) -> Result<RgbaImage, String> {
     let png = dir.join(format!("{name}.png"));
     match std::fs::read(&png) {
-        Ok(bytes) => texture::png::decode(&bytes).map_err(|e| e.to_string()),
+        Ok(bytes) => texture::png::from_bytes(&bytes).map_err(|e| e.to_string()),
         Err(_) => Err(std::fs::read_to_string(dir.join(format!("{name}.err")))
             .unwrap_or_else(|_| "no Pillow output".into())
             .trim()
@@ -113,7 +113,7 @@ fn every_corpus_texture_decodes() {
         let t = tally.entry(e.kind.clone()).or_default();
         t.files += 1;
         if e.kind == "broken-magic" {
-            match Texture::read(&data) {
+            match Texture::from_bytes(&data) {
                 Err(err)
                     if matches!(err.kind, TextureErrorKind::NotATexture { .. })
                         && err.to_string().contains("MDX model") =>
@@ -132,7 +132,7 @@ fn every_corpus_texture_decodes() {
             }
             continue;
         }
-        let texture = match Texture::read(&data) {
+        let texture = match Texture::from_bytes(&data) {
             Ok(t) => t,
             Err(err) => {
                 t.failed += 1;
@@ -187,7 +187,7 @@ fn every_corpus_texture_decodes() {
         if let Some(out) = &out {
             std::fs::write(
                 out.join(format!("{}.png", e.name)),
-                texture::png::encode(&image),
+                texture::png::to_bytes(&image),
             )
             .unwrap();
         }

@@ -129,7 +129,7 @@ impl Dump {
     fn write(&self, name: &str, level: usize, who: &str, img: &RgbaImage) {
         if let Some(dir) = &self.0 {
             let path = dir.join(format!("{name}.{level}.{who}.png"));
-            std::fs::write(path, png::encode(img)).unwrap();
+            std::fs::write(path, png::to_bytes(img)).unwrap();
         }
     }
 }
@@ -230,7 +230,7 @@ fn every_corpus_blp_against_wc3() {
         blps += 1;
         let name = f[0];
         let bytes = std::fs::read(dir.join(name)).unwrap();
-        let ours = Texture::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ours = Texture::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut classes = Vec::new();
         match BlpRef::read(&bytes) {
             Ok(theirs) => classes = compare_levels(name, &bytes, &ours, &theirs, &dump),

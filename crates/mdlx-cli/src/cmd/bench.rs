@@ -48,7 +48,7 @@ pub fn run(dir: &Path, repeat: u32) -> Result<ExitCode> {
     let items = load(dir, &mdl, "MDL", mdlx::mdl::from_bytes, |_| {
         Ok::<(), String>(())
     });
-    let mdl_write = |m: &mdlx::Model| mdlx::mdl::to_vec(m).len();
+    let mdl_write = |m: &mdlx::Model| mdlx::mdl::to_bytes(m).len();
     timed(
         "MDL",
         &items,
@@ -110,7 +110,7 @@ fn bench_textures(dir: &Path, files: &[PathBuf], repeat: u32) {
         for _ in 0..repeat {
             for (_, image) in &items {
                 out_bytes +=
-                    mdlx::texture::encode_blp1(black_box(image), &opts).map_or(0, |b| b.len());
+                    mdlx::texture::blp1::to_bytes(black_box(image), &opts).map_or(0, |b| b.len());
             }
         }
         let t = t0.elapsed().as_secs_f64();

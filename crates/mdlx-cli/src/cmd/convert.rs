@@ -270,9 +270,9 @@ pub(super) fn convert_file(
         }
         let image = super::texture::decode(&data, input, opts.mip)?;
         let bytes = match to {
-            To::Blp => mdlx::texture::encode_blp1(&image, &opts.blp)
+            To::Blp => mdlx::texture::blp1::to_bytes(&image, &opts.blp)
                 .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?,
-            _ => mdlx::texture::png::encode(&image),
+            _ => mdlx::texture::png::to_bytes(&image),
         };
         files::write(output, &bytes, input)?;
         return Ok(Done {
@@ -293,10 +293,11 @@ pub(super) fn convert_file(
         bail!("{shown}: {what}");
     }
     let rate = mdlx::convert::ms3d::FrameRate { fps: opts.fps };
-    if to == To::Ms3d && mdlx::Format::detect(&data) == mdlx::Format::Ms3d {
+    let format = mdlx::Format::detect(&data);
+    if to == To::Ms3d && format == mdlx::Format::Ms3d {
         // Milkshape to Milkshape: the document as read, in the strict form.
         let doc = super::read_ms3d(&data, input)?;
-        let bytes = mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let bytes = mdlx::ms3d::to_bytes(&doc).map_err(|e| anyhow::anyhow!("{e}"))?;
         files::write(output, &bytes, input)?;
         return Ok(Done {
             from: "ms3d",
@@ -304,22 +305,20 @@ pub(super) fn convert_file(
             textures: Vec::new(),
         });
     }
-    let ms3d_in = mdlx::convert::ms3d::ToModelOptions {
-        rate,
-        ranges: opts.ranges.clone(),
-        name: String::new(),
-    };
-    let decoded = if super::gltf_in::is_gltf(&data) {
-        decode_gltf(ctx, &data, input, output, to, opts)?
+    let mut read = super::read_options(ctx, input);
+    read.ms3d.rate = rate;
+    read.ms3d.ranges = opts.ranges.clone();
+    let decoded = if format == mdlx::Format::Gltf {
+        decode_gltf(ctx, &data, (input, output), to, opts, read)?
     } else {
         if !opts.in_folder && (opts.gltf_version.is_some() || opts.texture_path.is_some()) {
             return Err(usage(format!(
                 "{shown}: --version and --texture-path are for glTF input; this is no glTF file (converting between model versions is not supported)"
             )));
         }
-        super::decode_detailed(ctx, &data, input, &ms3d_in)?
+        super::decode(&data, input, &read)?
     };
-    let from = decoded.short_name();
+    let from = decoded.source.short_name();
     let super::Decoded {
         model,
         mut notes,
@@ -332,7 +331,7 @@ pub(super) fn convert_file(
                 .moment
                 .sequence
                 .as_deref()
-                .map(|s| super::pose::find_sequence(&model, s))
+                .map(|s| model.find_sequence(s))
                 .transpose()?;
             let (doc, losses) = mdlx::convert::ms3d::to_ms3d(
                 &model,
@@ -341,9 +340,9 @@ pub(super) fn convert_file(
             notes.extend(
                 losses
                     .iter()
-                    .map(|l| Note::loss("Milkshape cannot hold", &l.place, &l.what)),
+                    .map(|l| Note::loss("Milkshape cannot hold", l)),
             );
-            mdlx::ms3d::to_vec(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
+            mdlx::ms3d::to_bytes(&doc).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         To::Mdx => mdlx::mdx::to_bytes(&model)?,
         To::Glb | To::Gltf => {
@@ -366,11 +365,7 @@ pub(super) fn convert_file(
                 options.team_color = c;
             }
             let out = mdlx::gltf::export(&model, &options);
-            notes.extend(
-                out.losses
-                    .iter()
-                    .map(|l| Note::loss("glTF cannot hold", &l.place, &l.what)),
-            );
+            notes.extend(out.losses.iter().map(|l| Note::loss("glTF cannot hold", l)));
             if to == To::Glb {
                 out.to_glb()
             } else {
@@ -383,21 +378,21 @@ pub(super) fn convert_file(
             notes.extend(
                 losses
                     .iter()
-                    .map(|l| Note::loss("the WoW alpha family cannot hold", &l.place, &l.what)),
+                    .map(|l| Note::loss("the WoW alpha family cannot hold", l)),
             );
             mdlx::alpha::to_bytes(&alpha)?
         }
         To::Mdl => {
-            let written = mdlx::mdl::write(
+            let written = mdlx::mdl::to_bytes_with_options(
                 &model,
-                mdlx::mdl::WriteOptions {
+                &mdlx::mdl::WriteOptions {
                     strict: opts.strict_mdl,
                 },
             );
             let losses: Vec<Note> = written
                 .losses
                 .iter()
-                .map(|l| Note::loss("standard MDL cannot hold", &l.what, &l.detail))
+                .map(|l| Note::loss("standard MDL cannot hold", l))
                 .collect();
             if !losses.is_empty() && !opts.allow_lossy {
                 let listed: Vec<String> = losses
@@ -430,7 +425,7 @@ pub(super) fn convert_file(
                 .and_then(|p| p.file_name())
                 .map(|n| n.to_string_lossy().into_owned());
             let (text, report) =
-                mdlx::obj::write(&model, &posed.geosets, &title, mtl_name.as_deref());
+                mdlx::obj::to_bytes(&model, &posed.geosets, &title, mtl_name.as_deref());
             if report.geosets_hidden > 0 {
                 notes.push(Note::info(
                     "OBJ",
@@ -440,16 +435,12 @@ pub(super) fn convert_file(
                     ),
                 ));
             }
-            if report.groups_skipped + report.faces_skipped > 0 {
-                notes.push(Note::loss(
-                    "OBJ cannot hold",
-                    "",
-                    &format!(
-                        "{} face group(s) of unsupported primitive types and {} face(s) naming missing vertices",
-                        report.groups_skipped, report.faces_skipped
-                    ),
-                ));
-            }
+            notes.extend(
+                report
+                    .losses()
+                    .iter()
+                    .map(|l| Note::loss("OBJ cannot hold", l)),
+            );
             if posed.pose.billboards_ignored > 0 {
                 notes.push(Note::info(
                     "OBJ",
@@ -460,9 +451,9 @@ pub(super) fn convert_file(
                 ));
             }
             if let Some(mtl) = &mtl {
-                files::write(mtl, mdlx::obj::write_mtl(&model).as_bytes(), input)?;
+                files::write(mtl, &mdlx::obj::mtl_to_bytes(&model), input)?;
             }
-            text.into_bytes()
+            text
         }
     };
     // Textures first, the model last: a model in place never names a missing texture, and
@@ -490,15 +481,16 @@ pub(super) fn convert_file(
     })
 }
 
-/// Reads glTF input for `output`: the model is named after OUT's file (else IN's, else the
-/// scene's); glTF output is refused; under `--strict` any loss refuses the file.
+/// Reads glTF input for `output` with `read` and the glTF options of the command line: the
+/// model is named after OUT's file (else IN's, else the scene's); glTF output is refused;
+/// under `--strict` any loss refuses the file.
 fn decode_gltf(
     ctx: &Ctx,
     data: &[u8],
-    input: &Path,
-    output: &Path,
+    (input, output): (&Path, &Path),
     to: To,
     opts: &Options,
+    mut read: mdlx::ReadOptions,
 ) -> Result<super::Decoded> {
     let shown = files::shown(input);
     if matches!(to, To::Glb | To::Gltf) {
@@ -506,13 +498,18 @@ fn decode_gltf(
             "{shown}: this is glTF already; glTF converts to Warcraft III models (mdx, mdl), and those convert back to glTF"
         );
     }
-    let name = if files::is_special(output) {
+    read.gltf.name = if files::is_special(output) {
         super::stem(input)
     } else {
         super::stem(output)
     };
-    let options = super::gltf_in::options(opts.gltf_version, opts.texture_path.as_deref(), name);
-    let decoded = super::gltf_in::decode(data, input, &options)?;
+    if let Some(version) = opts.gltf_version {
+        read.gltf.version = version;
+    }
+    if let Some(path) = &opts.texture_path {
+        read.gltf.texture_path = path.clone();
+    }
+    let decoded = super::decode(data, input, &read)?;
     let lost: Vec<&Note> = decoded.notes.iter().filter(|n| n.kind == "loss").collect();
     let textures_lost = !decoded.textures.is_empty() && files::is_special(output);
     if ctx.strict && (!lost.is_empty() || textures_lost) {

@@ -1,10 +1,12 @@
 //! glTF 2.0 as input: `mdlx convert hero.glb hero.mdx`, `mdlx info hero.gltf`.
 //!
-//! The content decides (`glTF` magic, or JSON with an `asset` version); a `.gltf` reads its
-//! external buffers and images from its own folder (from standard input, external files
-//! are refused). The import's losses are listed like any conversion's; the measured
-//! approximations (version 800 matrix groups standing in for skin weights, resampled
-//! rotations) are told as notes with their bounds.
+//! The library tells glTF by content (`glTF` magic, or JSON naming an `asset`) and imports
+//! it ([`mdlx::read`]); a `.gltf` reads its external buffers and images from its own folder
+//! (from standard input, external files are refused). The import's losses are listed like
+//! any conversion's; the measured approximations (version 800 matrix groups standing in for
+//! skin weights, resampled rotations) are among them, with their bounds.
+//!
+//! What is left here is writing the import's textures.
 //!
 //! The textures an import makes are BLP files written beside the output model at the
 //! relative path the model names (`war3mapImported/Fox.blp`). They are staged with the
@@ -12,7 +14,6 @@
 //! names a missing texture. A texture path that would leave the output's folder is refused
 //! whatever the library says.
 
-use super::Decoded;
 use crate::files;
 use crate::report::Note;
 use anyhow::{anyhow, bail, Context, Result};
@@ -24,66 +25,6 @@ use std::sync::{Arc, Mutex};
 
 /// The heading glTF import losses are listed under.
 pub const LOST: &str = "not carried from glTF";
-
-/// The model version built from glTF when `--version` is not given.
-pub const DEFAULT_VERSION: u32 = 800;
-
-/// The texture prefix when `--texture-path` is not given.
-pub const DEFAULT_TEXTURE_PATH: &str = "war3mapImported\\";
-
-/// Whether `data` is glTF (binary or JSON). [`mdlx::identify`] looks at the first 4 KiB
-/// only; JSON whose `asset` comes later (InterpolationTest.gltf has it last) is glTF if
-/// `"asset"` appears anywhere, and the glTF reader judges the rest.
-pub fn is_gltf(data: &[u8]) -> bool {
-    use mdlx::LooksLike::{GltfBinary, GltfJson, Json};
-    match mdlx::identify(data) {
-        mdlx::Content::NotAModel(GltfBinary | GltfJson) => true,
-        mdlx::Content::NotAModel(Json) => data.windows(7).any(|w| w == b"\"asset\""),
-        _ => false,
-    }
-}
-
-/// Import options for `input`, named `name`, with the command line's choices (`None`: the
-/// defaults).
-pub fn options(
-    version: Option<u32>,
-    texture_path: Option<&str>,
-    name: String,
-) -> mdlx::gltf::ImportOptions {
-    mdlx::gltf::ImportOptions {
-        version: version.unwrap_or(DEFAULT_VERSION),
-        texture_path: texture_path.unwrap_or(DEFAULT_TEXTURE_PATH).to_string(),
-        name,
-    }
-}
-
-/// Reads glTF `data` (read from `path`) and imports it. Errors read
-/// `FILE: json.path: message (at byte N)`.
-pub fn decode(data: &[u8], path: &Path, options: &mdlx::gltf::ImportOptions) -> Result<Decoded> {
-    let shown = files::shown(path);
-    // A bare file name has the empty parent: its files are named as relative as it is.
-    let base = (!files::is_stdio(path)).then(|| path.parent().unwrap_or(Path::new("")));
-    let source = mdlx::gltf::Source::from_slice(data, base).map_err(|e| anyhow!("{shown}: {e}"))?;
-    let import = mdlx::gltf::import(&source, options).map_err(|e| anyhow!("{shown}: {e}"))?;
-    let notes: Vec<Note> = (import.losses.iter())
-        .map(|l| Note::loss(LOST, &l.place, &l.what))
-        .collect();
-    let kind = if data.starts_with(b"glTF") {
-        "binary, .glb"
-    } else {
-        "JSON, .gltf"
-    };
-    Ok(Decoded {
-        described: format!(
-            "glTF 2.0 ({kind}), imported as a version-{} model",
-            import.model.version
-        ),
-        model: import.model,
-        notes,
-        source: None,
-        textures: import.textures,
-    })
-}
 
 /// The textures written during one run, by target: a folder conversion where two inputs
 /// make the same texture file writes it once, and refuses the second input if its texture
@@ -184,16 +125,13 @@ pub fn stage<'a>(
     }
     if files::is_special(output) {
         let list: Vec<&str> = textures.iter().map(|t| t.file.as_str()).collect();
-        notes.push(Note::loss(
-            "not written",
-            "",
-            &format!(
-                "{} texture(s), since the model goes to {} (write it to a file to get them beside it): {}",
-                textures.len(),
-                if files::is_stdio(output) { "standard output" } else { "a special file" },
-                list.join(", ")
-            ),
-        ));
+        let what = format!(
+            "{} texture(s), since the model goes to {} (write it to a file to get them beside it): {}",
+            textures.len(),
+            if files::is_stdio(output) { "standard output" } else { "a special file" },
+            list.join(", ")
+        );
+        notes.push(Note::loss("not written", &mdlx::Loss::new("", what)));
         return Ok(out);
     }
     // A bare output name has the empty parent: the textures' paths stay relative.

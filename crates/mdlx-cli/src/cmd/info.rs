@@ -53,7 +53,7 @@ fn describe(ctx: &Ctx, file: &Path, as_json: bool, blank_first: bool) -> Result<
         }
         return super::texture::info(&mut std::io::stdout().lock(), &data, file, as_json);
     }
-    let d = super::decode_detailed(ctx, &data, file, &Default::default())?;
+    let d = super::decode(&data, file, &super::read_options(ctx, file))?;
     ctx.print_notes(&shown, &d.notes);
     let mut out = std::io::stdout().lock();
     if as_json {
@@ -61,11 +61,11 @@ fn describe(ctx: &Ctx, file: &Path, as_json: bool, blank_first: bool) -> Result<
         // The file's own version and family; a converted input (WoW alpha, Milkshape) is
         // described by the model it became under `model_version`.
         // glTF has no version or family of its own here, and is always converted.
-        v["format"] = json!(d.short_name());
-        v["version"] = json!(d.source.and_then(|s| s.version()));
-        v["family"] = json!(d.source.and_then(|s| s.family()).map(|f| f.name()));
+        v["format"] = json!(d.source.short_name());
+        v["version"] = json!(d.source.version());
+        v["family"] = json!(d.source.family().map(|f| f.name()));
         v["model_version"] = json!(d.model.version);
-        v["converted"] = json!(d.source.is_none_or(|s| s.is_converted()));
+        v["converted"] = json!(d.source.is_converted());
         v["source"] = json!(d.described);
         v["notes"] = d.notes.iter().map(Note::to_json).collect();
         writeln!(out, "{v}")?;

@@ -22,32 +22,6 @@ pub struct Moment {
     pub view: Option<[f32; 3]>,
 }
 
-/// Finds the sequence a name or index means.
-pub fn find_sequence(model: &Model, which: &str) -> Result<usize> {
-    if let Some(i) = model
-        .sequences
-        .iter()
-        .position(|s| s.name.text().eq_ignore_ascii_case(which))
-    {
-        return Ok(i);
-    }
-    if let Ok(i) = which.parse::<usize>() {
-        if i < model.sequences.len() {
-            return Ok(i);
-        }
-    }
-    let names: Vec<String> = model
-        .sequences
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("{i}: {}", s.name.text()))
-        .collect();
-    if names.is_empty() {
-        bail!("no sequence {which:?}: the model has no sequences");
-    }
-    bail!("no sequence {which:?}; the model has {}", names.join(", "))
-}
-
 /// A posed model: the skeleton's pose and the geosets.
 pub struct Posed {
     /// The sequence index, if any.
@@ -65,7 +39,7 @@ pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
     let sequence = moment
         .sequence
         .as_deref()
-        .map(|s| find_sequence(model, s))
+        .map(|s| model.find_sequence(s))
         .transpose()?;
     if !moment.time.is_finite() {
         bail!("--time must be a finite number of milliseconds");
@@ -99,7 +73,7 @@ pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
 /// Runs the verb.
 pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
     let data = crate::files::read(file)?;
-    let d = super::decode_detailed(ctx, &data, file, &Default::default())?;
+    let d = super::decode(&data, file, &super::read_options(ctx, file))?;
     let notes = d.notes;
     ctx.print_notes(&crate::files::shown(file), &notes);
     let model = d.model;

@@ -153,7 +153,7 @@ fn encode_again(data: &[u8], via_mdl: bool, version: &mut Option<u32>) -> Result
     let mut model = mdlx::mdx::from_bytes(data).map_err(|e| e.to_string())?;
     *version = Some(model.version);
     if via_mdl {
-        let text = mdlx::mdl::to_vec(&model);
+        let text = mdlx::mdl::to_bytes(&model);
         model =
             mdlx::mdl::from_bytes(&text).map_err(|e| format!("the MDL does not read back: {e}"))?;
     }

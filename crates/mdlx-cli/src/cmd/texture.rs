@@ -10,14 +10,10 @@ use serde_json::json;
 use std::io::Write;
 use std::path::Path;
 
-/// Whether the content is a texture this tool reads: BLP, DDS, TGA or PNG.
+/// Whether the content is a texture this tool reads: BLP, DDS, TGA or PNG
+/// ([`LooksLike::is_texture`]).
 pub fn is_texture(data: &[u8]) -> bool {
-    matches!(
-        mdlx::identify(data),
-        Content::NotAModel(
-            LooksLike::Blp { .. } | LooksLike::Dds | LooksLike::Tga | LooksLike::Png
-        )
-    )
+    matches!(mdlx::identify(data), Content::NotAModel(like) if like.is_texture())
 }
 
 fn is_png(data: &[u8]) -> bool {
@@ -31,9 +27,9 @@ pub fn decode(data: &[u8], path: &Path, level: usize) -> Result<RgbaImage> {
         if level > 0 {
             bail!("{shown}: a PNG has one level; there is no mip {level}");
         }
-        return mdlx::texture::png::decode(data).map_err(|e| anyhow!("{shown}: {e}"));
+        return mdlx::texture::png::from_bytes(data).map_err(|e| anyhow!("{shown}: {e}"));
     }
-    let texture = Texture::read(data).map_err(|e| anyhow!("{shown}: {e}"))?;
+    let texture = Texture::from_bytes(data).map_err(|e| anyhow!("{shown}: {e}"))?;
     texture
         .decode_level(level)
         .map_err(|e| anyhow!("{shown}: {e}"))
@@ -43,7 +39,7 @@ pub fn decode(data: &[u8], path: &Path, level: usize) -> Result<RgbaImage> {
 pub fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool) -> Result<()> {
     let shown = files::shown(path);
     if is_png(data) {
-        let image = mdlx::texture::png::decode(data).map_err(|e| anyhow!("{shown}: {e}"))?;
+        let image = mdlx::texture::png::from_bytes(data).map_err(|e| anyhow!("{shown}: {e}"))?;
         let has_alpha = image.pixels.chunks_exact(4).any(|p| p[3] != 255);
         if as_json {
             let v = json!({"file": shown, "format": "texture", "kind": "png",
@@ -63,7 +59,7 @@ pub fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool) -> Re
         }
         return Ok(());
     }
-    let t = Texture::read(data).map_err(|e| anyhow!("{shown}: {e}"))?;
+    let t = Texture::from_bytes(data).map_err(|e| anyhow!("{shown}: {e}"))?;
     if as_json {
         let v = json!({
             "file": shown,

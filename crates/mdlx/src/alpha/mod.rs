@@ -1,7 +1,7 @@
 //! The WoW alpha family of MDX (versions 1300, 1400 and 1500), read and written losslessly
 //! as its own document type, [`AlphaModel`], with conversions to and from the Warcraft III
 //! [`Model`](crate::Model) where the two share meaning ([`AlphaModel::to_model`],
-//! [`AlphaModel::from_model`]), each reporting what it could not carry as [`Loss`]es.
+//! [`AlphaModel::from_model`]), each reporting what it could not carry as [`Loss`](crate::Loss)es.
 //!
 //! The layouts follow the wowdev page on MDX for the alpha clients (seed 004). The only
 //! real alpha file at hand is the boar of GrenderG/MDX-Parser (version 1300); where it and
@@ -61,7 +61,6 @@ mod chunks;
 #[cfg(test)]
 mod tests;
 
-pub use convert::Loss;
 pub use emitters::{Light, ParticleEmitter, ParticleEmitter2, RibbonEmitter};
 pub use geoset::{BatchedGeoset, Geoset, Vertex};
 pub use header::{Camera, Collision, ModelInfo, Sequence};

@@ -2,7 +2,7 @@
 //! "C4QuaternionCompressed").
 //!
 //! Keyed tracks (`count, type, global sequence id`, then `time, value[, in, out]`) are laid
-//! out as in Warcraft III and reuse [`crate::mdx::tracks`]. What differs:
+//! out as in Warcraft III and reuse its MDX track code. What differs:
 //! - rotations (`KGRT`, `KTAR`) are quaternions packed in 64 bits ([`PackedQuaternion`]);
 //!   the bits are kept, so re-encoding is exact;
 //! - `KMTF` and `KRTX` are *simple* tracks: `count, global sequence id`, then `(time, value)`

@@ -49,10 +49,12 @@
 pub mod math;
 pub mod mesh;
 pub mod sample;
+mod sequence;
 pub mod skeleton;
 
 pub use mesh::{geoset_alphas, posed_geosets, PosedGeoset};
 pub use sample::{AnimTime, Clock, TrackValue, Window};
+pub use sequence::NoSuchSequence;
 pub use skeleton::{NodeKind, NodePose, Pose, PreparedTrack, Skeleton, SkeletonNode};
 
 #[cfg(test)]

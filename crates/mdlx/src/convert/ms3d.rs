@@ -19,7 +19,6 @@
 //!   names; a model comment written by [`to_ms3d`] (`mdlx sequences: ...`) restores the
 //!   original sequences on the way back.
 
-use super::Loss;
 use crate::anim::math::{
     mul, qaxis_angle, qconjugate, qmul, qnormalize, qrotate, transform_point, trs_about, Mat4,
     Quat, Vec3, IDENTITY, QUAT_IDENTITY,
@@ -32,6 +31,7 @@ use crate::model::{
     Track, Tracks, SEQUENCE_NON_LOOPING,
 };
 use crate::ms3d::{self, Comments, Document, Key, Mesh, Text, Triangle, Vertex};
+use crate::Loss;
 use std::collections::HashMap;
 
 /// The node flag WC3 bones carry.

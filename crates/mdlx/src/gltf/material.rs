@@ -242,7 +242,7 @@ impl<'m> Materials<'m> {
             .and_then(|data| {
                 // Hand-made stand-ins are often PNG, which the game does not read.
                 if data.starts_with(b"\x89PNG") {
-                    crate::texture::png::decode(&data).map_err(|e| e.to_string())
+                    crate::texture::png::from_bytes(&data).map_err(|e| e.to_string())
                 } else {
                     crate::texture::decode(&data).map_err(|e| e.to_string())
                 }
@@ -265,7 +265,7 @@ impl<'m> Materials<'m> {
                 px[3] = 255;
             }
         }
-        let png = crate::texture::png::encode(&image);
+        let png = crate::texture::png::to_bytes(&image);
         let view = bin.view(root, &png, None);
         let img = root.push(gltf_json::Image {
             buffer_view: Some(view),

@@ -71,9 +71,9 @@ pub mod source;
 
 use crate::anim::math::{decompose, invert_affine, mul, qnormalize, Mat4, Quat, Vec3};
 use crate::anim::{geoset_alphas, Clock, NodeKind, Skeleton};
-use crate::convert::Loss;
 use crate::format::track::{KGAO, KGRT, KGSC, KGTR, KMTA};
 use crate::model::{light_type, node_flags, Model, Shape};
+use crate::Loss;
 use buffer::Bin;
 use curves::{constant, seconds, track_curve, CKey, Curve, Interp, Notes};
 use gltf_json::accessor::Type;

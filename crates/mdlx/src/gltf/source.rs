@@ -135,11 +135,11 @@ impl Source {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        Source::from_slice(&data, Some(&base))
+        Source::from_bytes(&data, Some(&base))
     }
 
     /// Reads a `.glb` or `.gltf` from memory; external files are read from `base`.
-    pub fn from_slice(data: &[u8], base: Option<&Path>) -> Result<Source, GltfError> {
+    pub fn from_bytes(data: &[u8], base: Option<&Path>) -> Result<Source, GltfError> {
         let (json, bin) = if data.starts_with(b"glTF") {
             split_glb(data)?
         } else {

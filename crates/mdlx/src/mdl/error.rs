@@ -54,8 +54,7 @@ pub enum MdlErrorKind {
     /// MDL file at all. It is then the only diagnostic.
     NotMdl,
     /// A field that MDX stores only as a track, given a static value (`static Visibility
-    /// 1`). Read as a track that holds the value throughout
-    /// (see [`crate::mdl::tracks::read_static_track`]).
+    /// 1`). Read as a track that holds the value throughout.
     TrackOnly {
         keyword: String,
         block: &'static str,

@@ -20,10 +20,10 @@ use super::cx::{is, Cx};
 use super::error::MdlErrorKind;
 use super::out::Out;
 use super::parse::AtomKind;
-use super::Loss;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::MdxRecord;
 use crate::model::{LayoutEntry, Model, Tag, UnknownChunk};
+use crate::Loss;
 
 /// Puts the record of registry row `kind` decoded from `bytes` at `index`; false if the
 /// kind is unknown, the index out of range or the bytes do not decode.
@@ -146,29 +146,23 @@ pub fn finish(
         && (m.layout.chunks != crate::mdx::conventional_layout(m) || !m.layout.trailing.is_empty());
     if strict {
         if layout {
-            losses.push(Loss {
-                what: "layout".into(),
-                detail: "chunk order, chunk tails or trailing bytes of the MDX file".into(),
-            });
+            losses.push(Loss::new(
+                "layout",
+                "chunk order, chunk tails or trailing bytes of the MDX file",
+            ));
         }
         for u in &m.unknown_chunks {
-            losses.push(Loss {
-                what: format!("unknown chunk {}", u.tag),
-                detail: format!("{} bytes", u.data.len()),
-            });
+            losses.push(Loss::new(
+                format!("unknown chunk {}", u.tag),
+                format!("{} bytes", u.data.len()),
+            ));
         }
         for f in &flags {
-            let detail = format!("flags {:#x} (bits standard MDL has no word for)", f.flags);
-            losses.push(Loss {
-                what: format!("{}[{}]", f.kind, f.index),
-                detail,
-            });
+            let what = format!("flags {:#x} (bits standard MDL has no word for)", f.flags);
+            losses.push(Loss::new(format!("{}[{}]", f.kind, f.index), what));
         }
         for r in residue {
-            losses.push(Loss {
-                what: format!("{}[{}]", r.kind, r.index),
-                detail: r.detail,
-            });
+            losses.push(Loss::new(format!("{}[{}]", r.kind, r.index), r.detail));
         }
         return;
     }

@@ -1,5 +1,5 @@
 //! The MDL text codec: [`from_bytes`] reads every dialect real exporters write into the
-//! [`Model`]; [`to_vec`] writes the conventional Blizzard layout.
+//! [`Model`]; [`to_bytes`] writes the conventional Blizzard layout.
 //!
 //! ## Nothing is lost silently
 //! Standard MDL cannot express everything an MDX file can hold (unknown chunks, padding
@@ -9,15 +9,15 @@
 //! stored whole (as MDX bytes in hex) in a clearly marked `MdlxExtension` block at the end
 //! of the file, which this reader applies. The file layout and unknown chunks go there
 //! too. With [`WriteOptions::strict`] nothing non-standard is written and the same
-//! check yields the list of [`Loss`]es instead.
+//! check yields the list of [`Loss`](crate::Loss)es instead.
 
-pub mod cx;
+pub(crate) mod cx;
 pub mod error;
 mod extension;
-pub mod out;
-pub mod parse;
-pub mod records;
-pub mod tracks;
+pub(crate) mod out;
+pub(crate) mod parse;
+pub(crate) mod records;
+pub(crate) mod tracks;
 
 pub use error::{Diagnostic, MdlErrorKind, MdlErrors, Severity};
 
@@ -36,21 +36,13 @@ pub struct WriteOptions {
     pub strict: bool,
 }
 
-/// Something standard MDL could not hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Loss {
-    /// Where: `Bone[3]`, `layout`, `unknown chunk MDVI`.
-    pub what: String,
-    /// What differs.
-    pub detail: String,
-}
-
 /// The result of writing: the text and, in strict mode, what it lost.
 pub struct Written {
     /// The MDL text (bytes: names need not be UTF-8).
     pub text: Vec<u8>,
-    /// What the text does not hold (always empty unless strict).
-    pub losses: Vec<Loss>,
+    /// What the text does not hold (always empty unless strict): the place is `Bone[3]`,
+    /// `layout` or `unknown chunk MDVI`.
+    pub losses: Vec<crate::Loss>,
 }
 
 /// How to read MDL.
@@ -116,12 +108,12 @@ pub fn from_bytes_with_options(
 }
 
 /// Writes a model as MDL that reads back to the same model (and the same MDX bytes).
-pub fn to_vec(model: &Model) -> Vec<u8> {
-    write(model, WriteOptions::default()).text
+pub fn to_bytes(model: &Model) -> Vec<u8> {
+    to_bytes_with_options(model, &WriteOptions::default()).text
 }
 
-/// Writes a model as MDL with options.
-pub fn write(model: &Model, opts: WriteOptions) -> Written {
+/// Writes a model as MDL with options: the text and, in strict mode, what it lost.
+pub fn to_bytes_with_options(model: &Model, opts: &WriteOptions) -> Written {
     let mut w = W {
         out: Out::with_capacity(estimate(model)),
         version: model.version,

@@ -5,10 +5,10 @@
 
 mod chunks;
 pub mod error;
-pub mod reader;
-pub mod record;
-pub mod tracks;
-pub mod writer;
+pub(crate) mod reader;
+pub(crate) mod record;
+pub(crate) mod tracks;
+pub(crate) mod writer;
 
 pub(crate) use chunks::require_header;
 pub use chunks::{conventional_layout, detect_family};
@@ -46,7 +46,7 @@ fn estimate_size(model: &Model) -> usize {
 }
 
 /// Reads an extent: radius, min xyz, max xyz (28 bytes).
-pub fn read_extent(r: &mut Reader) -> MdxResult<Extent> {
+pub(crate) fn read_extent(r: &mut Reader) -> MdxResult<Extent> {
     Ok(Extent {
         radius: r.f32()?,
         min: r.f32s()?,
@@ -55,7 +55,7 @@ pub fn read_extent(r: &mut Reader) -> MdxResult<Extent> {
 }
 
 /// Writes an extent.
-pub fn write_extent(w: &mut Writer, e: &Extent) {
+pub(crate) fn write_extent(w: &mut Writer, e: &Extent) {
     w.f32(e.radius);
     w.f32s(&e.min);
     w.f32s(&e.max);

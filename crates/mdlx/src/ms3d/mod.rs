@@ -1,5 +1,5 @@
 //! Milkshape 3D ASCII, as its own [`Document`] (not the Warcraft III model):
-//! [`from_bytes`] reads a file, [`to_vec`] writes one.
+//! [`from_bytes`] reads a file, [`to_bytes`] writes one.
 //!
 //! ## The format
 //! A line-based text of blocks, each starting with a line `Name: number` and holding the
@@ -87,7 +87,7 @@ pub fn from_bytes(src: &[u8]) -> Result<Document, Ms3dError> {
 /// Fails, naming the place (`meshes[0].vertices[3].position[0]`), for what the text cannot
 /// hold: a float that is NaN or infinite, a name or path holding `"`, a name, path or
 /// comment holding a line break.
-pub fn to_vec(doc: &Document) -> Result<Vec<u8>, Ms3dWriteError> {
+pub fn to_bytes(doc: &Document) -> Result<Vec<u8>, Ms3dWriteError> {
     write::write(doc)
 }
 

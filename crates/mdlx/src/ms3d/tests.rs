@@ -18,7 +18,7 @@ fn one_vertex(position: [f32; 3]) -> Document {
 }
 
 fn round_trip(doc: &Document) -> (Vec<u8>, Document) {
-    let text = to_vec(doc).unwrap();
+    let text = to_bytes(doc).unwrap();
     let back = from_bytes(&text).unwrap_or_else(|e| panic!("{}", e.render("written.txt")));
     (text, back)
 }
@@ -65,7 +65,7 @@ fn exponent_floats_are_read() {
 
 #[test]
 fn non_finite_floats_cannot_be_written() {
-    let e = to_vec(&one_vertex([0.0, f32::NAN, 0.0])).unwrap_err();
+    let e = to_bytes(&one_vertex([0.0, f32::NAN, 0.0])).unwrap_err();
     assert_eq!(e.path, "meshes[0].vertices[0].position[1]");
     assert_eq!(
         e.to_string(),
@@ -76,7 +76,7 @@ fn non_finite_floats_cannot_be_written() {
     doc.bones.push(Bone::default());
     doc.bones[0].rotation_keys = vec![Key::default(), Key::default()];
     doc.bones[0].rotation_keys[1].value[2] = f32::NEG_INFINITY;
-    let e = to_vec(&doc).unwrap_err();
+    let e = to_bytes(&doc).unwrap_err();
     assert_eq!(e.path, "bones[0].rotation_keys[1].value[2]");
     assert_eq!(e.kind, Ms3dWriteErrorKind::NotFinite(f32::NEG_INFINITY));
 }
@@ -88,20 +88,20 @@ fn names_with_quotes_or_line_breaks_cannot_be_written() {
         color_map: "a\"b.tga".into(),
         ..Material::default()
     });
-    let e = to_vec(&doc).unwrap_err();
+    let e = to_bytes(&doc).unwrap_err();
     assert_eq!(
         (e.path.as_str(), &e.kind),
         ("materials[0].color_map", &Ms3dWriteErrorKind::Quote)
     );
     doc.materials[0].color_map = "two\r\nlines".into();
-    let e = to_vec(&doc).unwrap_err();
+    let e = to_bytes(&doc).unwrap_err();
     assert_eq!(e.kind, Ms3dWriteErrorKind::LineBreak);
     doc.materials[0].color_map = Text::default();
     doc.comments = Some(Comments {
         model: Some("a\nb".into()),
         ..Comments::default()
     });
-    assert_eq!(to_vec(&doc).unwrap_err().path, "comments.model");
+    assert_eq!(to_bytes(&doc).unwrap_err().path, "comments.model");
 }
 
 #[test]
@@ -162,7 +162,7 @@ fn the_writer_uses_milkshapes_layout() {
         ..Triangle::default()
     });
     doc.comments = Some(Comments::default());
-    let text = String::from_utf8(to_vec(&doc).unwrap()).unwrap();
+    let text = String::from_utf8(to_bytes(&doc).unwrap()).unwrap();
     let want = "// MilkShape 3D ASCII\r\n\r\nFrames: 30\r\nFrame: 1\r\n\r\nMeshes: 1\r\n\
                 \"m\" 0 0\r\n1\r\n0 1.0 -2.5 0.0 0.0 0.0 0\r\n1\r\n0.0 0.0 1.0\r\n1\r\n\
                 0 0 0 0 0 0 0 1\r\n\r\nMaterials: 0\r\n\r\nBones: 0\r\nGroupComments: 0\r\n\

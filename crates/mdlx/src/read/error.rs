@@ -3,6 +3,7 @@
 //! made, so the error needs no source to be printed.
 
 use super::identify::LooksLike;
+use crate::gltf::GltfError;
 use crate::mdl::error::LineIndex;
 use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors, Severity};
 use crate::mdx::MdxError;
@@ -24,14 +25,17 @@ pub enum Error {
     Mdl(MdlError),
     /// Milkshape text with an error.
     Ms3d(Ms3dError),
+    /// glTF that could not be loaded or imported.
+    Gltf(GltfError),
 }
 
 impl Error {
     /// The error as the `mdlx` tool prints it, naming `file`:
     /// `FILE: not an MDX, MDL or Milkshape file (looks like a PNG image)`,
     /// `FILE: unexpected end of data: ... (at offset 0x1a4c) in chunk GEOS`,
-    /// `error: FILE:LINE: ...` for Milkshape, and for MDL `FILE: N error(s) in MDL`
-    /// followed by every diagnostic with `--> FILE:LINE:COLUMN`, the line and a caret.
+    /// `error: FILE:LINE: ...` for Milkshape, `FILE: JSON.PATH: ... (at byte N)` for glTF,
+    /// and for MDL `FILE: N error(s) in MDL` followed by every diagnostic with
+    /// `--> FILE:LINE:COLUMN`, the line and a caret.
     pub fn render(&self, file: &str) -> String {
         match self {
             Error::Mdl(e) => format!("{file}: {}\n{}", e.summary(), e.render(file)),
@@ -56,6 +60,7 @@ impl fmt::Display for Error {
             Error::Mdx(e) => write!(f, "{e}"),
             Error::Mdl(e) => write!(f, "{e}"),
             Error::Ms3d(e) => write!(f, "line {}: {e}", e.line),
+            Error::Gltf(e) => write!(f, "{e}"),
         }
     }
 }
@@ -65,6 +70,7 @@ impl std::error::Error for Error {
         match self {
             Error::Mdx(e) => Some(e),
             Error::Ms3d(e) => Some(e),
+            Error::Gltf(e) => Some(e),
             _ => None,
         }
     }
@@ -79,6 +85,12 @@ impl From<MdxError> for Error {
 impl From<Ms3dError> for Error {
     fn from(e: Ms3dError) -> Self {
         Error::Ms3d(e)
+    }
+}
+
+impl From<GltfError> for Error {
+    fn from(e: GltfError) -> Self {
+        Error::Gltf(e)
     }
 }
 

@@ -1,20 +1,78 @@
 //! What a file holds, told from its first bytes before any parser runs: a model format, or
 //! something else worth naming (an image, an archive, another 3D format) so that a wrong
 //! file gets one line instead of a page of MDL diagnostics.
+//!
+//! ```
+//! use mdlx::{identify, Content, Format, LooksLike};
+//! assert_eq!(identify(b"glTF\x02\0\0\0").format(), Some(Format::Gltf));
+//! assert!(matches!(identify(b"BLP1\0\0\0\0"), Content::NotAModel(l) if l.is_texture()));
+//! assert_eq!(identify(b"PK\x05\x06"), Content::NotAModel(LooksLike::Zip { first: None }));
+//! ```
 
 use std::fmt;
+
+/// A model file format this crate reads, as told by the content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Warcraft III binary MDX, classic or Reforged (starts with `MDLX`).
+    Mdx,
+    /// WoW alpha-family binary MDX (versions 1300-1500). It starts with `MDLX` too and
+    /// shares its version numbers with Reforged; the shape of its chunks tells it apart
+    /// (see [`crate::mdx::detect_family`]).
+    AlphaMdx,
+    /// Text MDL.
+    Mdl,
+    /// Milkshape 3D ASCII text ([`crate::ms3d`]).
+    Ms3d,
+    /// glTF 2.0, binary (`.glb`, starts with `glTF`) or JSON (`.gltf`, JSON that names an
+    /// `"asset"`), imported by [`crate::gltf::import`](crate::gltf::import()).
+    Gltf,
+}
+
+impl Format {
+    /// Tells the format from the content of a file, as [`identify`] does, taking anything
+    /// that is no model for MDL (left for the MDL reader to judge). [`identify`] names
+    /// content that is no model at all.
+    ///
+    /// ```
+    /// use mdlx::Format;
+    /// assert_eq!(Format::detect(include_bytes!("../../../../examples/cube.mdx")), Format::Mdx);
+    /// assert_eq!(Format::detect(b"Version {\n\tFormatVersion 800,\n}\n"), Format::Mdl);
+    /// ```
+    pub fn detect(data: &[u8]) -> Format {
+        identify(data).format().unwrap_or(Format::Mdl)
+    }
+
+    /// Short name: `mdx`, `mdx-alpha`, `mdl`, `ms3d` or `gltf`.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Format::Mdx => "mdx",
+            Format::AlphaMdx => "mdx-alpha",
+            Format::Mdl => "mdl",
+            Format::Ms3d => "ms3d",
+            Format::Gltf => "gltf",
+        }
+    }
+}
 
 /// What a file's content is, as far as its first bytes tell.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {
-    /// Binary MDX: starts with `MDLX` (the WoW alpha family too; the reader tells them apart).
-    Mdx,
-    /// Milkshape 3D ASCII (see [`crate::ms3d::detect`]).
-    Ms3d,
-    /// Text that may be MDL: the MDL reader judges it.
-    Mdl,
+    /// A model of this format. [`Format::Mdl`] is text that may be MDL: the MDL reader
+    /// judges it.
+    Model(Format),
     /// Not a model file of any format this crate reads.
     NotAModel(LooksLike),
+}
+
+impl Content {
+    /// The model format, if the content is a model.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            Content::Model(f) => Some(*f),
+            Content::NotAModel(_) => None,
+        }
+    }
 }
 
 /// What a file that is not a model looks like.
@@ -43,11 +101,7 @@ pub enum LooksLike {
     Wc3Map,
     /// An MPQ archive (game data or a map without its header).
     Mpq,
-    /// A binary glTF model (`.glb`).
-    GltfBinary,
-    /// A glTF model as JSON (`.gltf`).
-    GltfJson,
-    /// JSON that is not glTF.
+    /// JSON that is not glTF (it names no `"asset"`).
     Json,
     /// A Wavefront OBJ model (text).
     Obj,
@@ -63,6 +117,16 @@ pub enum LooksLike {
     Text,
     /// Binary data of no kind named here.
     Binary,
+}
+
+impl LooksLike {
+    /// Whether this is a texture [`crate::texture`] reads: BLP, DDS, TGA or PNG.
+    pub fn is_texture(&self) -> bool {
+        matches!(
+            self,
+            LooksLike::Blp { .. } | LooksLike::Dds | LooksLike::Tga | LooksLike::Png
+        )
+    }
 }
 
 impl fmt::Display for LooksLike {
@@ -82,8 +146,6 @@ impl fmt::Display for LooksLike {
             Zip { first: None } => f.write_str("a zip archive"),
             Wc3Map => f.write_str("a Warcraft III map"),
             Mpq => f.write_str("an MPQ archive"),
-            GltfBinary => f.write_str("a binary glTF model"),
-            GltfJson => f.write_str("a glTF model (JSON)"),
             Json => f.write_str("JSON"),
             Obj => f.write_str("a Wavefront OBJ model"),
             Fbx => f.write_str("an FBX model"),
@@ -99,30 +161,41 @@ impl fmt::Display for LooksLike {
 /// How much of the start of a file the text checks look at.
 const SAMPLE: usize = 4096;
 
-/// Tells what `data` is from its first bytes. Magic numbers come first (`MDLX` is MDX);
-/// then Milkshape text; then content with NUL or other control bytes is binary; text that
-/// is JSON or OBJ is named; any other text is left to the MDL reader ([`Content::Mdl`]).
-/// MDL names need not be UTF-8, so text is not required to be.
+/// Tells what `data` is from its first bytes. Magic numbers come first (`glTF` is binary
+/// glTF; `MDLX` is MDX, of the WoW alpha family when its chunks have the alpha shapes);
+/// then Milkshape text; then content with NUL or other control bytes is binary; JSON that
+/// names an `"asset"` anywhere is glTF, other JSON and OBJ text are named; any other text
+/// is left to the MDL reader ([`Format::Mdl`]). MDL names need not be UTF-8, so text is
+/// not required to be.
 ///
 /// ```
-/// use mdlx::{identify, Content, LooksLike};
-/// assert_eq!(identify(include_bytes!("../../../../examples/cube.mdx")), Content::Mdx);
+/// use mdlx::{identify, Content, Format, LooksLike};
+/// let cube = include_bytes!("../../../../examples/cube.mdx");
+/// assert_eq!(identify(cube), Content::Model(Format::Mdx));
 /// assert_eq!(identify(b""), Content::NotAModel(LooksLike::Empty));
 /// assert_eq!(identify(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), Content::NotAModel(LooksLike::Png));
-/// assert_eq!(identify(b"Version {\n\tFormatVersion 800,\n}\n"), Content::Mdl);
+/// let mdl = b"Version {\n\tFormatVersion 800,\n}\n";
+/// assert_eq!(identify(mdl), Content::Model(Format::Mdl));
 /// ```
 pub fn identify(data: &[u8]) -> Content {
     if data.is_empty() {
         return Content::NotAModel(LooksLike::Empty);
     }
+    if data.starts_with(b"glTF") {
+        return Content::Model(Format::Gltf);
+    }
     if data.starts_with(b"MDLX") {
-        return Content::Mdx;
+        return Content::Model(if crate::alpha::is_alpha(data) {
+            Format::AlphaMdx
+        } else {
+            Format::Mdx
+        });
     }
     if let Some(kind) = by_magic(data) {
         return Content::NotAModel(kind);
     }
     if crate::ms3d::detect(data) {
-        return Content::Ms3d;
+        return Content::Model(Format::Ms3d);
     }
     let sample = &data[..data.len().min(SAMPLE)];
     if is_binary(sample) {
@@ -134,8 +207,11 @@ pub fn identify(data: &[u8]) -> Content {
         return Content::NotAModel(kind);
     }
     match other_text(sample) {
+        // glTF JSON may name its asset after the first few kilobytes (Khronos's
+        // InterpolationTest.gltf has it last): the whole file is searched.
+        Some(LooksLike::Json) if contains(data, b"\"asset\"") => Content::Model(Format::Gltf),
         Some(kind) => Content::NotAModel(kind),
-        None => Content::Mdl,
+        None => Content::Model(Format::Mdl),
     }
 }
 
@@ -154,7 +230,6 @@ fn by_magic(data: &[u8]) -> Option<LooksLike> {
         _ if starts(b"PK\x05\x06") => LooksLike::Zip { first: None },
         _ if starts(b"HM3W") => LooksLike::Wc3Map,
         _ if starts(b"MPQ\x1a") || starts(b"MPQ\x1b") => LooksLike::Mpq,
-        _ if starts(b"glTF") => LooksLike::GltfBinary,
         _ if starts(b"Kaydara FBX Binary") => LooksLike::Fbx,
         _ if starts(b"MD20") || starts(b"MD21") => LooksLike::M2,
         _ if starts(b"43DM") || starts(b"33DM") => LooksLike::M3,
@@ -212,17 +287,12 @@ fn is_tga(data: &[u8]) -> bool {
         && data.len() > 18 + id_len
 }
 
-/// Text of a kind other than MDL: JSON (glTF or not) and Wavefront OBJ.
+/// Text of a kind other than MDL: JSON (glTF or not: the caller tells) and Wavefront OBJ.
 fn other_text(sample: &[u8]) -> Option<LooksLike> {
     let text = sample.strip_prefix(b"\xef\xbb\xbf").unwrap_or(sample);
     let start = text.iter().position(|b| !b.is_ascii_whitespace())?;
     if matches!(text[start], b'{' | b'[') {
-        let gltf = contains(text, b"\"asset\"") && contains(text, b"\"version\"");
-        return Some(if gltf {
-            LooksLike::GltfJson
-        } else {
-            LooksLike::Json
-        });
+        return Some(LooksLike::Json);
     }
     // OBJ: the first line that is not blank or a `#` comment starts with an OBJ statement,
     // and there is no brace (every MDL file has blocks).
@@ -257,8 +327,27 @@ mod tests {
     #[test]
     fn a_stray_nul_in_text_leaves_it_to_the_mdl_reader() {
         let mdl = b"Version {\n\tFormatVersion 800,\n}\nModel \"x\" {\n\tBlendTime 1\x00 50,\n}\n";
-        assert_eq!(identify(mdl), Content::Mdl);
+        assert_eq!(identify(mdl), Content::Model(Format::Mdl));
         assert_eq!(identify(b"\0"), Content::NotAModel(LooksLike::Binary));
+    }
+
+    #[test]
+    fn the_wow_alpha_family_is_told_apart_by_the_shape_of_its_chunks() {
+        // Version 1300 is Reforged's too; an alpha MODL has 373 bytes, Warcraft III's 372.
+        let mdx = |modl: usize| {
+            let mut d = b"MDLXVERS\x04\0\0\0".to_vec();
+            d.extend(1300u32.to_le_bytes());
+            d.extend(b"MODL");
+            d.extend((modl as u32).to_le_bytes());
+            d.resize(d.len() + modl, 0);
+            d
+        };
+        assert_eq!(identify(&mdx(373)), Content::Model(Format::AlphaMdx));
+        assert_eq!(Format::detect(&mdx(373)), Format::AlphaMdx);
+        assert_eq!(identify(&mdx(372)), Content::Model(Format::Mdx));
+        assert_eq!(Format::AlphaMdx.short_name(), "mdx-alpha");
+        // Anything that is no model is left to the MDL reader by `Format::detect`.
+        assert_eq!(Format::detect(b"\x89PNG\r\n\x1a\n"), Format::Mdl);
     }
 
     #[test]
@@ -266,10 +355,19 @@ mod tests {
         let obj = b"# Blender\nmtllib a.mtl\no Cube\nv 1 1 1\nf 1 2 3\n";
         assert_eq!(identify(obj), Content::NotAModel(LooksLike::Obj));
         let gltf = br#"{"asset": {"version": "2.0"}, "meshes": []}"#;
-        assert_eq!(identify(gltf), Content::NotAModel(LooksLike::GltfJson));
+        assert_eq!(identify(gltf), Content::Model(Format::Gltf));
         assert_eq!(identify(b"[1, 2]"), Content::NotAModel(LooksLike::Json));
+        // The asset may come after the sample.
+        let mut late = b"{\"meshes\": [".to_vec();
+        late.resize(SAMPLE * 2, b' ');
+        late.extend_from_slice(br#"], "asset": {"version": "2.0"}}"#);
+        assert_eq!(identify(&late), Content::Model(Format::Gltf));
+        assert_eq!(identify(b"glTF\x02\0\0\0"), Content::Model(Format::Gltf));
         // MDL with a comment that happens to start like OBJ.
-        assert_eq!(identify(b"v 1\nVersion {\n}\n"), Content::Mdl);
+        assert_eq!(
+            identify(b"v 1\nVersion {\n}\n"),
+            Content::Model(Format::Mdl)
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! One way to read a model of any format, told by the content: [`read`] identifies the
 //! bytes ([`identify`]), runs the reader they call for, converts what is not a Warcraft III
-//! model (Milkshape, the WoW alpha family) and says what it was ([`Source`]), what the
+//! model (Milkshape, the WoW alpha family, glTF) and says what it was ([`Source`]), what the
 //! reader warned about and what the conversion could not carry. Whatever goes wrong is one
 //! [`Error`], which callers can `?` and print.
 //!
@@ -18,14 +18,17 @@ mod error;
 mod identify;
 
 pub use error::{Error, Located, MdlError};
-pub use identify::{identify, Content, LooksLike};
+pub use identify::{identify, Content, Format, LooksLike};
 
 use crate::alpha::AlphaModel;
 use crate::convert::ms3d::ToModelOptions;
-use crate::convert::Loss;
+use crate::gltf::import::ImportedTexture;
+use crate::gltf::ImportOptions;
 use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors};
 use crate::model::{Family, Model};
+use crate::Loss;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// How [`read`] reads.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +39,39 @@ pub struct ReadOptions {
     pub strict: bool,
     /// Milkshape: frame rate, sequences by frame range and the model's name.
     pub ms3d: ToModelOptions,
+    /// glTF: the model version to build, the game's path of the textures written beside
+    /// the model, and the model's name.
+    pub gltf: ImportOptions,
+    /// glTF: the folder its external files (buffers, images) are read from; `None`: a glTF
+    /// that names external files is refused (it came from memory or standard input).
+    pub base: Option<PathBuf>,
+}
+
+impl ReadOptions {
+    /// The options for the file at `path`: a glTF's external files are read from the
+    /// file's folder, and a converted model (Milkshape, glTF) is named after the file
+    /// (`hero.glb`: `hero`).
+    ///
+    /// ```
+    /// let opts = mdlx::ReadOptions::for_file("models/hero.glb".as_ref());
+    /// assert_eq!(opts.base.as_deref(), Some("models".as_ref()));
+    /// assert_eq!((opts.gltf.name.as_str(), opts.ms3d.name.as_str()), ("hero", "hero"));
+    /// assert_eq!(mdlx::ReadOptions::for_file("hero.glb".as_ref()).base.as_deref(), Some("".as_ref()));
+    /// ```
+    pub fn for_file(path: &Path) -> ReadOptions {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut opts = ReadOptions {
+            // A bare file name has the empty parent: its files are named as relative as it is.
+            base: Some(path.parent().unwrap_or(Path::new("")).to_path_buf()),
+            ..ReadOptions::default()
+        };
+        opts.ms3d.name = name.clone();
+        opts.gltf.name = name;
+        opts
+    }
 }
 
 /// What a file was.
@@ -62,48 +98,62 @@ pub enum Source {
     },
     /// Milkshape 3D ASCII, converted to a version-800 model.
     Ms3d,
+    /// glTF 2.0, imported as a model of the version [`ImportOptions::version`] asks for.
+    Gltf {
+        /// Binary (`.glb`), else JSON (`.gltf`).
+        binary: bool,
+    },
 }
 
 impl Source {
-    /// Short name: `mdx`, `mdx-alpha`, `mdl` or `ms3d`.
-    pub fn short_name(self) -> &'static str {
+    /// The file's format.
+    pub fn format(self) -> Format {
         match self {
-            Source::Mdx { .. } => "mdx",
-            Source::AlphaMdx { .. } => "mdx-alpha",
-            Source::Mdl { .. } => "mdl",
-            Source::Ms3d => "ms3d",
+            Source::Mdx { .. } => Format::Mdx,
+            Source::AlphaMdx { .. } => Format::AlphaMdx,
+            Source::Mdl { .. } => Format::Mdl,
+            Source::Ms3d => Format::Ms3d,
+            Source::Gltf { .. } => Format::Gltf,
         }
     }
 
-    /// The file's own version (Milkshape has none).
+    /// Short name: `mdx`, `mdx-alpha`, `mdl`, `ms3d` or `gltf` (see [`Format::short_name`]).
+    pub fn short_name(self) -> &'static str {
+        self.format().short_name()
+    }
+
+    /// The file's own version (Milkshape and glTF have none).
     pub fn version(self) -> Option<u32> {
         match self {
             Source::Mdx { version, .. }
             | Source::AlphaMdx { version }
             | Source::Mdl { version, .. } => Some(version),
-            Source::Ms3d => None,
+            Source::Ms3d | Source::Gltf { .. } => None,
         }
     }
 
-    /// The file's own family (Milkshape has none).
+    /// The file's own family (Milkshape and glTF have none).
     pub fn family(self) -> Option<Family> {
         match self {
             Source::Mdx { family, .. } | Source::Mdl { family, .. } => Some(family),
             Source::AlphaMdx { .. } => Some(Family::WowAlpha),
-            Source::Ms3d => None,
+            Source::Ms3d | Source::Gltf { .. } => None,
         }
     }
 
-    /// Whether the model is a conversion of the file (alpha MDX, Milkshape), not the file
-    /// itself.
+    /// Whether the model is a conversion of the file (alpha MDX, Milkshape, glTF), not the
+    /// file itself.
     pub fn is_converted(self) -> bool {
-        matches!(self, Source::AlphaMdx { .. } | Source::Ms3d)
+        matches!(
+            self,
+            Source::AlphaMdx { .. } | Source::Ms3d | Source::Gltf { .. }
+        )
     }
 }
 
 impl fmt::Display for Source {
     /// `MDX, version 800 (classic)`, `MDX, WoW alpha family, version 1300`,
-    /// `MDL, version 1000 (reforged)`, `Milkshape 3D ASCII`.
+    /// `MDL, version 1000 (reforged)`, `Milkshape 3D ASCII`, `glTF 2.0 (binary, .glb)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Mdx { version, family } => {
@@ -114,6 +164,8 @@ impl fmt::Display for Source {
                 write!(f, "MDL, version {version} ({})", family.name())
             }
             Source::Ms3d => f.write_str("Milkshape 3D ASCII"),
+            Source::Gltf { binary: true } => f.write_str("glTF 2.0 (binary, .glb)"),
+            Source::Gltf { binary: false } => f.write_str("glTF 2.0 (JSON, .gltf)"),
         }
     }
 }
@@ -127,15 +179,19 @@ pub struct Loaded {
     pub source: Source,
     /// What the MDL reader warned about (empty for other formats).
     pub warnings: Vec<Located>,
-    /// What the conversion to a Warcraft III model could not carry (alpha MDX, Milkshape).
+    /// What the conversion to a Warcraft III model could not carry (alpha MDX, Milkshape,
+    /// glTF).
     pub losses: Vec<Loss>,
     /// The alpha-family document itself, for a WoW alpha file.
     pub alpha: Option<AlphaModel>,
+    /// For glTF: the textures the model names, as BLP files to write beside it.
+    pub textures: Vec<ImportedTexture>,
 }
 
 /// Reads a model of any format, told by the content (see [`identify`]): MDX of every
-/// family, MDL text, Milkshape 3D ASCII. WoW alpha files and Milkshape documents are
-/// converted to a version-800 model, their losses listed. Content that is no model
+/// family, MDL text, Milkshape 3D ASCII, glTF 2.0. WoW alpha files and Milkshape documents
+/// are converted to a version-800 model, glTF is imported as [`ReadOptions::gltf`] asks;
+/// their losses are listed. Content that is no model
 /// (empty, an image, an archive...) is refused with [`Error::NotAModel`], before any
 /// reader runs; so is text with no MDL block in it. An MDL without a `Model` block (a
 /// fragment, such as a lone `Bone` block) is refused too: the game needs the model header.
@@ -159,10 +215,11 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
         warnings: Vec::new(),
         losses: Vec::new(),
         alpha: None,
+        textures: Vec::new(),
     };
     match identify(data) {
         Content::NotAModel(looks_like) => Err(Error::NotAModel { looks_like }),
-        Content::Mdx if crate::alpha::is_alpha(data) => {
+        Content::Model(Format::AlphaMdx) => {
             let alpha = crate::alpha::from_bytes(data)?;
             let (model, losses) = alpha.to_model();
             let source = Source::AlphaMdx {
@@ -174,7 +231,7 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
                 ..plain(model, source)
             })
         }
-        Content::Mdx => {
+        Content::Model(Format::Mdx) => {
             let model = crate::mdx::from_bytes(data)?;
             let source = Source::Mdx {
                 version: model.version,
@@ -182,7 +239,7 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
             };
             Ok(plain(model, source))
         }
-        Content::Ms3d => {
+        Content::Model(Format::Ms3d) => {
             let doc = crate::ms3d::from_bytes(data)?;
             let (model, losses) = crate::convert::ms3d::to_model(&doc, &opts.ms3d);
             Ok(Loaded {
@@ -190,7 +247,19 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
                 ..plain(model, Source::Ms3d)
             })
         }
-        Content::Mdl => match crate::mdl::from_bytes_with_options(
+        Content::Model(Format::Gltf) => {
+            let source = crate::gltf::Source::from_bytes(data, opts.base.as_deref())?;
+            let import = crate::gltf::import(&source, &opts.gltf)?;
+            let source = Source::Gltf {
+                binary: data.starts_with(b"glTF"),
+            };
+            Ok(Loaded {
+                losses: import.losses,
+                textures: import.textures,
+                ..plain(import.model, source)
+            })
+        }
+        Content::Model(Format::Mdl) => match crate::mdl::from_bytes_with_options(
             data,
             &crate::mdl::ReadOptions {
                 strict: opts.strict,

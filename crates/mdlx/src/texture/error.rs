@@ -47,7 +47,7 @@ pub enum TextureErrorKind {
     Jpeg { what: String, message: String },
     /// A PNG could not be read.
     Png(String),
-    /// An image cannot be written as asked (`encode_blp1`): the message says why.
+    /// An image cannot be written as asked (`blp1::to_bytes`): the message says why.
     Encode(String),
 }
 

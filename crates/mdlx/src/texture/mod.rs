@@ -1,7 +1,7 @@
 //! Textures: BLP1, BLP2, DDS and TGA read into RGBA8, PNG written and read, and BLP1
-//! written ([`encode_blp1`]: JPEG or palette content, with mipmaps).
+//! written ([`blp1::to_bytes`]: JPEG or palette content, with mipmaps).
 //!
-//! [`Texture::read`] parses a container's header and lists its mip levels without decoding
+//! [`Texture::from_bytes`] parses a container's header and lists its mip levels without decoding
 //! anything; [`Texture::decode_level`] decodes one level into an [`RgbaImage`] (RGBA8, top
 //! row first). Every error is a [`TextureError`] that names what was wrong and where (the
 //! absolute byte offset); no input makes these readers panic. Memory is bounded by the input:
@@ -29,28 +29,29 @@
 //! }
 //! dds.resize(128, 0);
 //! dds.extend([0x30, 0x20, 0x10, 0x80]); // B G R A
-//! let texture = mdlx::texture::Texture::read(&dds)?;
+//! let texture = mdlx::texture::Texture::from_bytes(&dds)?;
 //! let image = texture.decode_level(0)?;
 //! assert_eq!((image.width, image.height), (1, 1));
 //! assert_eq!(image.pixels, [0x10, 0x20, 0x30, 0x80]);
-//! let png = mdlx::texture::png::encode(&image);
-//! assert_eq!(mdlx::texture::png::decode(&png).unwrap(), image);
+//! let png = mdlx::texture::png::to_bytes(&image);
+//! assert_eq!(mdlx::texture::png::from_bytes(&png).unwrap(), image);
 //! # Ok(())
 //! # }
 //! ```
 
 mod bcn;
 mod blp;
-mod blp_write;
+pub mod blp1;
 mod dds;
 mod error;
 mod jpeg;
 pub mod png;
 mod tga;
 
-pub use blp_write::{encode_blp1, BlpContent, BlpOptions, MAX_JPEG_HEADER};
+pub use blp1::{BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};
 
+use crate::Format;
 use TextureErrorKind as K;
 
 /// An image of 8-bit RGBA pixels, top row first, with no padding between rows.
@@ -209,7 +210,7 @@ enum Encoding {
 impl<'a> Texture<'a> {
     /// Reads the header of a BLP1, BLP2, DDS or TGA file and lists its mip levels. Refuses
     /// anything else, naming what it looks like (e.g. an MDX model saved as `.blp`).
-    pub fn read(data: &'a [u8]) -> Result<Texture<'a>, TextureError> {
+    pub fn from_bytes(data: &'a [u8]) -> Result<Texture<'a>, TextureError> {
         match data.get(..4) {
             Some(b"BLP1") => blp::read_blp1(data),
             Some(b"BLP2") => blp::read_blp2(data),
@@ -226,9 +227,14 @@ impl<'a> Texture<'a> {
                 other => Err(TextureError::new(
                     K::NotATexture {
                         looks_like: match other {
-                            crate::Content::Mdx => "an MDX model (it starts with `MDLX`)".into(),
-                            crate::Content::Mdl => "text (an MDL model?)".into(),
-                            crate::Content::Ms3d => "a Milkshape 3D ASCII model".into(),
+                            crate::Content::Model(Format::Mdx | Format::AlphaMdx) => {
+                                "an MDX model (it starts with `MDLX`)".into()
+                            }
+                            crate::Content::Model(Format::Mdl) => "text (an MDL model?)".into(),
+                            crate::Content::Model(Format::Ms3d) => {
+                                "a Milkshape 3D ASCII model".into()
+                            }
+                            crate::Content::Model(Format::Gltf) => "a glTF model".into(),
                             crate::Content::NotAModel(like) => like.to_string(),
                         },
                     },
@@ -296,9 +302,9 @@ impl<'a> Texture<'a> {
     }
 }
 
-/// Reads a whole file's level 0: `Texture::read(data)?.decode_level(0)`.
+/// Reads a whole file's level 0: `Texture::from_bytes(data)?.decode_level(0)`.
 pub fn decode(data: &[u8]) -> Result<RgbaImage, TextureError> {
-    Texture::read(data)?.decode_level(0)
+    Texture::from_bytes(data)?.decode_level(0)
 }
 
 /// The `size` bytes at `offset`, or an error naming the region (`what`) that runs past the

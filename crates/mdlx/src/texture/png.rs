@@ -7,7 +7,7 @@ use super::{RgbaImage, TextureError, TextureErrorKind as K};
 ///
 /// # Panics
 /// If `image.pixels` does not hold `width * height * 4` bytes (a caller's bug).
-pub fn encode(image: &RgbaImage) -> Vec<u8> {
+pub fn to_bytes(image: &RgbaImage) -> Vec<u8> {
     let mut out = Vec::new();
     let mut encoder = ::png::Encoder::new(&mut out, image.width, image.height);
     encoder.set_color(::png::ColorType::Rgba);
@@ -24,7 +24,7 @@ pub fn encode(image: &RgbaImage) -> Vec<u8> {
 
 /// Decodes a PNG into RGBA8. Memory is bounded by the input: deflate expands at most about
 /// 1032 times, so the decoder may not allocate more than 1040 times the file size.
-pub fn decode(data: &[u8]) -> Result<RgbaImage, TextureError> {
+pub fn from_bytes(data: &[u8]) -> Result<RgbaImage, TextureError> {
     let err = |e: ::png::DecodingError| TextureError::new(K::Png(e.to_string()), 0);
     let bound = data.len().saturating_mul(1040).max(1 << 16);
     let limits = ::png::Limits { bytes: bound };
@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn a_header_asking_for_more_pixels_than_the_file_can_hold_is_refused() {
         // A real 1x1 PNG whose header then claims 60000x60000 (14 GB of RGBA).
-        let mut png = encode(&RgbaImage {
+        let mut png = to_bytes(&RgbaImage {
             width: 1,
             height: 1,
             pixels: vec![1, 2, 3, 4],
@@ -106,6 +106,6 @@ mod tests {
         png[20..24].copy_from_slice(&60000u32.to_be_bytes());
         let crc = crc32(&png[12..29]);
         png[29..33].copy_from_slice(&crc.to_be_bytes());
-        assert!(decode(&png).is_err());
+        assert!(from_bytes(&png).is_err());
     }
 }

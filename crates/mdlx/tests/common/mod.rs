@@ -30,6 +30,8 @@ pub struct ManifestRow {
     pub version: u32,
     /// Path relative to the corpus folder.
     pub local_path: String,
+    /// The manifest's notes (`WoW alpha 0.5.x MDX` marks the alpha family).
+    pub notes: String,
 }
 
 /// The rows of MANIFEST.tsv.
@@ -45,6 +47,7 @@ pub fn manifest() -> Vec<ManifestRow> {
                 format: f.first()?.to_string(),
                 version: f.get(1)?.parse().unwrap_or(0),
                 local_path: f.get(7)?.to_string(),
+                notes: f.get(8).unwrap_or(&"").to_string(),
             })
         })
         .collect()

@@ -32,7 +32,7 @@ use super::{AlphaModel, Chunk};
 
 /// Something of the alpha model that the Warcraft III model could not hold (the same
 /// report type as every conversion's).
-pub use crate::convert::Loss;
+use crate::Loss;
 
 /// Collects losses while converting.
 #[derive(Default)]

@@ -31,7 +31,7 @@ use crate::model::{
     Layer, Material, Model, Texture, TextureSlot,
 };
 use crate::texture::RgbaImage;
-use crate::texture::{encode_blp1, BlpOptions};
+use crate::texture::{blp1, BlpOptions};
 use gltf_json::material::AlphaMode;
 use gltf_json::validation::Checked;
 use std::collections::HashMap;
@@ -173,7 +173,7 @@ impl<'a> Materials<'a> {
         let png = bytes.starts_with(b"\x89PNG");
         let jpeg = bytes.starts_with(&[0xff, 0xd8]);
         if png {
-            crate::texture::png::decode(&bytes).map_err(|e| e.to_string())
+            crate::texture::png::from_bytes(&bytes).map_err(|e| e.to_string())
         } else if jpeg {
             decode_jpeg(&bytes)
         } else {
@@ -207,7 +207,7 @@ impl<'a> Materials<'a> {
         } else {
             image
         };
-        let blp = match encode_blp1(&image, &BlpOptions::jpeg(90)) {
+        let blp = match blp1::to_bytes(&image, &BlpOptions::jpeg(90)) {
             Ok(b) => b,
             Err(e) => {
                 losses.add(

@@ -5,7 +5,7 @@
 //! let bytes = include_bytes!("../../../../../examples/cube.mdx");
 //! let model = mdlx::mdx::from_bytes(bytes).unwrap();
 //! let glb = mdlx::gltf::export(&model, &Default::default()).to_glb();
-//! let source = mdlx::gltf::Source::from_slice(&glb, None).unwrap();
+//! let source = mdlx::gltf::Source::from_bytes(&glb, None).unwrap();
 //! let back = mdlx::gltf::import(&source, &Default::default()).unwrap();
 //! assert_eq!(back.model.sequences.len(), model.sequences.len());
 //! ```
@@ -92,13 +92,13 @@ use super::Losses;
 use crate::anim::math::{
     invert_affine, mul, qconjugate, qmul, qnormalize, trs_about, Mat4, Quat, Vec3, IDENTITY,
 };
-use crate::convert::Loss;
 use crate::format::track::{KGAO, KGRT, KGSC, KGTR};
 use crate::model::{
     light_type, node_flags, Animation as WcAnimation, AnyTrack, Attachment, Bone, Camera,
     EventObject, EventTrack, Extent, FixedString, GeosetAnimation, Helper, Interpolation, Key,
     Light, Model, Node, Sequence, Track, Tracks, SEQUENCE_NON_LOOPING,
 };
+use crate::Loss;
 use gltf_json::animation::{Interpolation as GInterp, Property};
 use gltf_json::validation::Checked;
 use serde_json::Value;

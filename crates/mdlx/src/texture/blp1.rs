@@ -33,7 +33,7 @@ pub enum BlpContent {
     Palette,
 }
 
-/// How [`encode_blp1`] writes a texture.
+/// How [`to_bytes`] writes a texture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlpOptions {
     /// JPEG or palette content.
@@ -85,7 +85,7 @@ fn refuse(why: String) -> TextureError {
 /// side (the JPEG frame header's limit). Errors: an empty image, a pixel buffer whose
 /// length is not `width * height * 4`, a quality outside 1..=100, alpha bits the content
 /// cannot store.
-pub fn encode_blp1(image: &RgbaImage, options: &BlpOptions) -> Result<Vec<u8>, TextureError> {
+pub fn to_bytes(image: &RgbaImage, options: &BlpOptions) -> Result<Vec<u8>, TextureError> {
     let (w, h) = (image.width, image.height);
     if w == 0 || h == 0 {
         return Err(refuse(format!("an image of {w}x{h} has no pixels")));
