@@ -5,9 +5,10 @@
 //! - MDL reading and writing ([`MdlRecord`]): one node-block loop and one writer for every
 //!   kind, the keyword hint list of unknown-keyword errors, and the cheap skeleton check.
 //!
-//! The generated code binds every field by name, and the MDL writer destructures the record
-//! without `..` under `#[deny(unused_variables)]`: a field left out of the MDX order, the
-//! MDL order or the struct is a compile error, never a silent default.
+//! The generated MDX code binds every field by name and builds the struct without `..`;
+//! the MDL writer destructures the record without `..`; an explicit MDL order must name
+//! every field once (a `const` assertion). A field left out of any direction is a compile
+//! error, never a silent default.
 //!
 //! The macro language is small:
 //!
@@ -19,7 +20,8 @@
 //!         size 4;                            // optional: an inclusive size frames the record
 //!         flags PREM_FLAGS;                  // optional: node flag words
 //!         tracks(tracks, tail) [tk::KLAV => "Visibility"];  // optional: tracks, and keywords of
-//!                                            // tracks no field pairs with
+//!                                            // tracks no field pairs with (`tail: AlphaTracks`
+//!                                            // for the alpha family's container)
 //!         mdl [a, b, c];                     // optional: MDL line order when not MDX order
 //!         custom_mdl "why";                  // optional: MDL reading and writing by hand
 //!     }
@@ -33,6 +35,10 @@
 //! Each field's declaration becomes a private associated constant of the record (same name
 //! as the field, of type [`Decl`]), so generated code and hand-written code alike can ask
 //! `Light::intensity.mdl.keys`.
+//!
+//! A kind whose fields the WoW alpha family shares keeps them in a callback macro
+//! (`light_fields!`, `particle_emitter_fields!`, `bone_fields!`) that both families' `record!`
+//! invocations expand, with their own head ([`MdxHead`]) and track container ([`TrackList`]).
 //!
 //! What the declaration cannot say stays hand-written, and says why where it lives: the
 //! geoset (vertex lists), the material and its layers (version-dependent layer layouts),
