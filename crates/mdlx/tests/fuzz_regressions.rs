@@ -10,6 +10,8 @@
 //! - `mdx_via_mdl-newline-in-name.mdx`: a line break inside a helper's name was written
 //!   raw, so the name's string ended at the line and the block did not read back. Now
 //!   written as a space, with the exact bytes in the extension block.
+//! - `mdx_via_mdl-newline-in-model-name.mdx`: the same in the model's name, which the
+//!   `Model` block's own check did not count as unwritable.
 //! - `mdl_roundtrip-object-id-overflow.mdl`: `ObjectId -2` made the next free id overflow.
 //! - `mdx_via_mdl-foreign-track-in-bone.mdx`: a bone holding a KGAC track; its raw-tag
 //!   block `KGAC 3 { ... }` was refused when read back.

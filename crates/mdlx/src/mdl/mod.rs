@@ -502,11 +502,14 @@ fn check_info(m: &Model) -> Option<Vec<u8>> {
         && i.name.padding().is_empty()
         && i.animation_file.padding().is_empty()
         && floats_ok
-        && !has_quote(&i.name)
-        && !has_quote(&i.animation_file);
+        && !unwritable_text(&i.name)
+        && !unwritable_text(&i.animation_file);
     (!ok).then(|| mdx_bytes(i, m.version).unwrap_or_default())
 }
 
-fn has_quote(s: &crate::model::FixedString) -> bool {
-    s.text_bytes().contains(&b'"')
+fn unwritable_text(s: &crate::model::FixedString) -> bool {
+    // `Out::string` writes these as `'` and a space.
+    s.text_bytes()
+        .iter()
+        .any(|b| matches!(b, b'"' | b'\n' | b'\r'))
 }
