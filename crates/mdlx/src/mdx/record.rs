@@ -72,45 +72,21 @@ pub trait MdxField: Sized {
     fn write_field(&self, w: &mut Writer, len: usize, what: &str) -> MdxResult<()>;
 }
 
-impl MdxField for f32 {
-    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
-        r.f32()
-    }
-    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
-        w.f32(*self);
-        Ok(())
-    }
+/// The numbers, read and written by the reader's and writer's method of the same name.
+macro_rules! number_field {
+    ($($t:ident),*) => {$(
+        impl MdxField for $t {
+            fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
+                r.$t()
+            }
+            fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
+                w.$t(*self);
+                Ok(())
+            }
+        }
+    )*};
 }
-
-impl MdxField for u32 {
-    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
-        r.u32()
-    }
-    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
-        w.u32(*self);
-        Ok(())
-    }
-}
-
-impl MdxField for i32 {
-    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
-        r.i32()
-    }
-    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
-        w.i32(*self);
-        Ok(())
-    }
-}
-
-impl MdxField for u8 {
-    fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
-        r.u8()
-    }
-    fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
-        w.u8(*self);
-        Ok(())
-    }
-}
+number_field!(f32, u32, i32, u8);
 
 impl<T: MdxField + Copy + Default, const N: usize> MdxField for [T; N] {
     fn read_field(r: &mut Reader, len: usize) -> MdxResult<Self> {

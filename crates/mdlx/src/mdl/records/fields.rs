@@ -239,54 +239,39 @@ impl MdlValue for f32 {
     }
 }
 
-impl MdlValue for u32 {
-    fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str) {
-        if let Some(v) = cx.u32_arg(c, what) {
-            *self = v;
+/// The integer fields: read as `Key <n>` (a u32 field takes `-1` as 0xFFFFFFFF, an i32 one
+/// values up to 0xFFFFFFFF wrapped), used as indices of words and as flag bits.
+macro_rules! int_value {
+    ($t:ty, $arg:ident) => {
+        impl MdlValue for $t {
+            fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str) {
+                if let Some(v) = cx.$arg(c, what) {
+                    *self = v;
+                }
+            }
+            fn write_value(&self, out: &mut Out) {
+                out.int(*self as i64);
+            }
+            fn same(&self, other: &Self) -> bool {
+                self == other
+            }
+            fn is_zero(&self) -> bool {
+                *self == 0
+            }
+            fn index(&self) -> Option<u32> {
+                Some(*self as u32)
+            }
+            fn set_index(&mut self, n: u32) {
+                *self = n as $t;
+            }
+            fn set_bits(&mut self, bits: u32) {
+                *self |= bits as $t;
+            }
         }
-    }
-    fn write_value(&self, out: &mut Out) {
-        out.int(*self as i64);
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-    fn is_zero(&self) -> bool {
-        *self == 0
-    }
-    fn index(&self) -> Option<u32> {
-        Some(*self)
-    }
-    fn set_index(&mut self, n: u32) {
-        *self = n;
-    }
-    fn set_bits(&mut self, bits: u32) {
-        *self |= bits;
-    }
+    };
 }
-
-impl MdlValue for i32 {
-    fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str) {
-        if let Some(v) = cx.i32_arg(c, what) {
-            *self = v;
-        }
-    }
-    fn write_value(&self, out: &mut Out) {
-        out.int(*self as i64);
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-    fn is_zero(&self) -> bool {
-        *self == 0
-    }
-    fn index(&self) -> Option<u32> {
-        Some(*self as u32)
-    }
-    fn set_index(&mut self, n: u32) {
-        *self = n as i32;
-    }
-}
+int_value!(u32, u32_arg);
+int_value!(i32, i32_arg);
 
 impl<const N: usize> MdlValue for [f32; N] {
     fn read(&mut self, cx: &mut Cx, c: usize, _what: &'static str) {
