@@ -295,39 +295,30 @@ impl<const N: usize> MdlValue for [f32; N] {
     }
 }
 
-impl<const N: usize> MdlValue for [u32; N] {
-    fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str) {
-        if let Some(v) = cx.ints::<N>(c, i32::MIN as i64, u32::MAX as i64, what) {
-            *self = v.map(|x| x as u32);
+/// Integer lists `Key { a, b, c }`, each element in `$min..=$max` (a u32 list takes
+/// negative values wrapped, as its single-value form does).
+macro_rules! int_list_value {
+    ($t:ty, $min:expr, $max:expr) => {
+        impl<const N: usize> MdlValue for [$t; N] {
+            fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str) {
+                if let Some(v) = cx.ints::<N>(c, $min, $max, what) {
+                    *self = v.map(|x| x as $t);
+                }
+            }
+            fn write_value(&self, out: &mut Out) {
+                out.ints(self.map(i64::from));
+            }
+            fn same(&self, other: &Self) -> bool {
+                self == other
+            }
+            fn is_zero(&self) -> bool {
+                self.iter().all(|v| *v == 0)
+            }
         }
-    }
-    fn write_value(&self, out: &mut Out) {
-        out.ints(self.map(i64::from));
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-    fn is_zero(&self) -> bool {
-        self.iter().all(|v| *v == 0)
-    }
+    };
 }
-
-impl<const N: usize> MdlValue for [u8; N] {
-    fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str) {
-        if let Some(v) = cx.ints::<N>(c, 0, 255, what) {
-            *self = v.map(|x| x as u8);
-        }
-    }
-    fn write_value(&self, out: &mut Out) {
-        out.ints(self.map(i64::from));
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-    fn is_zero(&self) -> bool {
-        self.iter().all(|v| *v == 0)
-    }
-}
+int_list_value!(u32, i32::MIN as i64, u32::MAX as i64);
+int_list_value!(u8, 0, 255);
 
 impl MdlValue for FixedString {
     fn read(&mut self, cx: &mut Cx, c: usize, _what: &'static str) {
