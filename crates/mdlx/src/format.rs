@@ -50,6 +50,8 @@ pub mod track {
         KGTR = b"KGTR"; KGRT = b"KGRT"; KGSC = b"KGSC";
         // light
         KLAS = b"KLAS"; KLAE = b"KLAE"; KLAC = b"KLAC"; KLAI = b"KLAI"; KLBI = b"KLBI"; KLBC = b"KLBC"; KLAV = b"KLAV";
+        // light, 1300+: shadow casting start and end; 1600+: quadratic and linear falloff, damping
+        KLSS = b"KLSS"; KLSE = b"KLSE"; KLQF = b"KLQF"; KLLF = b"KLLF"; KLDA = b"KLDA";
         // attachment
         KATV = b"KATV";
         // particle emitter
@@ -60,6 +62,9 @@ pub mod track {
         KRHA = b"KRHA"; KRHB = b"KRHB"; KRAL = b"KRAL"; KRCO = b"KRCO"; KRTX = b"KRTX"; KRVS = b"KRVS";
         // camera
         KCTR = b"KCTR"; KTTR = b"KTTR"; KCRL = b"KCRL";
+        // camera, 1200+: focus distance, focal length, f-stop (the four letters reversed:
+        // FUDI, FALE, FSTP)
+        IDUF = b"IDUF"; ELAF = b"ELAF"; PTSF = b"PTSF";
         // popcorn emitter
         KPPA = b"KPPA"; KPPC = b"KPPC"; KPPE = b"KPPE"; KPPL = b"KPPL"; KPPS = b"KPPS"; KPPV = b"KPPV";
     }
@@ -90,9 +95,8 @@ pub fn track_kind(tag: Tag) -> Option<TrackKind> {
         }
         KMTA | KMTE | KFCA | KFTC | KGAO | KLAS | KLAE | KLAI | KLBI | KLAV | KATV | KPEE
         | KPEG | KPLN | KPLT | KPEL | KPES | KPEV | KP2S | KP2R | KP2L | KP2G | KP2E | KP2N
-        | KP2W | KP2V | KRHA | KRHB | KRAL | KRVS | KCRL | KPPA | KPPE | KPPL | KPPS | KPPV => {
-            Float
-        }
+        | KP2W | KP2V | KRHA | KRHB | KRAL | KRVS | KCRL | KPPA | KPPE | KPPL | KPPS | KPPV
+        | KLSS | KLSE | KLQF | KLLF | KLDA | IDUF | ELAF | PTSF => Float,
         _ => return None,
     })
 }
@@ -107,8 +111,14 @@ pub mod version {
     pub const FRESNEL: u32 = 1000;
     /// Layers gain shader type and texture slots; materials lose the shader name.
     pub const TEXTURE_SLOTS: u32 = 1100;
-    /// Lights gain shadow intensity.
+    /// Lights gain shadow intensity; cameras the depth-of-field tracks.
     pub const LIGHT_SHADOW: u32 = 1200;
+    /// Lights gain shadow casting and its range.
+    pub const LIGHT_SHADOW_CASTING: u32 = 1300;
+    /// Lights gain falloff coefficients (quadratic, linear, damping).
+    pub const LIGHT_FALLOFF: u32 = 1600;
+    /// The newest Reforged version this crate knows.
+    pub const NEWEST: u32 = 1800;
 }
 
 /// Fixed string field lengths.

@@ -24,7 +24,7 @@ crate::model::light_fields! {
             tracks(tracks, tail: AlphaTracks) [];
             custom_mdl "the alpha family has no MDL";
         }
-    } {}
+    } {} {}
 }
 
 /// Bytes of a light after its generic object: type, two attenuations, color, intensity,

@@ -202,6 +202,11 @@ impl crate::model::declare::TrackList for AlphaTracks {
     fn write_list(&self, w: &mut Writer, tail: &[u8]) -> MdxResult<()> {
         write_tracks(w, self, tail)
     }
+    fn remove_tag(&mut self, tag: crate::model::Tag) -> bool {
+        let before = self.0.len();
+        self.0.retain(|a| a.tag != tag);
+        self.0.len() != before
+    }
 }
 
 impl AlphaTracks {

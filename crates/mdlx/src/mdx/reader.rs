@@ -190,8 +190,21 @@ impl<'a> Reader<'a> {
     /// Reads an inclusive size (which counts its own four bytes) and returns the record's
     /// window, positioned just after the size field. `min` is the smallest valid size.
     pub fn inclusive_region(&mut self, min: usize) -> MdxResult<Reader<'a>> {
-        let at = self.pos;
         let size = self.u32()? as usize;
+        self.inclusive_rest(size, min)
+    }
+
+    /// [`Reader::inclusive_region`] of a size word whose top byte is not part of the size
+    /// (a 1200+ camera's layout byte); returns the region and that byte.
+    pub fn inclusive_region_24(&mut self, min: usize) -> MdxResult<(Reader<'a>, u8)> {
+        let word = self.u32()?;
+        let region = self.inclusive_rest((word & 0x00ff_ffff) as usize, min)?;
+        Ok((region, (word >> 24) as u8))
+    }
+
+    /// The region of an inclusive `size` whose word was just read.
+    fn inclusive_rest(&mut self, size: usize, min: usize) -> MdxResult<Reader<'a>> {
+        let at = self.pos - 4;
         if size < min.max(4) {
             return Err(self.error_at(
                 MdxErrorKind::SizeTooSmall {

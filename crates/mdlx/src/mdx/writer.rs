@@ -167,6 +167,25 @@ impl Writer {
         self.buf[mark.at..mark.at + 4].copy_from_slice(&size.to_le_bytes());
         Ok(())
     }
+
+    /// [`Writer::end_size`] of a size word whose top byte is `top` (a 1200+ camera's layout
+    /// byte): the size must fit the other 24 bits.
+    pub fn end_size_24(&mut self, mark: SizeMark, top: u8) -> MdxResult<()> {
+        let at = mark.at;
+        self.end_size(mark)?;
+        let word = &mut self.buf[at..at + 4];
+        if word[3] != 0 {
+            let size = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            return Err(MdxError::new(
+                MdxErrorKind::Unwritable(format!(
+                    "a camera of {size} bytes exceeds the 16 MiB its size word holds"
+                )),
+                at as u64,
+            ));
+        }
+        word[3] = top;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@
 //!                                            // for the alpha family's container)
 //!         mdl [a, b, c];                     // optional: MDL line order when not MDX order
 //!         custom_mdl "why";                  // optional: MDL reading and writing by hand
+//!         custom_mdx "why";                  // optional: MDX reading and writing by hand
 //!     }
 //!     fields {
 //!         /// Doc of the field.
@@ -67,6 +68,15 @@ pub struct Decl<T> {
     pub len: usize,
 }
 
+/// Moving a record to another format version (see [`crate::model::Model::to_version`]):
+/// fields the target version lacks are reported through `lost` when they hold anything
+/// but what the game assumes without them, and take that value; fields it adds keep
+/// theirs (a record read from a file that lacks them holds the assumed value already).
+pub trait Retarget {
+    /// Moves the record from version `from` to `to`; `lost` hears what does not survive.
+    fn retarget(&mut self, from: u32, to: u32, lost: &mut dyn FnMut(String));
+}
+
 /// Bytes a record keeps without understanding them (the tail after its tracks; a node's
 /// tail is counted with the nodes).
 pub trait Opaque {
@@ -101,6 +111,8 @@ pub trait TrackList: Sized + Clone + Default {
     fn read_list(r: &mut Reader) -> MdxResult<(Self, Vec<u8>)>;
     /// Writes the tracks and the bytes after them.
     fn write_list(&self, w: &mut Writer, tail: &[u8]) -> MdxResult<()>;
+    /// Removes the tracks of `tag`; true if there were any.
+    fn remove_tag(&mut self, tag: crate::model::Tag) -> bool;
 }
 
 impl TrackList for Tracks {
@@ -109,6 +121,11 @@ impl TrackList for Tracks {
     }
     fn write_list(&self, w: &mut Writer, tail: &[u8]) -> MdxResult<()> {
         crate::mdx::tracks::write_tracks(w, self, tail)
+    }
+    fn remove_tag(&mut self, tag: crate::model::Tag) -> bool {
+        let before = self.0.len();
+        self.0.retain(|a| a.tag != tag);
+        self.0.len() != before
     }
 }
 
@@ -216,6 +233,7 @@ macro_rules! record {
             $(tracks($tracks:ident, $tail:ident $(: $tty:ty)?) [$($ttag:expr => $tkw:literal),* $(,)?];)?
             $(mdl [$($order:ident),* $(,)?];)?
             $(custom_mdl $why:literal;)?
+            $(custom_mdx $mdx_why:literal;)?
         }
         fields {
             $(
@@ -256,12 +274,44 @@ macro_rules! record {
             )*
         }
 
+        impl $crate::model::declare::Retarget for $name {
+            #[allow(unused_variables)]
+            fn retarget(&mut self, from: u32, to: u32, lost: &mut dyn FnMut(String)) {
+                // The tracks of the fields the target lacks.
+                #[allow(unused_mut)]
+                let mut gone: Vec<($crate::model::Tag, &str, u32)> = Vec::new();
+                $(
+                    let since = Self::$field.since;
+                    if since > to && since <= from {
+                        let absent = (Self::$field.absent)();
+                        let what = Self::$field.mdl.key();
+                        let what = if what.is_empty() { stringify!($field) } else { what };
+                        if !$crate::mdl::records::fields::MdlValue::same(&self.$field, &absent) {
+                            lost(format!("{what} (since {since})"));
+                        }
+                        self.$field = absent;
+                        if let Some((tag, _)) = Self::$field.mdl.track {
+                            gone.push((tag, what, since));
+                        }
+                    }
+                )*
+                $(
+                    for (tag, what, since) in gone.drain(..) {
+                        if $crate::model::declare::TrackList::remove_tag(&mut self.$tracks, tag) {
+                            lost(format!("{what} animation (since {since})"));
+                        }
+                    }
+                )?
+            }
+        }
+
         impl $crate::model::declare::Opaque for $name {
             fn opaque_bytes(&self) -> usize {
                 0 $(+ { let _ = stringify!($tracks); self.$tail.len() })?
             }
         }
 
+        record!(@custom [$($mdx_why)?] {
         impl $crate::mdx::record::MdxRecord for $name {
             const NAME: &'static str = $label;
 
@@ -275,10 +325,12 @@ macro_rules! record {
                     let $hname = <$hty as $crate::model::declare::MdxHead>::read_mdx(r, version)?;
                 )?
                 $(
+                    // A field the version lacks holds what the game assumes for it (what
+                    // an absent MDL line reads as).
                     let $field = if version >= Self::$field.since {
                         $crate::mdx::record::MdxField::read_field(r, Self::$field.len)?
                     } else {
-                        Default::default()
+                        (Self::$field.absent)()
                     };
                 )*
                 $(
@@ -315,8 +367,9 @@ macro_rules! record {
                 })
             }
         }
+        });
 
-        record!(@mdl_impl [$($why)?] {
+        record!(@custom [$($why)?] {
         #[allow(dead_code)]
         impl $name {
             /// The MDL forms of the fields and the keywords of the other tracks.
@@ -444,8 +497,8 @@ macro_rules! record {
 
     };
 
-    (@mdl_impl [] { $($t:tt)* }) => { $($t)* };
-    (@mdl_impl [$why:literal] { $($t:tt)* }) => {};
+    (@custom [] { $($t:tt)* }) => { $($t)* };
+    (@custom [$why:literal] { $($t:tt)* }) => {};
     (@or [] [$($d:tt)*]) => { $($d)* };
     (@or [$($v:tt)+] [$($d:tt)*]) => { $($v)+ };
     (@head_words []) => { &[] };

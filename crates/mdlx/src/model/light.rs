@@ -1,5 +1,26 @@
-//! Lights (LITE): a node plus type, attenuation, color, intensity, ambient color and
-//! intensity (and shadow intensity from 1200), then KLAS KLAE KLAC KLAI KLBI KLBC KLAV tracks.
+//! Lights (LITE): a node, then in MDX order
+//!
+//! | field | type | versions | track |
+//! |---|---|---|---|
+//! | type | u32 | all | |
+//! | shadow casting | u32 | 1300+ | |
+//! | attenuation start, end | f32, f32 | all | KLAS, KLAE |
+//! | color | 3 f32 (blue, green, red) | all | KLAC |
+//! | intensity | f32 | all | KLAI |
+//! | ambient color | 3 f32 | all | KLBC |
+//! | ambient intensity | f32 | all | KLBI |
+//! | shadow intensity | f32 | 1200+ | |
+//! | shadow casting start, end | f32, f32 | 1300+ | KLSS, KLSE |
+//! | quadratic falloff, linear falloff, damping | 3 f32 | 1600+ | KLQF, KLLF, KLDA |
+//!
+//! then the tracks (and KLAV, visibility). The 1200+ layout is the `wc3` crate's (0.2.0,
+//! `model/scene/light.rs`: the shadow casting word sits right after the type, the other
+//! fields after the ambient intensity), confirmed byte for byte on files it writes (see
+//! `tests/reforged_vs_wc3.rs`); Retera's Model Studio and War3Net agree where they know
+//! the fields (see [`crate::format::version`]). The MDL keywords are the `wc3` crate's:
+//! `static ShadowIntensity`, the bare word `ShadowCasting`, `ShadowCastingStart`,
+//! `ShadowCastingEnd`, `QuadraticFalloff`, `LinearFalloff`, `Damping`. An absent falloff
+//! line reads as the game's default (0.0005, 0, 0.00001), as the `wc3` crate reads it.
 
 use crate::format::track as tk;
 use crate::format::version as ver;
@@ -21,8 +42,9 @@ pub mod light_type {
 
 /// The fields of a light that Warcraft III and the WoW alpha family share, in MDX order;
 /// `light_fields!(consumer! { header } { more fields })` hands them to a declaration.
+/// `light_fields!(consumer! { header } { fields after the type } { fields at the end })`.
 macro_rules! light_fields {
-    ($mac:ident! { $($head:tt)* } { $($extra:tt)* }) => {
+    ($mac:ident! { $($head:tt)* } { $($after_type:tt)* } { $($extra:tt)* }) => {
         $mac! {
             $($head)*
             fields {
@@ -36,6 +58,7 @@ macro_rules! light_fields {
                         "Ambient",
                     ]),
                 ),
+                $($after_type)*
                 /// Attenuation start.
                 attenuation_start: f32 => $crate::mdl::records::fields::Field::animated(
                     &["AttenuationStart"],
@@ -84,10 +107,45 @@ light_fields! {
             head node: Node = kind::LIGHT;
             size 4;
             tracks(tracks, tail) [tk::KLAV => "Visibility"];
+            // The `wc3` crate's line order: the shadow casting word after the intensities.
+            mdl [
+                light_type, attenuation_start, attenuation_end, color, intensity,
+                ambient_color, ambient_intensity, shadow_intensity, shadow_casting,
+                shadow_start, shadow_end, quadratic_falloff, linear_falloff, damping,
+            ];
         }
+    } {
+        /// Shadow casting (1300+): 1 casts shadows, 0 does not; other values kept.
+        shadow_casting: u32; since ver::LIGHT_SHADOW_CASTING
+            => Field::new(&["ShadowCasting"], Style::Flag),
     } {
         /// Shadow intensity (1200+).
         shadow_intensity: f32; since ver::LIGHT_SHADOW
-            => Field::new(&["ShadowIntensity"], Style::Plain),
+            => Field::new(&["ShadowIntensity"], Style::Static),
+        /// Distance where shadow casting starts (1300+).
+        shadow_start: f32; since ver::LIGHT_SHADOW_CASTING
+            => Field::animated(&["ShadowCastingStart"], tk::KLSS),
+        /// Distance where shadow casting ends (1300+).
+        shadow_end: f32; since ver::LIGHT_SHADOW_CASTING
+            => Field::animated(&["ShadowCastingEnd"], tk::KLSE),
+        /// Quadratic distance falloff coefficient (1600+; the game's value for older
+        /// versions is [`Light::DEFAULT_QUADRATIC_FALLOFF`]).
+        quadratic_falloff: f32 = Light::DEFAULT_QUADRATIC_FALLOFF; since ver::LIGHT_FALLOFF
+            => Field::animated(&["QuadraticFalloff"], tk::KLQF),
+        /// Linear distance falloff coefficient (1600+; 0 for older versions).
+        linear_falloff: f32; since ver::LIGHT_FALLOFF
+            => Field::animated(&["LinearFalloff"], tk::KLLF),
+        /// Damping coefficient (1600+; the game's value for older versions is
+        /// [`Light::DEFAULT_DAMPING`]).
+        damping: f32 = Light::DEFAULT_DAMPING; since ver::LIGHT_FALLOFF
+            => Field::animated(&["Damping"], tk::KLDA),
     }
+}
+
+impl Light {
+    /// The quadratic falloff of lights before 1600, and of a 1600+ MDL light without the
+    /// line (the `wc3` crate's default).
+    pub const DEFAULT_QUADRATIC_FALLOFF: f32 = 0.0005;
+    /// The damping of lights before 1600, and of a 1600+ MDL light without the line.
+    pub const DEFAULT_DAMPING: f32 = 0.00001;
 }

@@ -20,6 +20,7 @@ mod primitives;
 mod sequence;
 mod summary;
 mod tracks;
+mod version;
 
 pub use animated::{geoset_animation_flags, GeosetAnimation, TextureAnimation};
 pub use attachment::{Attachment, CollisionShape, EventObject, EventTrack, Shape};
@@ -36,6 +37,7 @@ pub use primitives::{Extent, FixedString, Tag};
 pub use sequence::{texture_flags, FaceEffect, ModelInfo, Sequence, Texture, SEQUENCE_NON_LOOPING};
 pub use summary::Counts;
 pub use tracks::{Animation, AnyTrack, Interpolation, Key, Track, Tracks};
+pub use version::{is_known as is_known_version, HD_SHADER};
 
 /// Which family of the format a version number belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

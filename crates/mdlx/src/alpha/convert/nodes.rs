@@ -329,6 +329,7 @@ fn cameras(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {
             target_position: c.target_pivot,
             tracks: cx.tracks(&rec, &c.tracks, map::CAMERA),
             tail: Vec::new(),
+            ..WcCamera::default()
         });
     }
 }

@@ -440,6 +440,7 @@ impl Importer<'_> {
                 target_position: target,
                 tracks: Tracks::default(),
                 tail: Vec::new(),
+                ..Camera::default()
             });
         }
         let lights_unused = self

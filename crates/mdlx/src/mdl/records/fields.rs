@@ -27,6 +27,9 @@ pub enum Style {
     Bits(&'static [(&'static str, u32)]),
     /// `Key <id>`, or `Key <word>` for -1 (`GeosetId Multiple`).
     IdOr(&'static str),
+    /// No line: a detail of the MDX layout that MDL has no words for. A record whose value
+    /// differs from what an absent line reads as is kept whole by the extension block.
+    Hidden,
 }
 
 /// One field's MDL form.
@@ -80,7 +83,7 @@ impl Field {
     }
 
     /// The keyword written (empty for word fields).
-    fn key(&self) -> &'static str {
+    pub(crate) fn key(&self) -> &'static str {
         self.keys.first().copied().unwrap_or("")
     }
 
@@ -177,6 +180,7 @@ impl Field {
                 Some(u32::MAX) => out.kv_word(key, none),
                 _ => self.line(out, "", key, v),
             },
+            Style::Hidden => {}
         }
     }
 
@@ -220,6 +224,30 @@ pub trait MdlValue: Clone {
     fn set_index(&mut self, _n: u32) {}
     /// Sets a flag bit.
     fn set_bits(&mut self, _bits: u32) {}
+}
+
+/// The camera's MDX layout details ([`Style::Hidden`] only).
+impl MdlValue for Option<u8> {
+    fn read(&mut self, _cx: &mut Cx, _c: usize, _what: &'static str) {}
+    fn write_value(&self, _out: &mut Out) {}
+    fn same(&self, other: &Self) -> bool {
+        self == other
+    }
+    fn is_zero(&self) -> bool {
+        self.is_none()
+    }
+}
+
+/// Kept bytes ([`Style::Hidden`] only).
+impl MdlValue for Vec<u8> {
+    fn read(&mut self, _cx: &mut Cx, _c: usize, _what: &'static str) {}
+    fn write_value(&self, _out: &mut Out) {}
+    fn same(&self, other: &Self) -> bool {
+        self == other
+    }
+    fn is_zero(&self) -> bool {
+        self.is_empty()
+    }
 }
 
 impl MdlValue for f32 {
