@@ -143,8 +143,18 @@ fn reforged_shaped(version: u32) -> Vec<u8> {
     b.0
 }
 
-/// A file's chunks: (tag, whole chunk bytes with header), after the `MDLX` magic.
-fn split(data: &[u8]) -> Vec<([u8; 4], Vec<u8>)> {
+/// A chunk: its tag and its whole bytes, header included.
+type Chunk = ([u8; 4], Vec<u8>);
+
+/// A chunk of a mixed file and the family it came from.
+type Part<'a> = (Origin, &'a Chunk);
+
+/// Two files of one version number: (version, alpha name, alpha file, Warcraft III name,
+/// Warcraft III file).
+type Pair = (u32, &'static str, Vec<u8>, &'static str, Vec<u8>);
+
+/// A file's chunks, after the `MDLX` magic.
+fn split(data: &[u8]) -> Vec<Chunk> {
     let mut out = Vec::new();
     let mut at = 4;
     while at + 8 <= data.len() {
@@ -178,7 +188,7 @@ struct Mixed {
     telling: Vec<(Origin, [u8; 4], usize, usize)>,
 }
 
-fn assemble(version: u32, parts: &[(Origin, &([u8; 4], Vec<u8>))]) -> Mixed {
+fn assemble(version: u32, parts: &[Part]) -> Mixed {
     let mut bytes = b"MDLXVERS\x04\0\0\0".to_vec();
     bytes.extend_from_slice(&version.to_le_bytes());
     let mut telling = Vec::new();
@@ -236,7 +246,7 @@ fn check(t: &mut Tally, what: &str, data: &[u8], telling: &[(Origin, [u8; 4], us
     }
 }
 
-fn pairs() -> Vec<(u32, &'static str, Vec<u8>, &'static str, Vec<u8>)> {
+fn pairs() -> Vec<Pair> {
     let relabel = |mut d: Vec<u8>, v: u32| {
         d[12..16].copy_from_slice(&v.to_le_bytes());
         d
@@ -319,6 +329,7 @@ fn both_families_are_classified_right() {
         let tags: Vec<[u8; 4]> = split(&f).into_iter().map(|(t, _)| t).collect();
         for t in [
             b"SEQS", b"MTLS", b"TEXS", b"GEOS", b"BONE", b"HELP", b"ATCH", b"EVTS", b"CLID",
+            b"LITE", b"CAMS",
         ] {
             assert!(tags.contains(t), "{v}: {}", String::from_utf8_lossy(t));
         }
@@ -440,7 +451,7 @@ fn cut_mixed_and_flipped_files_never_panic_nor_misclassify() {
         ));
         // Chunk-by-chunk mixes: each chunk slot from either file, in random order.
         for i in 0..60 {
-            let mut parts: Vec<(Origin, &([u8; 4], Vec<u8>))> = Vec::new();
+            let mut parts: Vec<Part> = Vec::new();
             for c in &ac {
                 if rng.below(2) == 0 {
                     parts.push((Origin::Alpha, c));
