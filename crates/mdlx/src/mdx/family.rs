@@ -23,9 +23,12 @@
 //! | HTST | (no such chunk) | count, size-framed records holding a node |
 //! | CORN, FAFX, BPOS | size-framed node records; 340-byte records; count and 48-byte matrices | (no such chunks) |
 //!
-//! Records must fill their chunk exactly (the readers would keep a remainder as a tail,
-//! but no writer of either family leaves one, so a remainder is not evidence for a
-//! layout). The fields inside Warcraft III records, which grow with the version (lights at
+//! Warcraft III records must fill their chunk exactly: its readers refuse a remainder
+//! after size-framed records, and a remainder after 132-byte sequences would let every
+//! SEQS chunk fit. After the counted records of the alpha layouts bytes may remain, as
+//! the alpha reader keeps them (the chunk's tail). MODL must have its exact size. (So a
+//! Warcraft III SEQS whose first name starts with four zero bytes also reads as an alpha
+//! count of 0 and a tail, and tells nothing.) The fields inside Warcraft III records, which grow with the version (lights at
 //! 1200/1300/1600, for instance), are never looked at: only sizes that frame them, which
 //! every Warcraft III version shares. Chunks laid out alike in both families (VERS, GLBS,
 //! TEXS, PIVT) and tags neither family knows tell nothing.
@@ -96,9 +99,10 @@ fn times(count: u32, each: usize) -> Option<usize> {
     (count as usize).checked_mul(each)
 }
 
-/// Walks records from `at` to the end of `p`: `count` of them (or as many as there are
-/// when `None`), each as long as `step` says (given the bytes from the record on; at
-/// least 1). The number of records when they fill `p` exactly.
+/// Walks records from `at` on: `count` of them, after which bytes may remain (the alpha
+/// readers keep them as the chunk's tail), or when `None` as many as fill `p` exactly.
+/// Each is as long as `step` says (given the bytes from the record on; at least 1). The
+/// number of records when they frame.
 fn walk(
     p: &[u8],
     mut at: usize,
@@ -108,7 +112,7 @@ fn walk(
     let mut n = 0u32;
     loop {
         match count {
-            Some(c) if n == c => return (at == p.len()).then_some(n),
+            Some(c) if n == c => return (at <= p.len()).then_some(n),
             None if at == p.len() => return Some(n),
             _ => {}
         }
@@ -208,9 +212,7 @@ fn alpha_batched(p: &[u8]) -> Option<u32> {
             .checked_add(times(vertices, 48)?)?
             .checked_add(times(types, 4)?)?
             .checked_add(4)?;
-        if u32_at(p, before_indices)? != indices {
-            return None;
-        }
+        // The batch repeats the index count; whether it agrees is the reader's to say.
         at = before_indices
             .checked_add(8)?
             .checked_add(times(indices, 2)?)?
@@ -219,15 +221,15 @@ fn alpha_batched(p: &[u8]) -> Option<u32> {
             return None;
         }
     }
-    (at == p.len()).then_some(n)
+    (at <= p.len()).then_some(n)
 }
 
-/// The alpha CLID payload: `VRTX`, `TRI `, `NRMS`, exactly.
+/// The alpha CLID payload: `VRTX`, `TRI `, `NRMS`, then perhaps a tail.
 fn alpha_collision(p: &[u8]) -> bool {
     let at = tagged(p, 0, VRTX, 12);
     let at = at.and_then(|at| tagged(p, at, crate::alpha::geoset::sub::TRI, 2));
     let at = at.and_then(|at| tagged(p, at, NRMS, 12));
-    at == Some(p.len())
+    at.is_some()
 }
 
 /// A count at the start of `p`, then `skip` more bytes, then that many records.
@@ -255,7 +257,9 @@ fn judge(tag: Tag, p: &[u8], version: u32) -> Option<Fit> {
         chunk::MODL => Fit::of(p.len() == 372, p.len() == 373),
         chunk::SEQS => Fit::of(
             p.len() % 132 == 0,
-            u32_at(p, 0).and_then(|n| times(n, 140)?.checked_add(4)) == Some(p.len()),
+            u32_at(p, 0)
+                .and_then(|n| times(n, 140)?.checked_add(4))
+                .is_some_and(|len| len <= p.len()),
         ),
         chunk::MTLS => both(&|r| sized(r, 20, u32::MAX), &|r| sized(r, 12, u32::MAX), 4),
         chunk::TXAN => both(&|r| sized(r, 4, u32::MAX), &|r| sized(r, 4, u32::MAX), 0),
@@ -555,7 +559,10 @@ mod tests {
         assert_eq!(e.offset, 0x10);
         assert!(e.to_string().contains("MODL at 0x10 has size 380"), "{e}");
 
-        let mixed = file(1300, &[(b"MODL", vec![0; 373]), (b"SEQS", vec![0; 264])]);
+        let mut seqs = vec![0; 264];
+        seqs[..5].copy_from_slice(b"Stand");
+        seqs[132..136].copy_from_slice(b"Walk");
+        let mixed = file(1300, &[(b"MODL", vec![0; 373]), (b"SEQS", seqs.clone())]);
         let e = classify_family(&mixed).unwrap_err();
         let msg = e.to_string();
         assert!(
@@ -563,6 +570,11 @@ mod tests {
             "{msg}"
         );
         assert_eq!(e.offset, 0x18d);
+        // Unnamed Warcraft III sequences also read as an alpha count of 0 and a tail: the
+        // chunk then tells nothing, and the MODL decides.
+        seqs[..5].fill(0);
+        let unnamed = file(1300, &[(b"MODL", vec![0; 373]), (b"SEQS", seqs)]);
+        assert_eq!(classify_family(&unnamed), Ok(Family::WowAlpha));
         // Other versions are decided by number whatever the chunks.
         assert_eq!(
             classify_family(&file(800, &[(b"MODL", vec![0; 373])])),
