@@ -800,22 +800,21 @@ fn byte_flips_never_panic() {
 
 #[test]
 fn huge_counts_are_refused_before_allocating() {
-    // The boar's BONE count (offset 23340 + 8) set to 0x7FFFFFFF.
+    // The boar's BONE count (offset 23340 + 8) set to 0x7FFFFFFF: the chunk then frames
+    // neither as alpha bones nor as Warcraft III ones, so family detection refuses the file
+    // (naming the chunk) before any reader counts anything.
     let mut d = boar_bytes();
     d[23348..23352].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
     let e = alpha::from_bytes(&d).unwrap_err();
     assert!(
-        matches!(
-            e.kind,
-            MdxErrorKind::CountTooLarge {
-                count: 0x7FFF_FFFF,
-                ..
-            }
-        ),
+        matches!(&e.kind, MdxErrorKind::FamilyUnclear { version: 1300, reason }
+            if reason.starts_with("BONE at 0x5b2c fits neither family")
+                && reason.contains("count (2147483647)")),
         "{e}"
     );
-    assert_eq!(e.offset, 23352);
-    assert_eq!(e.path, ["BONE"]);
+    assert_eq!(e.offset, 23340);
+    assert_eq!(mdx::from_bytes(&d).unwrap_err(), e);
+    assert!(!alpha::is_alpha(&d));
     // A 1300 geoset's UVAS set count, with its VRTX count kept.
     let mut d = boar_bytes();
     let uvas = 2181 + 8 + 4 + 2228;

@@ -108,6 +108,7 @@ fn kind_name(k: &MdxErrorKind) -> &'static str {
         MdxErrorKind::ExpectedTag { .. } => "ExpectedTag",
         MdxErrorKind::UnknownLayout { .. } => "UnknownLayout",
         MdxErrorKind::AlphaFamily { .. } => "AlphaFamily",
+        MdxErrorKind::FamilyUnclear { .. } => "FamilyUnclear",
         MdxErrorKind::MissingChunk { .. } => "MissingChunk",
         MdxErrorKind::Unwritable(_) => "Unwritable",
     }

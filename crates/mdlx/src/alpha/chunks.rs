@@ -8,13 +8,13 @@ use crate::mdx::reader::{scoped, Reader};
 use crate::mdx::record::{read_n, write_all, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::{MdxError, MdxResult};
-use crate::model::{Tag, UnknownChunk};
+use crate::model::{Family, Tag, UnknownChunk};
 
 use super::emitters::{EMITTER2_FIXED, LIGHT_FIXED, RIBBON_FIXED};
 use super::geoset::{read_batched, write_batched};
 use super::header::SEQUENCE_SIZE;
 use super::material::TEXTURE_SIZE;
-use super::{is_alpha, AlphaModel, Chunk, Collision, ModelInfo, Records, BATCHED_GEOSETS};
+use super::{AlphaModel, Chunk, Collision, ModelInfo, Records, BATCHED_GEOSETS};
 
 /// Smallest possible sizes of count-prefixed records, so a count can be checked against
 /// the bytes that remain before anything is allocated.
@@ -41,7 +41,7 @@ pub fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
         return Err(r.error(MdxErrorKind::BadMagic));
     }
     let version = peek_version(data).unwrap_or(0);
-    if !is_alpha(data) {
+    if crate::mdx::classify_family(data)? != Family::WowAlpha {
         return Err(r.error(MdxErrorKind::UnknownLayout {
             what: "MDX family for the alpha reader (the chunks have Warcraft III shapes); version",
             value: version,

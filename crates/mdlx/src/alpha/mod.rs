@@ -74,9 +74,11 @@ use crate::model::{Family, Tag, UnknownChunk};
 /// The first version whose geosets are interleaved batches.
 pub const BATCHED_GEOSETS: u32 = 1500;
 
-/// Decodes an alpha-family MDX file. Files that [`is_alpha`] does not recognise are
-/// refused (`MdxErrorKind::UnknownLayout` at offset 0), as `mdx::from_bytes` refuses
-/// alpha files.
+/// Decodes an alpha-family MDX file. A file whose chunks have the Warcraft III layouts is
+/// refused (`MdxErrorKind::UnknownLayout` at offset 0), as `mdx::from_bytes` refuses alpha
+/// files; a 1300-1500 file whose chunks contradict each other or fit neither family is
+/// refused with `MdxErrorKind::FamilyUnclear`, naming the chunks (see
+/// [`crate::mdx::classify_family`]).
 pub fn from_bytes(data: &[u8]) -> MdxResult<AlphaModel> {
     chunks::read_model(data)
 }
@@ -86,10 +88,11 @@ pub fn to_bytes(model: &AlphaModel) -> MdxResult<Vec<u8>> {
     chunks::write_model(model)
 }
 
-/// True when `data` is an alpha-family MDX, told by the shape of its chunks (see
-/// [`crate::mdx::detect_family`]): versions 1300-1500 collide with Reforged ones.
+/// True when `data` is an alpha-family MDX, told by the layouts of its chunks (see
+/// [`crate::mdx::classify_family`]): versions 1300-1500 collide with Reforged ones. False
+/// for files whose chunks contradict each other or fit neither family.
 pub fn is_alpha(data: &[u8]) -> bool {
-    crate::mdx::detect_family(data) == Family::WowAlpha
+    crate::mdx::classify_family(data) == Ok(Family::WowAlpha)
 }
 
 /// Records of one chunk, and the bytes after the last whole record.

@@ -139,44 +139,6 @@ fn write_list<T: MdxRecord + Overflow + Clone>(
     Ok(())
 }
 
-/// Tells the classic/Reforged family from the WoW alpha family by the shape of the chunks
-/// (the version numbers 1300-1500 exist in both).
-pub fn detect_family(data: &[u8]) -> Family {
-    let mut version = 800;
-    let mut alpha_shape = false;
-    let mut r = Reader::new(data);
-    if r.tag().ok() != Some(chunk::MDLX) {
-        return Family::Classic;
-    }
-    while r.remaining() >= 8 {
-        let (Ok(tag), Ok(size)) = (r.tag(), r.u32()) else {
-            break;
-        };
-        let Ok(mut c) = r.region(size as usize) else {
-            break;
-        };
-        let first = c.clone().u32().unwrap_or(0) as usize;
-        match tag {
-            chunk::VERS => version = first as u32,
-            chunk::HTST => alpha_shape = true,
-            // Alpha MODL has one byte more than the 372 of Warcraft III.
-            chunk::MODL => alpha_shape |= size != 372,
-            // Alpha SEQS starts with a record count; Warcraft III's is 132-byte records.
-            chunk::SEQS => {
-                alpha_shape |= size % 132 != 0 && first > 0 && (size as usize - 4) % first == 0
-            }
-            // Alpha CLID holds geometry chunks, not nodes.
-            chunk::CLID => alpha_shape |= c.tag().ok() == Some(crate::format::sub::VRTX),
-            _ => {}
-        }
-    }
-    if (1300..=1500).contains(&version) && alpha_shape {
-        Family::WowAlpha
-    } else {
-        Family::of_version(version)
-    }
-}
-
 /// How many top-level chunks, and how many of unknown tags, the declared sizes walk
 /// through (a capacity hint).
 fn count_chunks(data: &[u8]) -> (usize, usize) {
@@ -197,7 +159,7 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
     if r.peek_tag() != Some(chunk::MDLX) {
         return Err(r.error(MdxErrorKind::BadMagic));
     }
-    if detect_family(data) == Family::WowAlpha {
+    if super::family::classify_family(data)? == Family::WowAlpha {
         return Err(r.error(MdxErrorKind::AlphaFamily {
             version: peek_version(data).unwrap_or(0),
         }));

@@ -23,6 +23,11 @@ pub enum MdxErrorKind {
     UnknownLayout { what: &'static str, value: u32 },
     /// A WoW alpha-family file (versions 1300-1500 with the alpha chunk shapes).
     AlphaFamily { version: u32 },
+    /// A file of version 1300-1500 (numbers both Reforged and the WoW alpha family use)
+    /// whose chunks do not tell its family: one fits neither family's layout, or one fits
+    /// only the alpha layout and another only Warcraft III's. `reason` names the chunks and
+    /// their offsets (see [`crate::mdx::classify_family`]).
+    FamilyUnclear { version: u32, reason: String },
     /// The file ends without a chunk every model has (`VERS`, `MODL`): an empty or cut-off
     /// file, not a model. `chunks` is how many whole chunks came before the end.
     MissingChunk { tag: [u8; 4], chunks: usize },
@@ -99,6 +104,10 @@ impl fmt::Display for MdxErrorKind {
             AlphaFamily { version } => write!(
                 f,
                 "this is a WoW alpha-family MDX (version {version}, alpha chunk layouts): read it with mdlx::alpha (the mdlx tool does so by itself)"
+            ),
+            FamilyUnclear { version, reason } => write!(
+                f,
+                "cannot tell whether this version {version} MDX is Warcraft III (Reforged) or WoW alpha: {reason}"
             ),
             MissingChunk { tag, chunks } => {
                 let read = match chunks {

@@ -5,14 +5,16 @@
 
 mod chunks;
 pub mod error;
+pub mod family;
 pub(crate) mod reader;
 pub(crate) mod record;
 pub(crate) mod tracks;
 pub(crate) mod writer;
 
+pub use chunks::conventional_layout;
 pub(crate) use chunks::require_header;
-pub use chunks::{conventional_layout, detect_family};
 pub use error::{MdxError, MdxErrorKind, MdxResult};
+pub use family::{classify_family, detect_family};
 
 use crate::model::{Extent, Model};
 use reader::Reader;
