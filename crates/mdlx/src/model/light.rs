@@ -143,6 +143,16 @@ light_fields! {
 }
 
 impl Light {
+    /// A light holding, in the fields of later versions, what the game assumes when a file
+    /// lacks them (what reading an older file gives), zero elsewhere.
+    pub fn new() -> Light {
+        Light {
+            quadratic_falloff: Self::DEFAULT_QUADRATIC_FALLOFF,
+            damping: Self::DEFAULT_DAMPING,
+            ..Light::default()
+        }
+    }
+
     /// The quadratic falloff of lights before 1600, and of a 1600+ MDL light without the
     /// line (the `wc3` crate's default).
     pub const DEFAULT_QUADRATIC_FALLOFF: f32 = 0.0005;

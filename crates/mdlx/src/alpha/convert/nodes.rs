@@ -108,7 +108,7 @@ pub(super) fn nodes(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {
             ambient_color: l.ambient_color,
             ambient_intensity: l.ambient_intensity,
             tracks: cx.tracks(&rec, &l.tracks, map::LIGHT),
-            ..WcLight::default()
+            ..WcLight::new()
         });
     }
     for (i, h) in a.helpers().enumerate() {

@@ -372,7 +372,7 @@ impl Importer<'_> {
             intensity: 1.0,
             ambient_color: [1.0; 3],
             ambient_intensity: 0.0,
-            ..Default::default()
+            ..Light::new()
         };
         let Some(l) = index.and_then(|i| list.get(i)) else {
             return out;
