@@ -120,10 +120,12 @@ pub enum Command {
         /// sequence over all frames.
         #[arg(long, value_name = "RANGES", value_parser = parse_frames)]
         frames: Option<Ranges>,
-        /// glTF input: the model version to build: 800 (classic; skin weights become matrix
-        /// groups), 1000 or 1100 (Reforged; skin weights kept).
-        /// [default: 800]
-        #[arg(long = "version", value_name = "800|1000|1100", value_parser = parse_model_version)]
+        /// The model version to write: 800 (classic), or 900 to 1800 in steps of 100
+        /// (Reforged). A model of another version is converted: what the target lacks is
+        /// listed and refused unless --allow-lossy; what it adds gets the game's defaults.
+        /// glTF input builds this version (800: skin weights become matrix groups).
+        /// [default: the input's; glTF input: 800]
+        #[arg(long = "version", value_name = "800|900..1800", value_parser = parse_model_version)]
         model_version: Option<u32>,
         /// glTF input: the folder of the textures as the game sees it; the BLP files are
         /// written there under OUT's folder. `/` and `\` both separate; empty puts them
@@ -133,8 +135,8 @@ pub enum Command {
         /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
         #[arg(long)]
         strict_mdl: bool,
-        /// With --strict-mdl: write anyway and list what was lost.
-        #[arg(long, requires = "strict_mdl")]
+        /// With --strict-mdl or --version: write anyway and list what was lost.
+        #[arg(long)]
         allow_lossy: bool,
         /// Print one JSON object per file on standard output (what was written, its losses
         /// and warnings, or the error).
@@ -248,13 +250,11 @@ fn parse_frames(text: &str) -> Result<Ranges, String> {
     Ok(Ranges(ranges))
 }
 
-/// `--version`: a model version glTF import builds.
+/// `--version`: a Warcraft III model version.
 fn parse_model_version(text: &str) -> Result<u32, String> {
-    match text.trim() {
-        "800" => Ok(800),
-        "1000" => Ok(1000),
-        "1100" => Ok(1100),
-        _ => Err("the model version is 800, 1000 or 1100".into()),
+    match text.trim().parse::<u32>() {
+        Ok(v) if mdlx::model::is_known_version(v) => Ok(v),
+        _ => Err("the model version is 800, or 900 to 1800 in steps of 100".into()),
     }
 }
 

@@ -94,7 +94,7 @@ fn main() -> ExitCode {
                 textures,
                 team_color,
                 linear,
-                gltf_version: model_version,
+                version: model_version,
                 texture_path,
                 in_folder: false,
                 ledger: Default::default(),

@@ -973,3 +973,64 @@ fn a_team_color_that_is_not_hex_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("RRGGBB"));
 }
+
+/// A 1600 light and camera, converted down and up by `convert --version`: `info` shows
+/// each field of the version only, and what 1100 lacks is refused unless allowed.
+#[test]
+fn info_shows_the_fields_of_the_version_and_convert_moves_between_versions() {
+    use mdlx::model::{Camera, Light, Model};
+    let dir = temp_dir("versions");
+    let light = Light {
+        shadow_intensity: 0.5,
+        shadow_casting: 1,
+        shadow_start: 2.0,
+        shadow_end: 30.0,
+        quadratic_falloff: 0.25,
+        damping: 0.125,
+        ..Light::new()
+    };
+    let model = Model {
+        version: 1600,
+        lights: vec![light],
+        cameras: vec![Camera::default()],
+        pivot_points: vec![[0.0; 3]],
+        ..Model::default()
+    };
+    let file = dir.join("lamp.mdx");
+    std::fs::write(&file, mdlx::mdx::to_bytes(&model).unwrap()).unwrap();
+    let file = file.to_str().unwrap();
+    let out = mdlx(&["info", "--json", file]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let l = &v["lights"][0];
+    assert_eq!(l["shadow_intensity"], 0.5);
+    assert_eq!(l["shadow_casting"], 1);
+    assert_eq!(l["shadow_range"], serde_json::json!([2.0, 30.0]));
+    assert_eq!(l["falloff"]["quadratic"], 0.25);
+    assert_eq!(v["cameras"][0]["layout"], 3);
+    let text = String::from_utf8(mdlx(&["info", file]).stdout).unwrap();
+    assert!(text.contains("shadow intensity 0.5, casts shadows (2..30), falloff quadratic 0.25"), "{text}");
+
+    let old = dir.join("lamp1100.mdx");
+    let old_s = old.to_str().unwrap();
+    let r = mdlx(&["convert", file, old_s, "--version", "1100"]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("version 1100 cannot hold Light[0]: ShadowIntensity (since 1200)"), "{err}");
+    assert!(!old.exists(), "nothing written");
+    let r = mdlx(&["convert", file, old_s, "--version", "1100", "--allow-lossy"]);
+    assert_eq!(r.status.code(), Some(0));
+    let v: serde_json::Value =
+        serde_json::from_slice(&mdlx(&["info", "--json", old_s]).stdout).unwrap();
+    assert_eq!(v["version"], 1100);
+    assert!(v["lights"][0].get("shadow_intensity").is_none(), "{v}");
+    assert_eq!(v["cameras"][0]["layout"], 0);
+    // Back up: the defaults, shown.
+    let up = dir.join("lamp1800.mdx");
+    let r = mdlx(&["convert", old_s, up.to_str().unwrap(), "--version", "1800"]);
+    assert_eq!(r.status.code(), Some(0));
+    let v: serde_json::Value =
+        serde_json::from_slice(&mdlx(&["info", "--json", up.to_str().unwrap()]).stdout).unwrap();
+    assert_eq!(v["lights"][0]["shadow_intensity"], 0.0);
+    assert_eq!(v["lights"][0]["falloff"]["quadratic"], 0.0005);
+    assert_eq!(v["lights"][0]["falloff"]["damping"], 0.00001);
+}

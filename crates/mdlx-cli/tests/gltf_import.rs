@@ -194,7 +194,7 @@ fn strict_refuses_an_import_with_losses_and_writes_nothing() {
 #[test]
 fn version_picks_the_model_version_built() {
     let dir = temp_dir("version");
-    for version in [800u32, 1000, 1100] {
+    for version in [800u32, 1000, 1100, 1200, 1800] {
         let out = dir.join(format!("rig{version}.mdx"));
         let v = version.to_string();
         let r = mdlx(&[
@@ -231,19 +231,24 @@ fn version_picks_the_model_version_built() {
     ]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
     assert_eq!(read_model(&out).version, 800);
-    // Other values are usage errors; so is --version for input that is no glTF.
-    let r = mdlx(&["convert", &box_textured(), &s(&out), "--version", "900"]);
-    assert_eq!(r.status.code(), Some(2));
+    // Other values are usage errors.
+    for bad in ["850", "1900", "1250", "x"] {
+        let r = mdlx(&["convert", &box_textured(), &s(&out), "--version", bad]);
+        assert_eq!(r.status.code(), Some(2), "{bad}");
+        assert!(stderr(&r).contains("800, or 900 to 1800"), "{}", stderr(&r));
+    }
+    // For a model, --version converts it (tests/versions.rs of the library covers what
+    // each version keeps); up and back down gives the file's bytes.
     let cube = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
-    let r = mdlx(&[
-        "convert",
-        &s(&cube),
-        &s(&dir.join("cube.mdx")),
-        "--version",
-        "1000",
-    ]);
-    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
-    assert!(stderr(&r).contains("for glTF input"));
+    let up = dir.join("cube1800.mdx");
+    let r = mdlx(&["convert", &s(&cube), &s(&up), "--version", "1800"]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert_eq!(read_model(&up).version, 1800);
+    let down = dir.join("cube.mdx");
+    let v = read_model(&cube).version.to_string();
+    let r = mdlx(&["convert", &s(&up), &s(&down), "--version", &v]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert!(std::fs::read(&down).unwrap() == std::fs::read(&cube).unwrap());
     // The program's own version is still `mdlx --version`.
     let r = mdlx(&["--version"]);
     assert!(String::from_utf8_lossy(&r.stdout).starts_with("mdlx "));
@@ -415,12 +420,9 @@ fn a_folder_conversion_takes_gltf_inputs_for_model_outputs_only() {
     let files = tree(&out);
     assert!(files.contains(&"box.mdx".to_string()), "{files:?}");
     assert!(files.contains(&"sub/rig.mdx".to_string()), "{files:?}");
-    // --version applies to the glTF inputs; the MDX stays what it was.
+    // --version applies to every input: the glTF ones are built at it, the MDX converted.
     assert_eq!(read_model(&out.join("box.mdx")).version, 1000);
-    assert_eq!(
-        read_model(&out.join("cube.mdx")).version,
-        read_model(&cube).version
-    );
+    assert_eq!(read_model(&out.join("cube.mdx")).version, 1000);
     assert_textures_beside(&read_model(&out.join("box.mdx")), &out, "war3mapImported\\");
     // Two copies of one glTF beside each other make the same textures: written once,
     // both models find them (the files are converted in parallel).

@@ -142,8 +142,9 @@ pub struct Options {
     pub team_color: Option<[u8; 3]>,
     /// glTF output: linear keys only (for Blender).
     pub linear: bool,
-    /// glTF input: the model version to build (`None`: 800).
-    pub gltf_version: Option<u32>,
+    /// The model version to write (`None`: the input's; glTF input: 800). A Warcraft III
+    /// model of another version is converted ([`mdlx::model::Model::to_version`]).
+    pub version: Option<u32>,
     /// glTF input: the game's path prefix of the textures (`None`: `war3mapImported\`).
     pub texture_path: Option<String>,
     /// Set for each file of a folder conversion: the glTF-input options then apply to the
@@ -311,20 +312,35 @@ pub(super) fn convert_file(
     let decoded = if format == mdlx::Format::Gltf {
         decode_gltf(ctx, &data, (input, output), to, opts, read)?
     } else {
-        if !opts.in_folder && (opts.gltf_version.is_some() || opts.texture_path.is_some()) {
+        if !opts.in_folder && opts.texture_path.is_some() {
             return Err(usage(format!(
-                "{shown}: --version and --texture-path are for glTF input; this is no glTF file (converting between model versions is not supported)"
+                "{shown}: --texture-path is for glTF input; this is no glTF file"
             )));
         }
         super::decode(&data, input, &read)?
     };
     let from = decoded.source.short_name();
     let super::Decoded {
-        model,
+        mut model,
         mut notes,
         textures,
         ..
     } = decoded;
+    if let Some(version) = opts.version.filter(|v| *v != model.version) {
+        let (converted, losses) = model.to_version(version).map_err(|e| usage(format!("{shown}: {e}")))?;
+        let what = format!("version {version} cannot hold");
+        if !losses.is_empty() && !opts.allow_lossy {
+            let listed: Vec<String> = losses.iter().map(|l| format!("{what} {l}")).collect();
+            bail!(
+                "{}\n{} thing(s) would be lost going from version {} to {version}; nothing written (use --allow-lossy to write anyway)",
+                listed.join("\n"),
+                losses.len(),
+                model.version
+            );
+        }
+        notes.extend(losses.iter().map(|l| Note::loss(&what, l)));
+        model = converted;
+    }
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts
@@ -503,8 +519,9 @@ fn decode_gltf(
     } else {
         super::stem(output)
     };
-    if let Some(version) = opts.gltf_version {
-        read.gltf.version = version;
+    if let Some(version) = opts.version {
+        // glTF import builds up to 1100; later versions are a conversion of that.
+        read.gltf.version = version.min(mdlx::format::version::TEXTURE_SLOTS);
     }
     if let Some(path) = &opts.texture_path {
         read.gltf.texture_path = path.clone();

@@ -1,4 +1,5 @@
-//! `mdlx info FILE... [--json]`: version and family, counts, sequences, textures.
+//! `mdlx info FILE... [--json]`: version and family, counts, sequences, textures, lights
+//! and cameras (with the fields of their version only).
 //!
 //! Several files are shown in the order given, separated by a blank line (text) or one
 //! JSON object per line. A file that cannot be read is reported (on stderr, and as an
@@ -9,6 +10,8 @@ use crate::files;
 use crate::report::{f32_json, f32s_json, Note};
 use crate::Ctx;
 use anyhow::Result;
+use mdlx::format::version as ver;
+use mdlx::model::Light;
 use mdlx::Model;
 use serde_json::json;
 use std::io::Write;
@@ -110,12 +113,97 @@ fn to_json(m: &Model, file: &str) -> serde_json::Value {
             "path": t.path.text(),
             "replaceable_id": t.replaceable_id,
         })).collect::<Vec<_>>(),
+        "lights": m.lights.iter().map(|l| light_json(m.version, l)).collect::<Vec<_>>(),
+        "cameras": m.cameras.iter().map(|c| json!({
+            "name": c.name.text(),
+            "field_of_view": f32_json(c.field_of_view),
+            "near_clip": f32_json(c.near_clip),
+            "far_clip": f32_json(c.far_clip),
+            "layout": c.layout_for(m.version),
+            "animated": tags(&c.tracks),
+        })).collect::<Vec<_>>(),
         "unknown_chunks": unknown_by_tag(m)
             .into_iter()
             .map(|(tag, n)| (tag, json!(n)))
             .collect::<serde_json::Map<_, _>>(),
         "opaque_bytes": m.opaque_bytes(),
     })
+}
+
+const LIGHT_TYPES: [&str; 3] = ["omnidirectional", "directional", "ambient"];
+
+fn light_type(l: &Light) -> String {
+    LIGHT_TYPES
+        .get(l.light_type as usize)
+        .map_or_else(|| format!("type {}", l.light_type), |t| t.to_string())
+}
+
+/// The tags of a record's tracks, in file order.
+fn tags(t: &mdlx::model::Tracks) -> Vec<String> {
+    t.iter().map(|a| a.tag.text()).collect()
+}
+
+/// A light, with the fields of its version only.
+fn light_json(version: u32, l: &Light) -> serde_json::Value {
+    let mut j = json!({
+        "name": l.node.name.text(),
+        "type": light_type(l),
+        "attenuation": [f32_json(l.attenuation_start), f32_json(l.attenuation_end)],
+        "color": f32s_json(&[l.color[2], l.color[1], l.color[0]]),
+        "intensity": f32_json(l.intensity),
+        "ambient_color": f32s_json(&[l.ambient_color[2], l.ambient_color[1], l.ambient_color[0]]),
+        "ambient_intensity": f32_json(l.ambient_intensity),
+        "animated": tags(&l.tracks),
+    });
+    if version >= ver::LIGHT_SHADOW {
+        j["shadow_intensity"] = f32_json(l.shadow_intensity);
+    }
+    if version >= ver::LIGHT_SHADOW_CASTING {
+        j["shadow_casting"] = json!(l.shadow_casting);
+        j["shadow_range"] = json!([f32_json(l.shadow_start), f32_json(l.shadow_end)]);
+    }
+    if version >= ver::LIGHT_FALLOFF {
+        j["falloff"] = json!({
+            "quadratic": f32_json(l.quadratic_falloff),
+            "linear": f32_json(l.linear_falloff),
+            "damping": f32_json(l.damping),
+        });
+    }
+    j
+}
+
+/// A light on one line: the fields of its version only (colors red first).
+fn light_line(version: u32, l: &Light) -> String {
+    let mut s = format!(
+        "{:<24} {:<15} intensity {}, attenuation {}..{}",
+        l.node.name.text(),
+        light_type(l),
+        l.intensity,
+        l.attenuation_start,
+        l.attenuation_end
+    );
+    if version >= ver::LIGHT_SHADOW {
+        s += &format!(", shadow intensity {}", l.shadow_intensity);
+    }
+    if version >= ver::LIGHT_SHADOW_CASTING {
+        match l.shadow_casting {
+            0 => s += ", casts no shadow",
+            1 => s += ", casts shadows",
+            n => s += &format!(", shadow casting {n}"),
+        }
+        s += &format!(" ({}..{})", l.shadow_start, l.shadow_end);
+    }
+    if version >= ver::LIGHT_FALLOFF {
+        s += &format!(
+            ", falloff quadratic {} linear {} damping {}",
+            l.quadratic_falloff, l.linear_falloff, l.damping
+        );
+    }
+    let t = tags(&l.tracks);
+    if !t.is_empty() {
+        s += &format!(", animated {}", t.join(" "));
+    }
+    s
 }
 
 fn write_text(out: &mut impl Write, m: &Model, file: &str, source: &str) -> std::io::Result<()> {
@@ -156,6 +244,35 @@ fn write_text(out: &mut impl Write, m: &Model, file: &str, source: &str) -> std:
                 0 => writeln!(out, "  {i:>3}  {}", t.path.text())?,
                 id => writeln!(out, "  {i:>3}  (replaceable id {id}) {}", t.path.text())?,
             }
+        }
+    }
+    if !m.lights.is_empty() {
+        writeln!(out, "lights")?;
+        for (i, l) in m.lights.iter().enumerate() {
+            writeln!(out, "  {i:>3}  {}", light_line(m.version, l))?;
+        }
+    }
+    if !m.cameras.is_empty() {
+        writeln!(out, "cameras")?;
+        for (i, c) in m.cameras.iter().enumerate() {
+            let t = tags(&c.tracks);
+            let animated = if t.is_empty() {
+                String::new()
+            } else {
+                format!(", animated {}", t.join(" "))
+            };
+            let layout = match c.layout {
+                Some(n) => format!(", layout {n}"),
+                None => String::new(),
+            };
+            writeln!(
+                out,
+                "  {i:>3}  {:<24} field of view {}, clip {}..{}{layout}{animated}",
+                c.name.text(),
+                c.field_of_view,
+                c.near_clip,
+                c.far_clip
+            )?;
         }
     }
     if !m.unknown_chunks.is_empty() {
