@@ -1008,14 +1008,20 @@ fn info_shows_the_fields_of_the_version_and_convert_moves_between_versions() {
     assert_eq!(l["falloff"]["quadratic"], 0.25);
     assert_eq!(v["cameras"][0]["layout"], 3);
     let text = String::from_utf8(mdlx(&["info", file]).stdout).unwrap();
-    assert!(text.contains("shadow intensity 0.5, casts shadows (2..30), falloff quadratic 0.25"), "{text}");
+    assert!(
+        text.contains("shadow intensity 0.5, casts shadows (2..30), falloff quadratic 0.25"),
+        "{text}"
+    );
 
     let old = dir.join("lamp1100.mdx");
     let old_s = old.to_str().unwrap();
     let r = mdlx(&["convert", file, old_s, "--version", "1100"]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains("version 1100 cannot hold Light[0]: ShadowIntensity (since 1200)"), "{err}");
+    assert!(
+        err.contains("version 1100 cannot hold Light[0]: ShadowIntensity (since 1200)"),
+        "{err}"
+    );
     assert!(!old.exists(), "nothing written");
     let r = mdlx(&["convert", file, old_s, "--version", "1100", "--allow-lossy"]);
     assert_eq!(r.status.code(), Some(0));

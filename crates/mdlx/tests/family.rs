@@ -336,7 +336,10 @@ fn both_families_are_classified_right() {
         }
         let m = mdx::from_bytes(&f).unwrap_or_else(|e| panic!("{v}: {e}"));
         assert_eq!((m.lights.len(), m.cameras.len()), (1, 1), "{v}");
-        assert!(mdx::to_bytes(&m).unwrap() == f, "{v}: rewritten differently");
+        assert!(
+            mdx::to_bytes(&m).unwrap() == f,
+            "{v}: rewritten differently"
+        );
         let e = alpha::from_bytes(&f).unwrap_err();
         assert!(matches!(e.kind, MdxErrorKind::UnknownLayout { value, .. } if value == v));
     }

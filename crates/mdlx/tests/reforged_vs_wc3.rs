@@ -11,7 +11,8 @@
 //!   `wc3` reads from the same text (MDL drops a track's base value in `wc3`, so that model,
 //!   not the original, is the reference);
 //! - MDL, us to `wc3`: `wc3` reads our MDL (standard MDL only, `strict`) of the model we
-//!   read from its MDL into the model it reads from its own MDL.
+//!   read from its MDL into the model it reads from its own MDL;
+//! - glTF export names what glTF cannot hold of them as losses.
 
 use mdlx::model::{AnyTrack, Camera, Light, Model};
 use wc3::model::animation::{Animatable, Track, ValueKeyframe};
@@ -149,8 +150,12 @@ fn check_light(version: u32, m: &Model, l: &Light, id: u32) {
     } else {
         assert_eq!(
             (l.quadratic_falloff, l.linear_falloff, l.damping),
-            (0.0, 0.0, 0.0),
-            "{version}: absent from the file (MDL reads an absent line as the game's default)"
+            (
+                Light::DEFAULT_QUADRATIC_FALLOFF,
+                0.0,
+                Light::DEFAULT_DAMPING
+            ),
+            "{version}: absent from the file, so what the game assumes"
         );
     }
 }
@@ -199,6 +204,24 @@ fn run<V: ModelVersion>() -> [usize; 3] {
         back.cameras(),
         own.cameras(),
         "{version}: wc3 reads our cameras otherwise"
+    );
+
+    // glTF has no word for shadows, falloff coefficients or depth of field: each is a loss.
+    let gltf = mdlx::gltf::export(&ours, &mdlx::gltf::ExportOptions::default());
+    let lost: Vec<String> = gltf.losses.iter().map(|l| l.to_string()).collect();
+    let has = |s: &str| lost.iter().any(|l| l.contains(s));
+    assert!(
+        has("shadow casting and intensity (1200+)"),
+        "{version}: {lost:?}"
+    );
+    assert_eq!(
+        has("falloff coefficients (1600+)"),
+        version >= 1600,
+        "{lost:?}"
+    );
+    assert!(
+        has("Camera[0], Camera[1], Camera[2]: depth of field"),
+        "{version}: {lost:?}"
     );
 
     // MDL, wc3 to us.

@@ -327,7 +327,9 @@ pub(super) fn convert_file(
         ..
     } = decoded;
     if let Some(version) = opts.version.filter(|v| *v != model.version) {
-        let (converted, losses) = model.to_version(version).map_err(|e| usage(format!("{shown}: {e}")))?;
+        let (converted, losses) = model
+            .to_version(version)
+            .map_err(|e| usage(format!("{shown}: {e}")))?;
         let what = format!("version {version} cannot hold");
         if !losses.is_empty() && !opts.allow_lossy {
             let listed: Vec<String> = losses.iter().map(|l| format!("{what} {l}")).collect();

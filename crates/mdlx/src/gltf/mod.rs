@@ -71,8 +71,9 @@ pub mod source;
 
 use crate::anim::math::{decompose, invert_affine, mul, qnormalize, Mat4, Quat, Vec3};
 use crate::anim::{geoset_alphas, Clock, NodeKind, Skeleton};
-use crate::format::track::{KGAO, KGRT, KGSC, KGTR, KMTA};
-use crate::model::{light_type, node_flags, Model, Shape};
+use crate::format::track::{self, KGAO, KGRT, KGSC, KGTR, KMTA};
+use crate::format::version as ver;
+use crate::model::{light_type, node_flags, Light, Model, Shape};
 use crate::Loss;
 use buffer::Bin;
 use curves::{constant, seconds, track_curve, CKey, Curve, Interp, Notes};
@@ -963,8 +964,16 @@ fn cameras(
 ) {
     for (i, c) in model.cameras.iter().enumerate() {
         let place = format!("Camera[{i}]");
-        if !c.tracks.is_empty() {
+        let dof = [track::IDUF, track::ELAF, track::PTSF];
+        if c.tracks.iter().any(|a| !dof.contains(&a.tag)) {
             losses.add(place.clone(), "camera animation not carried");
+        }
+        if c.tracks.iter().any(|a| dof.contains(&a.tag)) {
+            losses.add(
+                place.clone(),
+                "depth of field (focus distance, focal length, f-stop: 1200+) not carried \
+                 (glTF cameras have none)",
+            );
         }
         let eye = to_y_up(c.position);
         let target = to_y_up(c.target_position);
@@ -1036,6 +1045,26 @@ fn lights(model: &Model, skeleton: &Skeleton, root: &mut Root, losses: &mut Loss
         }
         let l = &model.lights[sn.index];
         let place = format!("Light[{}]", sn.index);
+        // What KHR_lights_punctual has no word for: shadows, and a falloff other than its
+        // inverse square within the range.
+        let v = model.version;
+        if v >= ver::LIGHT_SHADOW && (l.shadow_intensity != 0.0 || l.shadow_casting != 0) {
+            losses.add(
+                place.clone(),
+                "shadow casting and intensity (1200+) not carried",
+            );
+        }
+        if v >= ver::LIGHT_FALLOFF
+            && (l.quadratic_falloff.to_bits() != Light::DEFAULT_QUADRATIC_FALLOFF.to_bits()
+                || l.linear_falloff != 0.0
+                || l.damping.to_bits() != Light::DEFAULT_DAMPING.to_bits())
+        {
+            losses.add(
+                place.clone(),
+                "falloff coefficients (1600+) not carried (glTF lights fall off by the \
+                 inverse square of the distance)",
+            );
+        }
         if !l.tracks.is_empty() {
             losses.add(
                 place.clone(),
