@@ -23,6 +23,7 @@ pub mod chunk {
         BONE = b"BONE"; LITE = b"LITE"; HELP = b"HELP"; ATCH = b"ATCH"; PIVT = b"PIVT";
         PREM = b"PREM"; PRE2 = b"PRE2"; CORN = b"CORN"; RIBB = b"RIBB"; CAMS = b"CAMS";
         EVTS = b"EVTS"; CLID = b"CLID"; FAFX = b"FAFX"; BPOS = b"BPOS"; HTST = b"HTST";
+        DILG = b"DILG";
     }
 }
 

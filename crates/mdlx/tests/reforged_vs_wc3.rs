@@ -4,7 +4,7 @@
 //! For each version, `wc3` builds a model whose 1200+ fields all hold distinct values (two
 //! lights: shadow intensity, shadow casting, its start and end, the three falloff
 //! coefficients, static, animated and both; cameras with the focus distance, focal length
-//! and f-stop tracks, one of each layout number `wc3` knows). Then:
+//! and f-stop tracks, one of each layout number `wc3` knows; two gliders). Then:
 //! - MDX: we read `wc3`'s bytes into the same values, write them back byte-identical, and
 //!   `wc3` reads what we write into a model equal to its own;
 //! - MDL, `wc3` to us: we read `wc3`'s MDL; our MDX of it equals `wc3`'s MDX of the model
@@ -19,8 +19,8 @@ use wc3::model::animation::{Animatable, Track, ValueKeyframe};
 use wc3::model::mdl::{Read as _, Write as _};
 use wc3::model::mdx::{Read as _, Write as _};
 use wc3::model::scene::{
-    Camera as WCamera, CameraVariant, Light as WLight, LightFalloff, LightShadowRange, LightType,
-    ModelInfo, Node,
+    Camera as WCamera, CameraVariant, Glider, Light as WLight, LightFalloff, LightShadowRange,
+    LightType, ModelInfo, Node,
 };
 use wc3::model::{Model as WModel, ModelVersion, V1200, V1300, V1400, V1600, V1800};
 
@@ -90,6 +90,7 @@ fn build<V: ModelVersion>(layouts: bool) -> WModel<V> {
     m.set_sequences(&[wc3::model::animation::Sequence::new("Stand", [0, 1000]).unwrap()]);
     m.set_lights(&[light::<V>(0, 0.0), light::<V>(1, 1.0)]);
     m.set_pivot_points(&[[0.0; 3], [1.0, 0.0, 0.0]]);
+    m.set_gliders(&[Glider { geoset_id: 0 }, Glider { geoset_id: 7 }]);
     let mut bytes = [0u8; 12];
     bytes
         .iter_mut()
@@ -189,6 +190,8 @@ fn run<V: ModelVersion>() -> [usize; 3] {
     check_camera(&ours, &ours.cameras[1], 1.0, zero, 0);
     check_camera(&ours, &ours.cameras[2], 2.0, Some(1), 12);
     assert_eq!(ours.cameras[2].layout_bytes, (1..=12).collect::<Vec<u8>>());
+    let gliders: Vec<u32> = ours.gliders.iter().map(|g| g.geoset_id).collect();
+    assert_eq!(gliders, [0, 7]);
     let written = mdlx::mdx::to_bytes(&ours).unwrap();
     assert!(written == bytes, "{version}: our MDX differs from wc3's");
     // (Compared with wc3's reading of its own bytes: an animation without a base value
@@ -205,6 +208,7 @@ fn run<V: ModelVersion>() -> [usize; 3] {
         own.cameras(),
         "{version}: wc3 reads our cameras otherwise"
     );
+    assert_eq!(back.gliders(), own.gliders(), "{version}: gliders");
 
     // glTF has no word for shadows, falloff coefficients or depth of field: each is a loss.
     let gltf = mdlx::gltf::export(&ours, &mdlx::gltf::ExportOptions::default());
@@ -266,6 +270,8 @@ fn run<V: ModelVersion>() -> [usize; 3] {
         via_theirs.lights(),
         "{version}: wc3 reads our MDL's lights into others\n{ours_text}"
     );
+    assert_eq!(read.gliders(), via_theirs.gliders());
+    assert_eq!(read.gliders().len(), 2);
     assert_eq!(read.cameras().len(), 1);
     for (a, b) in read.cameras().iter().zip(via_theirs.cameras()) {
         // MDL has no word for the layout number: both sides read the version's usual one.

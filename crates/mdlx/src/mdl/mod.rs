@@ -167,7 +167,7 @@ macro_rules! row_blocks {
 
 /// Every top-level block keyword, in the order they are written.
 static ROOT_BLOCKS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-    let rows: [&'static str; 21] = kind_rows!(row_blocks!());
+    let rows: [&'static str; crate::model::KINDS] = kind_rows!(row_blocks!());
     let mut v = vec!["Version", "Model"];
     v.extend(crate::model::MDL_ORDER.iter().map(|&i| rows[i]));
     v.push("MdlxExtension");
@@ -483,7 +483,7 @@ fn write_document(w: &mut W, m: &Model) {
             detail,
         });
     }
-    let writers: [fn(&mut W, &Model); 21] = kind_rows!(write_kind!());
+    let writers: [fn(&mut W, &Model); crate::model::KINDS] = kind_rows!(write_kind!());
     for i in crate::model::MDL_ORDER {
         writers[i](w, m);
     }

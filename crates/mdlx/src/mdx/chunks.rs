@@ -56,7 +56,7 @@ macro_rules! list_len {
 }
 
 /// Conventional chunk order: the registry's.
-const LIST_TAGS: [Tag; 21] = crate::model::KIND_TAGS;
+const LIST_TAGS: [Tag; crate::model::KINDS] = crate::model::KIND_TAGS;
 
 /// Tracks stored after a chunk's declared end belong to its last record: the records that
 /// can take them say where their tracks are.
@@ -452,6 +452,7 @@ no_overflow!(
     u32,
     [f32; 3],
     [f32; 12],
+    Glider,
     Sequence,
     Texture,
     Material,

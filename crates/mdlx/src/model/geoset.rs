@@ -4,6 +4,14 @@
 //! (each a tag, a count and that many elements), material id, selection group, selection
 //! flags, [900+: LOD index, LOD name\[80\]], extent, per-sequence extents,
 //! [900+: optional `TANG`, optional `SKIN`], `UVAS` count and that many `UVBS` blocks.
+//!
+//! `SKIN` holds, per vertex, four matrix group indices and four weights (of 255). Its count
+//! is the number of values; each is one byte in every file seen and as the `wc3` crate
+//! writes every version, two bytes in the game's newest files as Retera's Model Studio
+//! reads them (from 1300, 1400 or 1600: its own notes and the other tools disagree on the
+//! first version, and no such file is public). So the width is told from the layout, not
+//! the version: the values are two bytes wide when one byte each would not end right
+//! before `UVAS` and two bytes each would ([`Geoset::skin_wide`]).
 
 use crate::format::{len, sub, version as ver};
 use crate::mdx::reader::{scoped, Reader};
@@ -72,8 +80,11 @@ pub struct Geoset {
     pub sequence_extents: Vec<Extent>,
     /// Tangents, 4 floats per vertex (900+, TANG), if present.
     pub tangents: Option<Vec<[f32; 4]>>,
-    /// Skin weights (900+, SKIN): per vertex 4 bone indices then 4 weights (of 255), if present.
-    pub skin: Option<Vec<u8>>,
+    /// Skin weights (900+, SKIN): per vertex 4 matrix group indices then 4 weights (of
+    /// 255), if present.
+    pub skin: Option<Vec<u16>>,
+    /// The SKIN values are two bytes each in the file, not one (see the module docs).
+    pub skin_wide: bool,
     /// Texture coordinate sets (UVAS/UVBS).
     pub uv_sets: Vec<Vec<[f32; 2]>>,
     /// Bytes inside the geoset's size after the last UV set, kept.
@@ -190,7 +201,13 @@ impl MdxRecord for Geoset {
                 geo.tangents = Some(tagged(g, sub::TANG, |g, n| g.vec_f32(n))?);
             }
             if g.peek_tag() == Some(sub::SKIN) {
-                geo.skin = Some(tagged(g, sub::SKIN, |g, n| g.vec_u8(n))?);
+                geo.skin_wide = skin_is_wide(g);
+                geo.skin = Some(if geo.skin_wide {
+                    tagged(g, sub::SKIN, |g, n| g.vec_u16(n))?
+                } else {
+                    let bytes = tagged(g, sub::SKIN, |g, n| g.vec_u8(n))?;
+                    bytes.into_iter().map(u16::from).collect()
+                });
             }
         }
         geo.uv_sets = tagged(g, sub::UVAS, |g, sets| {
@@ -255,7 +272,23 @@ impl MdxRecord for Geoset {
                 if let Some(s) = &self.skin {
                     w.tag(sub::SKIN);
                     w.count(s.len())?;
-                    w.bytes(s);
+                    if self.skin_wide {
+                        w.vec_u16(s);
+                    } else {
+                        let narrow: Option<Vec<u8>> =
+                            s.iter().map(|&v| u8::try_from(v).ok()).collect();
+                        let Some(narrow) = narrow else {
+                            return Err(crate::mdx::MdxError::new(
+                                crate::mdx::MdxErrorKind::Unwritable(
+                                    "a skin value over 255 needs two-byte SKIN values \
+                                     (Geoset::skin_wide)"
+                                        .into(),
+                                ),
+                                w.len() as u64,
+                            ));
+                        };
+                        w.bytes(&narrow);
+                    }
                 }
             }
             w.tag(sub::UVAS);
@@ -269,6 +302,20 @@ impl MdxRecord for Geoset {
             Ok(())
         })
     }
+}
+
+/// Whether the SKIN at `g` holds two-byte values (see the module documentation).
+fn skin_is_wide(g: &Reader) -> bool {
+    let mut p = g.clone();
+    let (Ok(_), Ok(n)) = (p.tag(), p.u32()) else {
+        return false;
+    };
+    let uvas_after = |bytes: usize| {
+        let mut q = p.clone();
+        q.bytes(bytes).is_ok() && q.peek_tag() == Some(sub::UVAS)
+    };
+    let n = n as usize;
+    !uvas_after(n) && n.checked_mul(2).is_some_and(uvas_after)
 }
 
 impl super::declare::Opaque for Geoset {
@@ -309,5 +356,53 @@ mod triangle_tests {
             ]
         );
         assert_eq!(skipped, 1);
+    }
+}
+
+#[cfg(test)]
+mod skin_tests {
+    use super::Geoset;
+    use crate::mdx::record::MdxRecord;
+    use crate::mdx::writer::Writer;
+
+    fn written(g: &Geoset, version: u32) -> Vec<u8> {
+        let mut w = Writer::default();
+        g.write_mdx(&mut w, version).unwrap();
+        w.into_bytes()
+    }
+
+    /// Both widths are told from the layout: one-byte values where they end at `UVAS`,
+    /// two-byte values where only those do; each reads back as written.
+    #[test]
+    fn skin_width_is_told_from_the_layout() {
+        for (wide, values) in [
+            (false, vec![0u16, 1, 0, 0, 255, 0, 0, 0]),
+            (true, vec![300, 2, 0, 0, 200, 55, 0, 0]),
+        ] {
+            let g = Geoset {
+                vertices: vec![[0.0; 3]],
+                normals: vec![[0.0, 0.0, 1.0]],
+                vertex_groups: vec![0],
+                skin: Some(values.clone()),
+                skin_wide: wide,
+                uv_sets: vec![vec![[0.0; 2]]],
+                ..Geoset::default()
+            };
+            let bytes = written(&g, 1800);
+            let skin = bytes.windows(4).position(|w| w == b"SKIN").unwrap();
+            let uvas = bytes.windows(4).position(|w| w == b"UVAS").unwrap();
+            assert_eq!(uvas - skin - 8, if wide { 16 } else { 8 });
+            let mut r = crate::mdx::reader::Reader::new(&bytes);
+            let back = Geoset::read_mdx(&mut r, 1800).unwrap();
+            assert_eq!((back.skin_wide, back.skin), (wide, Some(values)));
+        }
+        // A value over 255 cannot be written one byte wide.
+        let g = Geoset {
+            skin: Some(vec![256, 0, 0, 0, 255, 0, 0, 0]),
+            ..Geoset::default()
+        };
+        let mut w = Writer::default();
+        let e = g.write_mdx(&mut w, 1100).unwrap_err();
+        assert!(e.to_string().contains("two-byte SKIN"), "{e}");
     }
 }

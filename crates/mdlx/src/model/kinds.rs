@@ -43,17 +43,21 @@ macro_rules! for_each_kind {
             CLID collision_shapes [$crate::model::CollisionShape] "CollisionShape" Sized one node(CollisionShape),
             FAFX face_effects [$crate::model::FaceEffect] "FaceEffect" Fixed(340) one plain,
             BPOS bind_poses [[f32; 12]] "BindPose" Counted(48) special("BindPose") plain,
+            DILG gliders [$crate::model::Glider] "Glider" Fixed(4) one plain,
         )
     };
 }
 pub(crate) use for_each_kind;
 
+/// The number of rows of [`for_each_kind!`].
+pub(crate) const KINDS: usize = 22;
+
 /// Row indices of [`for_each_kind!`] in MDL block order: the chunk order with textures
 /// (row 3) before materials (row 2).
-pub(crate) const MDL_ORDER: [usize; 21] = {
-    let mut order = [0; 21];
+pub(crate) const MDL_ORDER: [usize; KINDS] = {
+    let mut order = [0; KINDS];
     let mut i = 0;
-    while i < 21 {
+    while i < KINDS {
         order[i] = i;
         i += 1;
     }
@@ -71,7 +75,7 @@ macro_rules! kind_tags {
 }
 
 /// The chunk tag of each row.
-pub(crate) const TAGS: [crate::model::Tag; 21] = for_each_kind!(kind_tags!());
+pub(crate) const TAGS: [crate::model::Tag; KINDS] = for_each_kind!(kind_tags!());
 
 #[cfg(test)]
 mod tests {

@@ -122,6 +122,11 @@ pub mod layer_flags {
     pub const NO_DEPTH_SET: u32 = 0x80;
     /// Unlit (Reforged).
     pub const UNLIT: u32 = 0x100;
+    /// Back faces cast shadows (Reforged; the `wc3` crate's, Retera's and other readers'
+    /// name for the bit).
+    pub const BACK_FACES_FOR_SHADOWS: u32 = 0x200;
+    /// Ambient occlusion (Reforged; named as [`BACK_FACES_FOR_SHADOWS`] is).
+    pub const AMBIENT_OCCLUSION: u32 = 0x400;
 }
 
 /// A texture slot of a 1100+ layer (diffuse, normal, ORM, emissive, team color, reflections).

@@ -10,7 +10,7 @@ mod camera;
 pub(crate) mod declare;
 #[macro_use]
 mod kinds;
-pub(crate) use kinds::{for_each_kind, MDL_ORDER, TAGS as KIND_TAGS};
+pub(crate) use kinds::{for_each_kind, KINDS, MDL_ORDER, TAGS as KIND_TAGS};
 mod emitters;
 mod geoset;
 mod light;
@@ -34,7 +34,9 @@ pub use material::{filter_mode, layer_flags, material_flags, Layer, Material, Te
 pub(crate) use node::bone_fields;
 pub use node::{flags as node_flags, Bone, Helper, Node};
 pub use primitives::{Extent, FixedString, Tag};
-pub use sequence::{texture_flags, FaceEffect, ModelInfo, Sequence, Texture, SEQUENCE_NON_LOOPING};
+pub use sequence::{
+    texture_flags, FaceEffect, Glider, ModelInfo, Sequence, Texture, SEQUENCE_NON_LOOPING,
+};
 pub use summary::Counts;
 pub use tracks::{Animation, AnyTrack, Interpolation, Key, Track, Tracks};
 pub use version::{is_known as is_known_version, HD_SHADER};
@@ -162,6 +164,8 @@ pub struct Model {
     pub face_effects: Vec<FaceEffect>,
     /// Bind poses (BPOS, Reforged): a 4x3 matrix (12 floats) per node.
     pub bind_poses: Vec<[f32; 12]>,
+    /// Gliders (DILG, Reforged): geosets the world picking ray may hit.
+    pub gliders: Vec<Glider>,
     /// Chunks not understood, in file order (their places are in `layout`).
     pub unknown_chunks: Vec<UnknownChunk>,
     /// The source file's arrangement, for byte-exact rewriting.

@@ -122,6 +122,19 @@ record! {
 }
 
 record! {
+    /// A glider (DILG): a geoset that the game's world picking ray may hit (a whitelist,
+    /// apart from collision shapes). Retera's Model Studio finds the chunk after BPOS in
+    /// the game's newest files (nine stair and bridge doodads); the `wc3` crate reads it
+    /// in every version; both read a u32 geoset id per entry and write MDL
+    /// `Glider { GeosetId n, }`, a block per entry.
+    Glider = "Glider" in "Glider" {}
+    fields {
+        /// The geoset's index.
+        geoset_id: u32 => Field::new(&["GeosetId"], Style::Plain),
+    }
+}
+
+record! {
     /// A Reforged face effect (FAFX): a name and a FaceFX file path (340 bytes).
     FaceEffect = "FaceEffect" in "FaceFX" {
         head name: FixedString;

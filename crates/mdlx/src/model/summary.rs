@@ -54,7 +54,8 @@ impl Model {
     /// Counts of every record kind (and of vertices, face indices, UV sets and layers).
     pub fn counts(&self) -> Counts {
         let sum = |f: &dyn Fn(&super::Geoset) -> usize| self.geosets.iter().map(f).sum::<usize>();
-        let rows: [(&'static str, usize); 21] = super::for_each_kind!(row_counts!(self));
+        let rows: [(&'static str, usize); super::kinds::KINDS] =
+            super::for_each_kind!(row_counts!(self));
         let mut entries = Vec::with_capacity(rows.len() + 5);
         for i in super::MDL_ORDER {
             let (field, n) = rows[i];

@@ -566,7 +566,7 @@ pub(super) fn build(
                         skin.extend_from_slice(&idx);
                         skin.extend_from_slice(&w);
                     }
-                    g.skin = Some(skin);
+                    g.skin = Some(skin.into_iter().map(u16::from).collect());
                 }
                 let exact_here: Vec<(u32, Vec<(usize, f32)>)> = exact
                     .iter()

@@ -213,9 +213,11 @@ fn read_geoset_item(cx: &mut Cx, c: usize, g: &mut Geoset) {
     } else if is(k, "Tangents") {
         g.tangents = Some(cx.float_list(c));
     } else if is(k, "SkinWeights") {
+        // Two-byte values (the game's newest files) may index past 255 matrix groups.
         let mut v = Vec::new();
-        subtree_ints(cx, c, 0, 255, "skin weights", &mut v);
-        g.skin = Some(v.into_iter().map(|v| v as u8).collect());
+        subtree_ints(cx, c, 0, u16::MAX as i64, "skin weights", &mut v);
+        g.skin_wide = v.iter().any(|&v| v > 255);
+        g.skin = Some(v.into_iter().map(|v| v as u16).collect());
     } else if is(k, "Faces") {
         read_faces(cx, c, g);
     } else if is(k, "Groups") {
@@ -261,7 +263,7 @@ fn write_vertex_groups(out: &mut Out, groups: &[u8]) {
 
 /// `SkinWeights N { b, b, b, b, w, w, w, w, ... }`: a line of 8 per vertex, as the corpus
 /// v1100 MDL (`riflemanSAWING.mdl`) writes it.
-fn write_skin(out: &mut Out, skin: &[u8]) {
+fn write_skin(out: &mut Out, skin: &[u16]) {
     out.open_counted("SkinWeights", skin.len() / 8);
     for row in skin.chunks(8) {
         out.indent();
@@ -369,6 +371,7 @@ impl MdlRecord for Geoset {
             sequence_extents: self.sequence_extents.clone(),
             tangents: self.tangents.as_ref().map(|t| first(t)),
             skin: self.skin.as_ref().map(|w| w[..w.len().min(8)].to_vec()),
+            skin_wide: self.skin_wide,
             uv_sets: self.uv_sets.iter().map(|uv| first(uv)).collect(),
             tail: self.tail.clone(),
         })

@@ -9,6 +9,7 @@
 //!     Layer {
 //!         FilterMode Blend,
 //!         Unshaded, SphereEnvMap, TwoSided, Unfogged, NoDepthTest, NoDepthSet, Unlit,
+//!         BackFacesForShadows, AmbientOcclusion,
 //!         static TextureID 0,              // before 1100: the texture
 //!         static TextureID 0,              // 1100+: one line per texture slot
 //!         static TextureID 1,
@@ -60,6 +61,8 @@ pub const LAYER_FLAGS: &[(&str, u32)] = &[
     ("NoDepthTest", layer_flags::NO_DEPTH_TEST),
     ("NoDepthSet", layer_flags::NO_DEPTH_SET),
     ("Unlit", layer_flags::UNLIT),
+    ("BackFacesForShadows", layer_flags::BACK_FACES_FOR_SHADOWS),
+    ("AmbientOcclusion", layer_flags::AMBIENT_OCCLUSION),
 ];
 
 /// Material flag words. `TwoSided` (0x2) is mdx-m3-viewer's word; 25 materials of v1000
@@ -118,6 +121,8 @@ const LAYER_WORDS: &[&str] = &[
     "NoDepthTest",
     "NoDepthSet",
     "Unlit",
+    "BackFacesForShadows",
+    "AmbientOcclusion",
     "TextureID",
     "TVertexAnimId",
     "CoordId",
