@@ -28,8 +28,9 @@ pub struct Cli {
 /// The verbs.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Show models' version and family, counts of every record kind, sequences and
-    /// textures; of a texture (BLP, DDS, TGA, PNG), its kind, size, alpha and mip levels.
+    /// Show models' version and family, counts of every record kind, sequences, textures,
+    /// lights and cameras (with the fields of their version); of a texture (BLP, DDS, TGA,
+    /// PNG), its kind, size, alpha and mip levels.
     ///
     /// Several files are shown one after the other; a file that cannot be read is reported
     /// and the others are still shown (exit status 1 at the end).
