@@ -16,7 +16,7 @@ mod fixtures;
 #[path = "alpha/independent.rs"]
 mod independent;
 
-use fixtures::{bounds, hand_built, B, HALF_X, OBJECTS, Y_Z};
+use fixtures::{hand_built, reforged_header, HALF_X, OBJECTS, Y_Z};
 use independent::{grender, walk};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -653,31 +653,9 @@ fn geoset_layout_must_match_the_version() {
 // ---------------------------------------------------------------------------------------
 // Family detection.
 
-/// A Warcraft III-shaped file that claims an alpha version number: a 372-byte MODL,
-/// 132-byte SEQS records, no HTST.
+/// A Warcraft III-shaped file that claims an alpha version number.
 fn reforged_shaped(version: u32) -> Vec<u8> {
-    let mut b = B::default();
-    b.tag(b"MDLX").chunk(b"VERS", |b| {
-        b.u32(version);
-    });
-    b.chunk(b"MODL", |b| {
-        b.text("Reforged", 80).text("", 260);
-        bounds(b, 1.0, [0.0; 3], [1.0; 3]);
-        b.u32(150);
-    });
-    b.chunk(b"SEQS", |b| {
-        for name in ["Stand", "Walk"] {
-            b.text(name, 80)
-                .u32(0)
-                .u32(1000)
-                .f32(0.0)
-                .u32(0)
-                .f32(0.0)
-                .u32(0);
-            bounds(b, 1.0, [0.0; 3], [1.0; 3]);
-        }
-    });
-    b.0
+    reforged_header(version).0
 }
 
 #[test]

@@ -12,7 +12,7 @@ mod common;
 #[path = "alpha/fixtures.rs"]
 mod fixtures;
 
-use fixtures::{bounds, hand_built, B};
+use fixtures::{bounds, hand_built, reforged_header};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -84,22 +84,7 @@ fn wc3_file(version: u32) -> Vec<u8> {
 /// A hand-built Warcraft III-shaped file: 372-byte MODL, 132-byte sequences, a helper
 /// and a bone without counts, a size-framed material and geoset.
 fn reforged_shaped(version: u32) -> Vec<u8> {
-    let mut b = B::default();
-    b.tag(b"MDLX").chunk(b"VERS", |b| {
-        b.u32(version);
-    });
-    b.chunk(b"MODL", |b| {
-        b.text("Reforged", 80).text("", 260);
-        bounds(b, 1.0, [0.0; 3], [1.0; 3]);
-        b.u32(150);
-    });
-    b.chunk(b"SEQS", |b| {
-        for name in ["Stand", "Walk"] {
-            b.text(name, 80).u32(0).u32(1000).f32(0.0).u32(0);
-            b.f32(0.0).u32(0);
-            bounds(b, 1.0, [0.0; 3], [1.0; 3]);
-        }
-    });
+    let mut b = reforged_header(version);
     b.chunk(b"MTLS", |b| {
         b.sized(|b| {
             b.u32(0).u32(0).tag(b"LAYS").u32(0);

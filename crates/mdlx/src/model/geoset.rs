@@ -4,14 +4,6 @@
 //! (each a tag, a count and that many elements), material id, selection group, selection
 //! flags, [900+: LOD index, LOD name\[80\]], extent, per-sequence extents,
 //! [900+: optional `TANG`, optional `SKIN`], `UVAS` count and that many `UVBS` blocks.
-//!
-//! `SKIN` holds, per vertex, four matrix group indices and four weights (of 255). Its count
-//! is the number of values; each is one byte in every file seen and as the `wc3` crate
-//! writes every version, two bytes in the game's newest files as Retera's Model Studio
-//! reads them (from 1300, 1400 or 1600: its own notes and the other tools disagree on the
-//! first version, and no such file is public). So the width is told from the layout, not
-//! the version: the values are two bytes wide when one byte each would not end right
-//! before `UVAS` and two bytes each would ([`Geoset::skin_wide`]).
 
 use crate::format::{len, sub, version as ver};
 use crate::mdx::reader::{scoped, Reader};
@@ -83,7 +75,15 @@ pub struct Geoset {
     /// Skin weights (900+, SKIN): per vertex 4 matrix group indices then 4 weights (of
     /// 255), if present.
     pub skin: Option<Vec<u16>>,
-    /// The SKIN values are two bytes each in the file, not one (see the module docs).
+    /// The SKIN values are two bytes each in the file, not one.
+    ///
+    /// `SKIN` holds, per vertex, four matrix group indices and four weights (of 255). Its count
+    /// is the number of values; each is one byte in every file seen and as the `wc3` crate
+    /// writes every version, two bytes in the game's newest files as Retera's Model Studio
+    /// reads them (from 1300, 1400 or 1600: its own notes and the other tools disagree on the
+    /// first version, and no such file is public). So the width is told from the layout, not
+    /// the version: the values are two bytes wide when one byte each would not end right
+    /// before `UVAS` and two bytes each would (this field).
     pub skin_wide: bool,
     /// Texture coordinate sets (UVAS/UVBS).
     pub uv_sets: Vec<Vec<[f32; 2]>>,
@@ -304,7 +304,7 @@ impl MdxRecord for Geoset {
     }
 }
 
-/// Whether the SKIN at `g` holds two-byte values (see the module documentation).
+/// Whether the SKIN at `g` holds two-byte values (see [`Geoset::skin_wide`]).
 fn skin_is_wide(g: &Reader) -> bool {
     let mut p = g.clone();
     let (Ok(_), Ok(n)) = (p.tag(), p.u32()) else {

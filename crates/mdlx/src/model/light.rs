@@ -1,26 +1,4 @@
-//! Lights (LITE): a node, then in MDX order
-//!
-//! | field | type | versions | track |
-//! |---|---|---|---|
-//! | type | u32 | all | |
-//! | shadow casting | u32 | 1300+ | |
-//! | attenuation start, end | f32, f32 | all | KLAS, KLAE |
-//! | color | 3 f32 (blue, green, red) | all | KLAC |
-//! | intensity | f32 | all | KLAI |
-//! | ambient color | 3 f32 | all | KLBC |
-//! | ambient intensity | f32 | all | KLBI |
-//! | shadow intensity | f32 | 1200+ | |
-//! | shadow casting start, end | f32, f32 | 1300+ | KLSS, KLSE |
-//! | quadratic falloff, linear falloff, damping | 3 f32 | 1600+ | KLQF, KLLF, KLDA |
-//!
-//! then the tracks (and KLAV, visibility). The 1200+ layout is the `wc3` crate's (0.2.0,
-//! `model/scene/light.rs`: the shadow casting word sits right after the type, the other
-//! fields after the ambient intensity), confirmed byte for byte on files it writes (see
-//! `tests/reforged_vs_wc3.rs`); Retera's Model Studio and War3Net agree where they know
-//! the fields (see [`crate::format::version`]). The MDL keywords are the `wc3` crate's:
-//! `static ShadowIntensity`, the bare word `ShadowCasting`, `ShadowCastingStart`,
-//! `ShadowCastingEnd`, `QuadraticFalloff`, `LinearFalloff`, `Damping`. An absent falloff
-//! line reads as the game's default (0.0005, 0, 0.00001), as the `wc3` crate reads it.
+//! Lights (LITE): see [`Light`].
 
 use crate::format::track as tk;
 use crate::format::version as ver;
@@ -102,7 +80,39 @@ pub(crate) use light_fields;
 
 light_fields! {
     record! {
-        /// A light source.
+        /// A light source: a node, then in MDX order
+        ///
+        /// | field | type | versions | track |
+        /// |---|---|---|---|
+        /// | type | u32 | all | |
+        /// | shadow casting | u32 | 1300+ | |
+        /// | attenuation start, end | f32, f32 | all | KLAS, KLAE |
+        /// | color | 3 f32 (blue, green, red) | all | KLAC |
+        /// | intensity | f32 | all | KLAI |
+        /// | ambient color | 3 f32 | all | KLBC |
+        /// | ambient intensity | f32 | all | KLBI |
+        /// | shadow intensity | f32 | 1200+ | |
+        /// | shadow casting start, end | f32, f32 | 1300+ | KLSS, KLSE |
+        /// | quadratic falloff, linear falloff, damping | 3 f32 | 1600+ | KLQF, KLLF, KLDA |
+        ///
+        /// then the tracks (and KLAV, visibility).
+        ///
+        /// Where this comes from: the `wc3` crate (0.2.0, `model/scene/light.rs`) and Retera's Model
+        /// Studio (its `LightChunk`/`MdlxLight` readers and its notes on the game's 1800 files) agree
+        /// on this order, the shadow casting word right after the type included; `tests/reforged_vs_wc3.rs`
+        /// checks it byte for byte against `wc3`. War3Net knows only the shadow intensity (1200).
+        /// Where they part, and what was chosen:
+        /// - first versions: an older Retera commit put every new field at 1600; its later ones, `wc3`
+        ///   and two other tools put shadow casting at 1300 and falloff at 1600. Taken: 1200, 1300,
+        ///   1600.
+        /// - an MDL light without `ShadowIntensity`: 0 for `wc3` (which leaves a 0 out when writing),
+        ///   0.4 for Retera. Taken: 0, so that `wc3`'s MDL reads the same here.
+        ///
+        /// The MDL keywords are `wc3`'s and Retera's: `static ShadowIntensity`, the bare word
+        /// `ShadowCasting`, `ShadowCastingStart`, `ShadowCastingEnd`, `QuadraticFalloff`,
+        /// `LinearFalloff`, `Damping`, in the game's line order. An absent falloff line reads as the
+        /// game's default (0.0005, 0, 0.00001), as both read it; so does a light of a version before
+        /// 1600 (see [`Light::new`]).
         Light = "Light" in "Light" {
             head node: Node = kind::LIGHT;
             size 4;

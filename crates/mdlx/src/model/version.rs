@@ -1,36 +1,4 @@
 //! Moving a Warcraft III model to another format version: [`Model::to_version`].
-//!
-//! What each version adds (the `wc3` crate's `versions.rs`, Retera's Model Studio, and the
-//! corpus):
-//!
-//! | version | adds |
-//! |---|---|
-//! | 900 | geoset LOD and LOD name, TANG and SKIN; layer emissive gain (KMTE); material shader name; BPOS, FAFX and CORN chunks |
-//! | 1000 | layer Fresnel color, opacity and team color (KFC3, KFCA, KFTC) |
-//! | 1100 | layer shader type and texture slots; the material shader name goes |
-//! | 1200 | light shadow intensity; camera depth of field (IDUF, ELAF, PTSF) and layout number 3 |
-//! | 1300 | light shadow casting and its range (KLSS, KLSE) |
-//! | 1600 | light falloff coefficients (KLQF, KLLF, KLDA) |
-//!
-//! A field the target lacks is a [`Loss`] when it holds anything but what the game assumes
-//! without it (the defaults below), and an animation of it is a loss whenever present. A
-//! field the target adds gets that default: layer emissive gain 1, Fresnel color white
-//! with opacity and team color 0 (what every layer of the corpus's 1000 and 1100 files
-//! without Fresnel holds), light falloff 0.0005 / 0 / 0.00001 (the game's stock values, as
-//! the `wc3` crate and Retera's notes give them), 0 for the rest.
-//!
-//! Across 1100, materials change shape, as Blizzard's files show:
-//! - up: a 900/1000 material with the shader `Shader_HD_DefaultUnit` and six layers, the
-//!   first carrying the material's settings and the other five plain texture roles (filter
-//!   mode None, no flags, alpha 1, no animation, Fresnel off; or copies of the first: 104
-//!   of the corpus's 104), becomes one layer
-//!   of shader type 1 with six texture slots numbered 0 to 5 (what all 85 such 1100 layers
-//!   of the corpus hold); any other layer gets one slot, number 0, holding its texture and
-//!   its texture animation (KMTF), and shader type 0.
-//! - down: the reverse; a layer that fits neither shape loses what does not fit.
-//!
-//! Moving up to any version and back to the original loses nothing and gives back the same
-//! bytes whenever no loss was reported (tested over the corpus in `tests/versions.rs`).
 
 use crate::format::{track, version as ver};
 use crate::Loss;
@@ -54,9 +22,40 @@ pub fn is_known(version: u32) -> bool {
 }
 
 impl Model {
-    /// This model as a model of `version` (see the [module documentation](self)), with what
-    /// did not survive. Err for a version not in [`is_known`], or a model whose own version
-    /// is not one.
+    /// This model as a model of `version`, with what did not survive. Err for a version not
+    /// in [`is_known`], or a model whose own version is not one.
+    ///
+    /// What each version adds (the `wc3` crate's `versions.rs`, Retera's Model Studio, and the
+    /// corpus):
+    ///
+    /// | version | adds |
+    /// |---|---|
+    /// | 900 | geoset LOD and LOD name, TANG and SKIN; layer emissive gain (KMTE); material shader name; BPOS, FAFX and CORN chunks |
+    /// | 1000 | layer Fresnel color, opacity and team color (KFC3, KFCA, KFTC) |
+    /// | 1100 | layer shader type and texture slots; the material shader name goes |
+    /// | 1200 | light shadow intensity; camera depth of field (IDUF, ELAF, PTSF) and layout number 3 |
+    /// | 1300 | light shadow casting and its range (KLSS, KLSE) |
+    /// | 1600 | light falloff coefficients (KLQF, KLLF, KLDA) |
+    ///
+    /// A field the target lacks is a [`Loss`] when it holds anything but what the game assumes
+    /// without it (the defaults below), and an animation of it is a loss whenever present. A
+    /// field the target adds gets that default: layer emissive gain 1, Fresnel color white
+    /// with opacity and team color 0 (what every layer of the corpus's 1000 and 1100 files
+    /// without Fresnel holds), light falloff 0.0005 / 0 / 0.00001 (the game's stock values, as
+    /// the `wc3` crate and Retera's notes give them), 0 for the rest.
+    ///
+    /// Across 1100, materials change shape, as Blizzard's files show:
+    /// - up: a 900/1000 material with the shader `Shader_HD_DefaultUnit` and six layers, the
+    ///   first carrying the material's settings and the other five plain texture roles (filter
+    ///   mode None, no flags, alpha 1, no animation, Fresnel off; or copies of the first: 104
+    ///   of the corpus's 104), becomes one layer
+    ///   of shader type 1 with six texture slots numbered 0 to 5 (what all 85 such 1100 layers
+    ///   of the corpus hold); any other layer gets one slot, number 0, holding its texture and
+    ///   its texture animation (KMTF), and shader type 0.
+    /// - down: the reverse; a layer that fits neither shape loses what does not fit.
+    ///
+    /// Moving up to any version and back to the original loses nothing and gives back the same
+    /// bytes whenever no loss was reported (tested over the corpus in `tests/versions.rs`).
     pub fn to_version(&self, version: u32) -> Result<(Model, Vec<Loss>), String> {
         let from = self.version;
         for v in [from, version] {

@@ -585,3 +585,25 @@ fn ribbon(b: &mut B) {
         });
     });
 }
+
+/// A Warcraft III-shaped file that claims an alpha version number: a 372-byte MODL and
+/// two 132-byte SEQS records, no HTST (more chunks can follow).
+pub fn reforged_header(version: u32) -> B {
+    let mut b = B::default();
+    b.tag(b"MDLX").chunk(b"VERS", |b| {
+        b.u32(version);
+    });
+    b.chunk(b"MODL", |b| {
+        b.text("Reforged", 80).text("", 260);
+        bounds(b, 1.0, [0.0; 3], [1.0; 3]);
+        b.u32(150);
+    });
+    b.chunk(b"SEQS", |b| {
+        for name in ["Stand", "Walk"] {
+            b.text(name, 80).u32(0).u32(1000).f32(0.0).u32(0);
+            b.f32(0.0).u32(0);
+            bounds(b, 1.0, [0.0; 3], [1.0; 3]);
+        }
+    });
+    b
+}

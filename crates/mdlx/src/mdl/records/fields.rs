@@ -226,29 +226,23 @@ pub trait MdlValue: Clone {
     fn set_bits(&mut self, _bits: u32) {}
 }
 
-/// The camera's MDX layout details ([`Style::Hidden`] only).
-impl MdlValue for Option<u8> {
-    fn read(&mut self, _cx: &mut Cx, _c: usize, _what: &'static str) {}
-    fn write_value(&self, _out: &mut Out) {}
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-    fn is_zero(&self) -> bool {
-        self.is_none()
-    }
+/// Values MDL has no words for ([`Style::Hidden`] only: the camera's layout number and
+/// bytes): never read or written; "zero" is the default.
+macro_rules! hidden_value {
+    ($($t:ty),*) => {$(
+        impl MdlValue for $t {
+            fn read(&mut self, _cx: &mut Cx, _c: usize, _what: &'static str) {}
+            fn write_value(&self, _out: &mut Out) {}
+            fn same(&self, other: &Self) -> bool {
+                self == other
+            }
+            fn is_zero(&self) -> bool {
+                *self == <$t>::default()
+            }
+        }
+    )*};
 }
-
-/// Kept bytes ([`Style::Hidden`] only).
-impl MdlValue for Vec<u8> {
-    fn read(&mut self, _cx: &mut Cx, _c: usize, _what: &'static str) {}
-    fn write_value(&self, _out: &mut Out) {}
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-    fn is_zero(&self) -> bool {
-        self.is_empty()
-    }
-}
+hidden_value!(Option<u8>, Vec<u8>);
 
 impl MdlValue for f32 {
     fn read(&mut self, cx: &mut Cx, c: usize, _what: &'static str) {
