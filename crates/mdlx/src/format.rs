@@ -116,6 +116,10 @@ pub mod version {
     pub const LIGHT_SHADOW: u32 = 1200;
     /// Lights gain shadow casting and its range.
     pub const LIGHT_SHADOW_CASTING: u32 = 1300;
+    /// Skin values (SKIN) are two bytes wide when written: the first version where the
+    /// `wc3` crate and another published tool read them so (Retera's notes say 1300 or
+    /// 1600); reading tells the width from the layout in every version.
+    pub const SKIN_WIDE: u32 = 1400;
     /// Lights gain falloff coefficients (quadratic, linear, damping).
     pub const LIGHT_FALLOFF: u32 = 1600;
     /// The newest Reforged version this crate knows.

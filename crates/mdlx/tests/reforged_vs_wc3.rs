@@ -318,3 +318,93 @@ fn static_colors_are_written_otherwise_by_wc3() {
     );
     assert!(ours.contains("static Color { 0.75, 0.5, 0.25 }"), "{ours}");
 }
+
+mod common;
+
+/// Real models moved to every version 1200-1800 (geosets with two-byte skin values from
+/// 1400, HD materials, lights, cameras): `wc3` reads our bytes and writes them back the
+/// same, and its MDL of them reads here into the MDX it makes of that MDL.
+#[test]
+fn corpus_models_at_every_version_agree_with_wc3() {
+    let names = [
+        // 1000, HD materials and SKIN
+        "mdx/Bergi-bear__ARATHIFOREST__map.w3x__war3mapImported__Humanprop_door2.mdx",
+        // 1100, slots, SKIN
+        "mdx/Bergi-bear__OrcWinter__map.w3x__footswitchWhite.mdx",
+        // 800, a camera
+        "mdx/AMISD666__War3ModelView__public__test_model.mdx",
+    ];
+    let mut checked = 0;
+    for name in names {
+        let data = std::fs::read(common::corpus_dir().join(name)).unwrap();
+        let model = mdlx::mdx::from_bytes(&data).unwrap();
+        fn at<V: ModelVersion>(model: &Model, name: &str) {
+            let (m, losses) = model.to_version(V::NUMBER).unwrap();
+            assert!(losses.is_empty(), "{name}: {losses:?}");
+            let ours = mdlx::mdx::to_bytes(&m).unwrap();
+            let theirs = WModel::<V>::decode_mdx(&ours)
+                .unwrap_or_else(|e| panic!("{name} at {}: wc3: {e:?}", V::NUMBER));
+            assert!(
+                theirs.encode_mdx().unwrap() == ours,
+                "{name} at {}: wc3 writes our bytes otherwise",
+                V::NUMBER
+            );
+            let skins: Vec<bool> = m
+                .geosets
+                .iter()
+                .filter(|g| g.skin.is_some())
+                .map(|g| g.skin_wide)
+                .collect();
+            assert!(skins.iter().all(|&w| w == (V::NUMBER >= 1400)), "{name}");
+            if let Ok(text) = theirs.encode_mdl() {
+                // Chunk order aside (from MDL, wc3 writes TEXS before MTLS, we write the
+                // conventional order), and static colors (see
+                // `static_colors_are_written_otherwise_by_wc3`).
+                let reference = WModel::<V>::decode_mdl(&text)
+                    .unwrap()
+                    .encode_mdx()
+                    .unwrap();
+                let mut reference = mdlx::mdx::from_bytes(&reference).unwrap();
+                reference.layout = Default::default();
+                let read = mdlx::mdl::from_bytes(text.as_bytes()).unwrap();
+                let mut read = read;
+                reverse_static_colors(&mut read);
+                assert!(
+                    mdlx::mdx::to_bytes(&read).unwrap() == mdlx::mdx::to_bytes(&reference).unwrap(),
+                    "{name} at {}: wc3's MDL reads otherwise here",
+                    V::NUMBER
+                );
+            }
+        }
+        at::<V1200>(&model, name);
+        at::<V1300>(&model, name);
+        at::<V1400>(&model, name);
+        at::<V1600>(&model, name);
+        at::<V1800>(&model, name);
+        checked += 1;
+    }
+    println!("{checked} corpus models at 1200, 1300, 1400, 1600 and 1800 agree with wc3");
+}
+
+/// Reverses every static color that our MDL writes red first (lights, geoset animations,
+/// ribbons, popcorn, PRE2 segments, layer Fresnel): what we read from `wc3`'s MDL, which
+/// writes them in MDX order, then holds `wc3`'s values.
+fn reverse_static_colors(m: &mut Model) {
+    for l in &mut m.lights {
+        l.color.reverse();
+        l.ambient_color.reverse();
+    }
+    m.geoset_animations
+        .iter_mut()
+        .for_each(|g| g.color.reverse());
+    m.ribbon_emitters.iter_mut().for_each(|r| r.color.reverse());
+    m.popcorn_emitters
+        .iter_mut()
+        .for_each(|p| p.color.reverse());
+    for p in &mut m.particle_emitters2 {
+        p.segment_colors.iter_mut().for_each(|c| c.reverse());
+    }
+    for l in m.materials.iter_mut().flat_map(|m| &mut m.layers) {
+        l.fresnel_color.reverse();
+    }
+}

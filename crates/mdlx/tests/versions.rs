@@ -3,7 +3,9 @@
 //! step reports a loss, the result is byte-identical to the file; the 1800 model writes
 //! and reads back byte-identical too. Losses are counted by what they are. Every other
 //! version above the file's own is a stop on the way up: 800 -> 900 -> 1000 -> ... -> 1800
-//! gives the same bytes as 800 -> 1800 directly.
+//! gives the same bytes as 800 -> 1800 directly. The `wc3` crate, which knows 1800, reads
+//! every 1800 file made from an original it reads, and writes it back byte-identical
+//! whenever it does so with the original.
 
 mod common;
 
@@ -19,6 +21,9 @@ fn corpus_up_to_1800_and_back() {
     let mut by_version: BTreeMap<u32, [usize; 3]> = BTreeMap::new();
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
+    let mut wc3_reads = [0usize; 4];
+    let mut wc3_rewrites = Vec::new();
+    let mut wc3_refused = Vec::new();
     for row in common::manifest().iter().filter(|r| r.format == "mdx") {
         let data = std::fs::read(common::corpus_dir().join(&row.local_path)).unwrap();
         let Ok(model) = mdlx::mdx::from_bytes(&data) else {
@@ -54,6 +59,31 @@ fn corpus_up_to_1800_and_back() {
             "{}: stepwise differs",
             row.local_path
         );
+        // The wc3 crate, which knows 1800, reads the 1800 file whenever it reads the original.
+        if wc3::model::DynamicModel::decode_mdx(&data, 800).is_ok() {
+            wc3_reads[0] += 1;
+            match wc3::model::DynamicModel::decode_mdx(&up_bytes, 800) {
+                Ok(w) if w.version() == 1800 => {
+                    wc3_reads[1] += 1;
+                    // Where wc3 writes the original back as it was, it does the same with
+                    // the 1800 file.
+                    let same = |bytes: &[u8]| {
+                        wc3::model::DynamicModel::decode_mdx(bytes, 800)
+                            .map(|w| w.encode_mdx().ok())
+                            .is_ok_and(|b| b.as_deref() == Some(bytes))
+                    };
+                    if same(&data) {
+                        wc3_reads[2] += 1;
+                        if same(&up_bytes) {
+                            wc3_reads[3] += 1;
+                        } else {
+                            wc3_rewrites.push(row.local_path.clone());
+                        }
+                    }
+                }
+                other => wc3_refused.push(format!("{}: {:?}", row.local_path, other.err())),
+            }
+        }
         let (down, back_losses) = up_again.to_version(from).unwrap();
         losses.extend(back_losses);
         let entry = by_version.entry(from).or_default();
@@ -89,6 +119,16 @@ fn corpus_up_to_1800_and_back() {
     for (k, n) in &kinds {
         println!("  {n:>5}  {k}");
     }
+    println!(
+        "wc3 reads {} of the 1800 files made from the {} originals it reads; of the {} \
+         originals it writes back byte-identical, it writes {} of the 1800 files back so",
+        wc3_reads[1], wc3_reads[0], wc3_reads[2], wc3_reads[3]
+    );
+    assert!(
+        wc3_rewrites.is_empty(),
+        "wc3 rewrites these 1800 files otherwise: {wc3_rewrites:?}"
+    );
+    assert!(wc3_refused.is_empty(), "{wc3_refused:?}");
     assert!(
         failures.is_empty(),
         "{} files report no loss but do not come back byte-identical: {failures:?}",

@@ -194,6 +194,12 @@ impl<'a> Lexer<'a> {
                     self.pos = scan(s, start + 1, WORD);
                     return Tok::Atom(atom(AtomKind::Word, start, self.pos));
                 }
+                // `static TextureID 3 <= 1,`: the game's 1100+ spelling of a texture slot
+                // (the `wc3` crate and Retera's tools write it); a word of its own.
+                b'<' if s[start..].starts_with(b"<=") => {
+                    self.pos = start + 2;
+                    return Tok::Atom(atom(AtomKind::Word, start, self.pos));
+                }
                 0xef if s[start..].starts_with(&[0xef, 0xbb, 0xbf]) => self.pos += 3,
                 // Control bytes never appear in MDL text: this is binary data (a damaged
                 // MDX, or not a model at all). One error, not one per byte.

@@ -78,12 +78,14 @@ pub struct Geoset {
     /// The SKIN values are two bytes each in the file, not one.
     ///
     /// `SKIN` holds, per vertex, four matrix group indices and four weights (of 255). Its count
-    /// is the number of values; each is one byte in every file seen and as the `wc3` crate
-    /// writes every version, two bytes in the game's newest files as Retera's Model Studio
-    /// reads them (from 1300, 1400 or 1600: its own notes and the other tools disagree on the
-    /// first version, and no such file is public). So the width is told from the layout, not
-    /// the version: the values are two bytes wide when one byte each would not end right
-    /// before `UVAS` and two bytes each would (this field).
+    /// is the number of values; each is one byte in every file of the corpus (900 to 1100),
+    /// two bytes in the game's newest files: from 1400 for the `wc3` crate and another
+    /// converter, from 1300 or 1600 in Retera's Model Studio (its commits differ); no such
+    /// file is public. So reading tells the width from the layout, not the version: the
+    /// values are two bytes wide when one byte each would not end right before `UVAS` and
+    /// two bytes each would. Writing follows this field; MDL reading and
+    /// [`Model::to_version`](crate::model::Model::to_version) set it from 1400
+    /// ([`SKIN_WIDE`](crate::format::version::SKIN_WIDE)).
     pub skin_wide: bool,
     /// Texture coordinate sets (UVAS/UVBS).
     pub uv_sets: Vec<Vec<[f32; 2]>>,

@@ -35,6 +35,7 @@ impl Model {
     /// | 1100 | layer shader type and texture slots; the material shader name goes |
     /// | 1200 | light shadow intensity; camera depth of field (IDUF, ELAF, PTSF) and layout number 3 |
     /// | 1300 | light shadow casting and its range (KLSS, KLSE) |
+    /// | 1400 | SKIN values two bytes wide |
     /// | 1600 | light falloff coefficients (KLQF, KLLF, KLDA) |
     ///
     /// A field the target lacks is a [`Loss`] when it holds anything but what the game assumes
@@ -133,6 +134,17 @@ unchanged!(u32, [f32; 3], [f32; 12], super::CollisionShape);
 
 impl Retarget for super::Geoset {
     fn retarget(&mut self, from: u32, to: u32, lost: &mut dyn FnMut(String)) {
+        if (from >= ver::SKIN_WIDE) != (to >= ver::SKIN_WIDE) {
+            self.skin_wide = to >= ver::SKIN_WIDE;
+            let wide = self
+                .skin
+                .as_ref()
+                .is_some_and(|s| s.iter().any(|&v| v > 255));
+            if !self.skin_wide && wide && to >= ver::REFORGED {
+                lost("skin weights naming matrix groups past 255 (two-byte SKIN, 1400+)".into());
+                self.skin = None;
+            }
+        }
         if from >= ver::REFORGED && to < ver::REFORGED {
             if self.lod != 0 || !self.lod_name.is_empty() {
                 lost("level of detail and its name (900+)".into());

@@ -216,7 +216,7 @@ fn read_geoset_item(cx: &mut Cx, c: usize, g: &mut Geoset) {
         // Two-byte values (the game's newest files) may index past 255 matrix groups.
         let mut v = Vec::new();
         subtree_ints(cx, c, 0, u16::MAX as i64, "skin weights", &mut v);
-        g.skin_wide = v.iter().any(|&v| v > 255);
+        g.skin_wide = cx.version >= crate::format::version::SKIN_WIDE || v.iter().any(|&v| v > 255);
         g.skin = Some(v.into_iter().map(|v| v as u16).collect());
     } else if is(k, "Faces") {
         read_faces(cx, c, g);

@@ -132,6 +132,7 @@ const LAYER_WORDS: &[&str] = &[
     "FresnelOpacity",
     "FresnelTeamColor",
     "ShaderTypeId",
+    "Shader",
     "TextureSlot",
 ];
 
@@ -251,9 +252,41 @@ fn read_slot_block(cx: &mut Cx, i: usize, position: usize) -> TextureSlot {
     s
 }
 
+/// `TextureID n <= slot`, the game's spelling of a texture slot (1100+), as `(n, slot)`.
+fn slot_arrow(cx: &Cx, c: usize) -> Option<(i32, u32)> {
+    let args = cx.args(c);
+    let [id, arrow, slot] = args else {
+        return None;
+    };
+    if arrow.kind != crate::mdl::parse::AtomKind::Word || cx.t.text(arrow) != b"<=" {
+        return None;
+    }
+    let text = |a| std::str::from_utf8(cx.t.text(a)).ok();
+    Some((text(id)?.parse().ok()?, text(slot)?.parse().ok()?))
+}
+
+/// Shader type ids and the names the game's MDL gives them in a 1100+ layer (`Shader
+/// "Shader_HD_DefaultUnit",`; the `wc3` crate's table, which Retera's agrees with).
+const SHADER_NAMES: &[(u32, &str)] = &[
+    (0, "Shader_SD_Legacy"),
+    (1, "Shader_HD_DefaultUnit"),
+    (2, "Shader_SD_FixedFunction"),
+    (24, "Shader_HD_Crystal"),
+];
+
 /// 1100+: reads item `c` as a texture slot if it is one; false otherwise.
 fn read_slot_item(cx: &mut Cx, c: usize, slots: &mut Vec<TextureSlot>) -> bool {
     let k = cx.key(c);
+    if is(k, "TextureID") {
+        if let Some((texture_id, unknown)) = slot_arrow(cx, c) {
+            slots.push(TextureSlot {
+                texture_id,
+                unknown,
+                texture_id_track: None,
+            });
+            return true;
+        }
+    }
     if is(k, "TextureSlot") {
         let s = read_slot_block(cx, c, slots.len());
         slots.push(s);
@@ -298,6 +331,27 @@ fn read_layer_static(cx: &mut Cx, c: usize, l: &mut Layer, shader_type_given: &m
     } else if is(k, "ShaderTypeId") {
         l.shader_type_id = cx.u32_arg(c, "ShaderTypeId").unwrap_or(0);
         *shader_type_given = true;
+    } else if is(k, "Shader") && cx.version >= ver::TEXTURE_SLOTS {
+        let name = cx.args(c).first().map(|a| cx.t.text(a));
+        match SHADER_NAMES
+            .iter()
+            .find(|(_, n)| name.is_some_and(|t| is(t, n)))
+        {
+            Some((id, _)) => {
+                l.shader_type_id = *id;
+                *shader_type_given = true;
+            }
+            None => cx.unknown(
+                c,
+                "Layer",
+                &[
+                    "Shader_SD_Legacy",
+                    "Shader_HD_DefaultUnit",
+                    "Shader_SD_FixedFunction",
+                    "Shader_HD_Crystal",
+                ],
+            ),
+        }
     } else {
         return false;
     }
