@@ -15,6 +15,9 @@
 //! - `mdl_roundtrip-object-id-overflow.mdl`: `ObjectId -2` made the next free id overflow.
 //! - `mdx_via_mdl-foreign-track-in-bone.mdx`: a bone holding a KGAC track; its raw-tag
 //!   block `KGAC 3 { ... }` was refused when read back.
+//! - `mdx_via_mdl-camera-track-in-light.mdx`: a 1200 light holding a PTSF track (a
+//!   camera's f-stop); its raw-tag block `PTSF 2 { ... }` was refused when read back, as
+//!   raw tags had to start with `K`.
 //! - `texture_decode-dds-level-offset-overflow.dds`: a DDS header of 0xfd000008 x
 //!   0xd9d9d908 pixels with many mip levels; adding up the levels' offsets overflowed.
 //!   Texture files (`*.dds`, `*.blp`, `*.tga`) are checked as the `texture_decode` fuzzer

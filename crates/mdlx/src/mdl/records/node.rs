@@ -85,10 +85,9 @@ pub fn track_tag(k: &[u8], table: &[(Tag, &str)]) -> Option<Tag> {
 
 /// A track written under its raw tag (a track this record does not normally hold).
 pub fn raw_tag(k: &[u8]) -> Option<Tag> {
-    (k.len() == 4
-        && k[0] == b'K'
-        && crate::format::track_kind(Tag([k[0], k[1], k[2], k[3]])).is_some())
-    .then(|| Tag([k[0], k[1], k[2], k[3]]))
+    // Not only `K...`: the 1200+ camera tracks are IDUF, ELAF and PTSF.
+    (k.len() == 4 && crate::format::track_kind(Tag([k[0], k[1], k[2], k[3]])).is_some())
+        .then(|| Tag([k[0], k[1], k[2], k[3]]))
 }
 
 /// Reads one item of a node block (`block`, for messages) if it belongs to the node part;
