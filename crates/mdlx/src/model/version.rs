@@ -257,7 +257,7 @@ fn hd_with_slots(m: &Material) -> bool {
             && l.texture_slots
                 .iter()
                 .enumerate()
-                .all(|(i, s)| s.unknown == i as u32 && s.texture_id_track.is_none())
+                .all(|(i, s)| s.role == i as u32 && s.texture_id_track.is_none())
             && l.tracks.iter().all(|a| a.tag != track::KMTF)
     }
 }
@@ -289,7 +289,7 @@ impl Retarget for Material {
                     .enumerate()
                     .map(|(i, texture_id)| TextureSlot {
                         texture_id,
-                        unknown: i as u32,
+                        role: i as u32,
                         texture_id_track: None,
                     })
                     .collect();
@@ -317,7 +317,7 @@ impl Retarget for Material {
                     l.shader_type_id = 0;
                     l.texture_slots = vec![TextureSlot {
                         texture_id: l.texture_id,
-                        unknown: 0,
+                        role: 0,
                         texture_id_track,
                     }];
                 }
@@ -357,12 +357,8 @@ impl Retarget for Material {
                     }
                     let mut slots = std::mem::take(&mut l.texture_slots).into_iter();
                     if let Some(s) = slots.next() {
-                        if s.unknown != 0 {
-                            sub(
-                                lost,
-                                i,
-                                format!("texture slot 0 role {} (1100+)", s.unknown),
-                            );
+                        if s.role != 0 {
+                            sub(lost, i, format!("texture slot 0 role {} (1100+)", s.role));
                         }
                         if l.texture_id != s.texture_id {
                             sub(lost, i, format!(

@@ -95,7 +95,7 @@ const SLOT_LAYER_TRACKS: &[(Tag, &str)] = &[
     (tk::KFTC, "FresnelTeamColor"),
 ];
 
-/// Texture slot keywords of 1100+ layers, by slot kind (the `unknown` u32 of a slot: in
+/// Texture slot keywords of 1100+ layers, by slot kind ([`TextureSlot::role`]: in
 /// all 533 slots of the corpus v1100 MDX files it equals the slot's position, and
 /// war3-model writes its kind index there). The corpus v1100 MDL (`riflemanSAWING.mdl`)
 /// writes one `static TextureID` line per slot, in order; war3-model writes these names,
@@ -236,7 +236,7 @@ fn read_slot_value(cx: &mut Cx, c: usize, s: &mut TextureSlot) {
 /// Reads a `TextureSlot { static TextureID n, Slot k, TextureID N { ... } }` block.
 fn read_slot_block(cx: &mut Cx, i: usize, position: usize) -> TextureSlot {
     let mut s = TextureSlot {
-        unknown: position as u32,
+        role: position as u32,
         ..Default::default()
     };
     for c in cx.children(i) {
@@ -244,7 +244,7 @@ fn read_slot_block(cx: &mut Cx, i: usize, position: usize) -> TextureSlot {
         if is(k, "TextureID") {
             read_slot_value(cx, c, &mut s);
         } else if is(k, "Slot") {
-            s.unknown = cx.u32_arg(c, "Slot").unwrap_or(s.unknown);
+            s.role = cx.u32_arg(c, "Slot").unwrap_or(s.role);
         } else {
             cx.unknown(c, "TextureSlot", &["TextureID", "Slot"]);
         }
@@ -278,10 +278,10 @@ const SHADER_NAMES: &[(u32, &str)] = &[
 fn read_slot_item(cx: &mut Cx, c: usize, slots: &mut Vec<TextureSlot>) -> bool {
     let k = cx.key(c);
     if is(k, "TextureID") {
-        if let Some((texture_id, unknown)) = slot_arrow(cx, c) {
+        if let Some((texture_id, role)) = slot_arrow(cx, c) {
             slots.push(TextureSlot {
                 texture_id,
-                unknown,
+                role,
                 texture_id_track: None,
             });
             return true;
@@ -295,9 +295,9 @@ fn read_slot_item(cx: &mut Cx, c: usize, slots: &mut Vec<TextureSlot>) -> bool {
     let Some(kind) = SLOT_KEYWORDS.iter().position(|n| is(k, n)) else {
         return false;
     };
-    let unknown = if kind == 0 { slots.len() } else { kind } as u32;
+    let role = if kind == 0 { slots.len() } else { kind } as u32;
     let mut s = TextureSlot {
-        unknown,
+        role,
         ..Default::default()
     };
     read_slot_value(cx, c, &mut s);
@@ -391,11 +391,11 @@ pub fn read_layer(cx: &mut Cx, i: usize) -> (Layer, bool) {
 /// when the slot's kind is its position, a `TextureSlot` block otherwise.
 fn write_slots(out: &mut Out, slots: &[TextureSlot]) {
     for (k, s) in slots.iter().enumerate() {
-        let simple = s.unknown as usize == k && (s.texture_id_track.is_none() || s.texture_id == 0);
+        let simple = s.role as usize == k && (s.texture_id_track.is_none() || s.texture_id == 0);
         if !simple {
             out.open("TextureSlot");
             out.kv_int("static TextureID", s.texture_id as i64);
-            out.kv_int("Slot", s.unknown as i64);
+            out.kv_int("Slot", s.role as i64);
         }
         match &s.texture_id_track {
             Some(t) => write_track(
@@ -715,7 +715,7 @@ mod tests {
         let slots: Vec<(i32, u32)> = l
             .texture_slots
             .iter()
-            .map(|s| (s.texture_id, s.unknown))
+            .map(|s| (s.texture_id, s.role))
             .collect();
         assert_eq!(
             slots,
@@ -731,7 +731,7 @@ mod tests {
         let slots: Vec<(i32, u32)> = l
             .texture_slots
             .iter()
-            .map(|s| (s.texture_id, s.unknown))
+            .map(|s| (s.texture_id, s.role))
             .collect();
         assert_eq!((slots, l.shader_type_id), (vec![(1, 0), (2, 3)], 0));
     }
@@ -757,17 +757,17 @@ mod tests {
             texture_slots: vec![
                 TextureSlot {
                     texture_id: 0,
-                    unknown: 0,
+                    role: 0,
                     texture_id_track: Some(track(1)),
                 },
                 TextureSlot {
                     texture_id: 7,
-                    unknown: 1,
+                    role: 1,
                     texture_id_track: Some(track(2)),
                 },
                 TextureSlot {
                     texture_id: 8,
-                    unknown: 9,
+                    role: 9,
                     texture_id_track: None,
                 },
             ],
