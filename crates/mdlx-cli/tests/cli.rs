@@ -1040,3 +1040,30 @@ fn info_shows_the_fields_of_the_version_and_convert_moves_between_versions() {
     assert_eq!(v["lights"][0]["falloff"]["quadratic"], 0.0005);
     assert_eq!(v["lights"][0]["falloff"]["damping"], 0.00001);
 }
+
+/// A version 1300 file whose chunks contradict each other (a Warcraft III MODL, an alpha
+/// HTST) is refused with both chunks and their offsets named.
+#[test]
+fn a_file_of_neither_family_is_refused_with_the_reason() {
+    let dir = temp_dir("family");
+    let model = mdlx::model::Model {
+        version: 1300,
+        ..Default::default()
+    };
+    let mut bytes = mdlx::mdx::to_bytes(&model).unwrap();
+    let htst_at = bytes.len();
+    bytes.extend_from_slice(b"HTST");
+    bytes.extend_from_slice(&4u32.to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    let file = dir.join("mixed.mdx");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = mdlx(&["info", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot tell whether this version 1300 MDX is Warcraft III"),
+        "{err}"
+    );
+    assert!(err.contains("MODL at 0x10"), "{err}");
+    assert!(err.contains(&format!("HTST at {htst_at:#x}")), "{err}");
+}
