@@ -112,8 +112,10 @@ pub mod version {
     pub const FRESNEL: u32 = 1000;
     /// Layers gain shader type and texture slots; materials lose the shader name.
     pub const TEXTURE_SLOTS: u32 = 1100;
-    /// Lights gain shadow intensity; cameras the depth-of-field tracks.
+    /// Lights gain shadow intensity.
     pub const LIGHT_SHADOW: u32 = 1200;
+    /// Cameras gain the depth-of-field tracks, and layout number 3 in their size word.
+    pub const CAMERA_LAYOUT: u32 = 1200;
     /// Lights gain shadow casting and its range.
     pub const LIGHT_SHADOW_CASTING: u32 = 1300;
     /// Skin values (SKIN) are two bytes wide when written: the first version where the

@@ -105,8 +105,7 @@ fn build<V: ModelVersion>(layouts: bool) -> WModel<V> {
     m
 }
 
-fn float_keys(m: &Model, tracks: &mdlx::model::Tracks, tag: &[u8; 4]) -> Vec<(i32, f32)> {
-    let _ = m;
+fn float_keys(tracks: &mdlx::model::Tracks, tag: &[u8; 4]) -> Vec<(i32, f32)> {
     tracks
         .iter()
         .find(|a| &a.tag.0 == tag)
@@ -118,12 +117,12 @@ fn float_keys(m: &Model, tracks: &mdlx::model::Tracks, tag: &[u8; 4]) -> Vec<(i3
 }
 
 /// Our reading of `wc3`'s light `i` holds its values.
-fn check_light(version: u32, m: &Model, l: &Light, id: u32) {
+fn check_light(version: u32, l: &Light, id: u32) {
     let k = id as f32;
     assert_eq!(l.attenuation_start, 10.0 + k);
     assert_eq!(l.intensity, 1.5 + k);
     assert_eq!(l.color, [0.25, 0.5, 0.25]);
-    let keys = |tag| float_keys(m, &l.tracks, tag);
+    let keys = |tag| float_keys(&l.tracks, tag);
     if version >= 1200 {
         assert_eq!(l.shadow_intensity, 0.375 + k, "{version}");
     }
@@ -161,12 +160,12 @@ fn check_light(version: u32, m: &Model, l: &Light, id: u32) {
     }
 }
 
-fn check_camera(m: &Model, c: &Camera, k: f32, layout: Option<u8>, extra: usize) {
+fn check_camera(c: &Camera, k: f32, layout: Option<u8>, extra: usize) {
     assert_eq!(c.layout, layout, "{:?}", c.name.text());
     assert_eq!(c.layout_bytes.len(), extra);
     assert_eq!((c.position[0], c.far_clip), (1.0 + k, 2000.0 + k));
     assert_eq!(c.target_position, [4.0, 5.0 + k, 6.0]);
-    let keys = |tag| float_keys(m, &c.tracks, tag);
+    let keys = |tag| float_keys(&c.tracks, tag);
     assert_eq!(keys(b"IDUF"), [(0, 100.0 + k), (500, 150.0 + k)]);
     assert_eq!(keys(b"ELAF"), [(0, 35.0 + k)]);
     assert_eq!(keys(b"PTSF"), [(0, 2.8 + k), (500, 4.0 + k)]);
@@ -182,13 +181,13 @@ fn run<V: ModelVersion>() -> [usize; 3] {
     assert_eq!(ours.version, version);
     assert_eq!(ours.lights.len(), 2);
     for (i, l) in ours.lights.iter().enumerate() {
-        check_light(version, &ours, l, i as u32);
+        check_light(version, l, i as u32);
     }
     assert_eq!(ours.cameras.len(), 3);
-    check_camera(&ours, &ours.cameras[0], 0.0, None, 0);
+    check_camera(&ours.cameras[0], 0.0, None, 0);
     let zero = (version >= 1200).then_some(0);
-    check_camera(&ours, &ours.cameras[1], 1.0, zero, 0);
-    check_camera(&ours, &ours.cameras[2], 2.0, Some(1), 12);
+    check_camera(&ours.cameras[1], 1.0, zero, 0);
+    check_camera(&ours.cameras[2], 2.0, Some(1), 12);
     assert_eq!(ours.cameras[2].layout_bytes, (1..=12).collect::<Vec<u8>>());
     let gliders: Vec<u32> = ours.gliders.iter().map(|g| g.geoset_id).collect();
     assert_eq!(gliders, [0, 7]);

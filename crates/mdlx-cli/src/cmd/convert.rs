@@ -154,6 +154,30 @@ pub struct Options {
     pub ledger: super::gltf_in::Ledger,
 }
 
+/// Fails, listing each loss as `WHAT PLACE: LOSS`, when there are any: `N thing(s) would be
+/// lost WHERE`.
+fn refuse_losses(what: &str, losses: &[mdlx::Loss], whence: &str) -> Result<()> {
+    if losses.is_empty() {
+        return Ok(());
+    }
+    let listed: Vec<String> = losses
+        .iter()
+        .map(|l| {
+            let place = if l.place.is_empty() {
+                "model"
+            } else {
+                &l.place
+            };
+            format!("{what} {place}: {}", l.what)
+        })
+        .collect();
+    bail!(
+        "{}\n{} thing(s) would be lost {whence}",
+        listed.join("\n"),
+        losses.len()
+    )
+}
+
 /// Runs the verb.
 pub fn run(
     ctx: &Ctx,
@@ -331,14 +355,15 @@ pub(super) fn convert_file(
             .to_version(version)
             .map_err(|e| usage(format!("{shown}: {e}")))?;
         let what = format!("version {version} cannot hold");
-        if !losses.is_empty() && !opts.allow_lossy {
-            let listed: Vec<String> = losses.iter().map(|l| format!("{what} {l}")).collect();
-            bail!(
-                "{}\n{} thing(s) would be lost going from version {} to {version}; nothing written (use --allow-lossy to write anyway)",
-                listed.join("\n"),
-                losses.len(),
-                model.version
-            );
+        if !opts.allow_lossy {
+            refuse_losses(
+                &what,
+                &losses,
+                &format!(
+                    "going from version {} to {version}; nothing written (use --allow-lossy to write anyway)",
+                    model.version
+                ),
+            )?;
         }
         notes.extend(losses.iter().map(|l| Note::loss(&what, l)));
         model = converted;
@@ -407,29 +432,15 @@ pub(super) fn convert_file(
                     strict: opts.strict_mdl,
                 },
             );
-            let losses: Vec<Note> = written
-                .losses
-                .iter()
-                .map(|l| Note::loss("standard MDL cannot hold", l))
-                .collect();
-            if !losses.is_empty() && !opts.allow_lossy {
-                let listed: Vec<String> = losses
-                    .iter()
-                    .map(|n| {
-                        format!(
-                            "standard MDL cannot hold {}: {}",
-                            n.place.as_deref().unwrap_or("model"),
-                            n.what
-                        )
-                    })
-                    .collect();
-                bail!(
-                    "{}\n{} thing(s) would be lost in strictly standard MDL; nothing written (use --allow-lossy to write anyway, or drop --strict-mdl to keep them in an MdlxExtension block)",
-                    listed.join("\n"),
-                    losses.len()
-                );
+            let what = "standard MDL cannot hold";
+            if !opts.allow_lossy {
+                refuse_losses(
+                    what,
+                    &written.losses,
+                    "in strictly standard MDL; nothing written (use --allow-lossy to write anyway, or drop --strict-mdl to keep them in an MdlxExtension block)",
+                )?;
             }
-            notes.extend(losses);
+            notes.extend(written.losses.iter().map(|l| Note::loss(what, l)));
             written.text
         }
         To::Obj => {

@@ -130,12 +130,11 @@ fn to_json(m: &Model, file: &str) -> serde_json::Value {
     })
 }
 
-const LIGHT_TYPES: [&str; 3] = ["omnidirectional", "directional", "ambient"];
-
+/// The light's type as its MDL word, in lower case.
 fn light_type(l: &Light) -> String {
-    LIGHT_TYPES
+    mdlx::model::light_type::NAMES
         .get(l.light_type as usize)
-        .map_or_else(|| format!("type {}", l.light_type), |t| t.to_string())
+        .map_or_else(|| format!("type {}", l.light_type), |t| t.to_lowercase())
 }
 
 /// The tags of a record's tracks, in file order.

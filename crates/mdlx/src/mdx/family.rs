@@ -245,7 +245,7 @@ fn uncounted(p: &[u8], step: impl Fn(&[u8]) -> Option<usize>) -> bool {
 /// What chunk `tag` with payload `p` fits in a file of `version`; `None` for chunks laid
 /// out alike in both families (or unknown to both).
 fn judge(tag: Tag, p: &[u8], version: u32) -> Option<Fit> {
-    let camera_mask = if version >= crate::format::version::LIGHT_SHADOW {
+    let camera_mask = if version >= crate::format::version::CAMERA_LAYOUT {
         0x00FF_FFFF
     } else {
         u32::MAX
@@ -343,7 +343,7 @@ fn records(tag: Tag, p: &[u8], version: u32, alpha: bool) -> u32 {
             chunk::HELP => node(r),
             chunk::EVTS => wc3_event(r),
             chunk::CLID => wc3_collision(r),
-            chunk::CAMS if version >= crate::format::version::LIGHT_SHADOW => {
+            chunk::CAMS if version >= crate::format::version::CAMERA_LAYOUT => {
                 sized(r, 120, 0x00FF_FFFF)
             }
             _ => sized(r, 4, u32::MAX),

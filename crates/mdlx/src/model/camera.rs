@@ -75,7 +75,7 @@ record! {
 impl Camera {
     /// The layout number a camera of `version` usually has: 3 from 1200, 0 before.
     pub fn usual_layout(version: u32) -> u8 {
-        if version >= ver::LIGHT_SHADOW {
+        if version >= ver::CAMERA_LAYOUT {
             3
         } else {
             0
@@ -105,7 +105,7 @@ impl MdxRecord for Camera {
     fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
         let (mut body, number) = r.inclusive_region_24(4)?;
         let r = &mut body;
-        let name = MdxField::read_field(r, Self::name_len())?;
+        let name = MdxField::read_field(r, crate::format::len::NAME)?;
         let position = MdxField::read_field(r, 0)?;
         let field_of_view = r.f32()?;
         let far_clip = r.f32()?;
@@ -152,7 +152,7 @@ impl MdxRecord for Camera {
             ));
         }
         let mark = w.begin_size(true);
-        name.write_field(w, Self::name_len(), "Camera name")?;
+        name.write_field(w, crate::format::len::NAME, "Camera name")?;
         position.write_field(w, 0, "Camera position")?;
         w.f32(*field_of_view);
         w.f32(*far_clip);
@@ -161,11 +161,5 @@ impl MdxRecord for Camera {
         target_position.write_field(w, 0, "Camera target")?;
         tracks.write_list(w, tail)?;
         w.end_size_24(mark, number)
-    }
-}
-
-impl Camera {
-    fn name_len() -> usize {
-        crate::format::len::NAME
     }
 }

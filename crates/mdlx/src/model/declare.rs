@@ -262,6 +262,19 @@ macro_rules! record {
             )?
         }
 
+        #[allow(dead_code)]
+        impl $name {
+            /// Every field what an absent MDL line reads as (what the game assumes when a
+            /// file lacks it); the head and tracks empty.
+            pub(crate) fn absent_fields() -> Self {
+                $name {
+                    $($hname: Default::default(),)?
+                    $($field: (Self::$field.absent)(),)*
+                    $($tracks: Default::default(), $tail: Vec::new(),)?
+                }
+            }
+        }
+
         #[allow(non_upper_case_globals, dead_code)]
         impl $name {
             $(
@@ -437,14 +450,15 @@ macro_rules! record {
                         record!(@tracks_mut r [$($tracks)?]);
                     shape.fallback(cx, c, group.unwrap_or($block), group, tracks);
                 }
+                // (A kind with a head only has nothing more to take.)
+                #[allow(clippy::needless_update)]
                 let mut r = $name {
                     $(
                         $hname: <$hty as $crate::model::declare::Head>::mdl_new(
                             cx, i, record!(@or [$($kind)?] [0]),
                         ),
                     )?
-                    $($field: ($name::$field.absent)(),)*
-                    $($tracks: Default::default(), $tail: Vec::new(),)?
+                    ..$name::absent_fields()
                 };
                 for c in cx.children(i) {
                     item(&mut r, cx, c, None);

@@ -207,8 +207,10 @@ impl MdxRecord for Geoset {
                 geo.skin = Some(if geo.skin_wide {
                     tagged(g, sub::SKIN, |g, n| g.vec_u16(n))?
                 } else {
-                    let bytes = tagged(g, sub::SKIN, |g, n| g.vec_u8(n))?;
-                    bytes.into_iter().map(u16::from).collect()
+                    tagged(g, sub::SKIN, |g, n| {
+                        let len = g.check_count(n, 1)?;
+                        Ok(g.bytes(len)?.iter().map(|&b| u16::from(b)).collect())
+                    })?
                 });
             }
         }
@@ -277,9 +279,7 @@ impl MdxRecord for Geoset {
                     if self.skin_wide {
                         w.vec_u16(s);
                     } else {
-                        let narrow: Option<Vec<u8>> =
-                            s.iter().map(|&v| u8::try_from(v).ok()).collect();
-                        let Some(narrow) = narrow else {
+                        if s.iter().any(|&v| v > 0xff) {
                             return Err(crate::mdx::MdxError::new(
                                 crate::mdx::MdxErrorKind::Unwritable(
                                     "a skin value over 255 needs two-byte SKIN values \
@@ -288,8 +288,8 @@ impl MdxRecord for Geoset {
                                 ),
                                 w.len() as u64,
                             ));
-                        };
-                        w.bytes(&narrow);
+                        }
+                        s.iter().for_each(|&v| w.u8(v as u8));
                     }
                 }
             }

@@ -16,6 +16,8 @@ pub mod light_type {
     pub const DIRECTIONAL: u32 = 1;
     /// Ambient.
     pub const AMBIENT: u32 = 2;
+    /// The MDL word of each type, by number.
+    pub const NAMES: &[&str] = &["Omnidirectional", "Directional", "Ambient"];
 }
 
 /// The fields of a light that Warcraft III and the WoW alpha family share, in MDX order;
@@ -30,11 +32,9 @@ macro_rules! light_fields {
                 /// kept.
                 light_type: u32 => $crate::mdl::records::fields::Field::new(
                     &[],
-                    $crate::mdl::records::fields::Style::Words(&[
-                        "Omnidirectional",
-                        "Directional",
-                        "Ambient",
-                    ]),
+                    $crate::mdl::records::fields::Style::Words(
+                        $crate::model::light_type::NAMES,
+                    ),
                 ),
                 $($after_type)*
                 /// Attenuation start.
@@ -153,14 +153,11 @@ light_fields! {
 }
 
 impl Light {
-    /// A light holding, in the fields of later versions, what the game assumes when a file
-    /// lacks them (what reading an older file gives), zero elsewhere.
+    /// A light holding in every field what the game assumes when a file lacks it (what an
+    /// MDL `Light` block without lines reads as): white colors, the falloff defaults, zero
+    /// elsewhere.
     pub fn new() -> Light {
-        Light {
-            quadratic_falloff: Self::DEFAULT_QUADRATIC_FALLOFF,
-            damping: Self::DEFAULT_DAMPING,
-            ..Light::default()
-        }
+        Light::absent_fields()
     }
 
     /// The quadratic falloff of lights before 1600, and of a 1600+ MDL light without the

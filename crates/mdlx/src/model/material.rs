@@ -129,6 +129,28 @@ pub mod layer_flags {
     pub const AMBIENT_OCCLUSION: u32 = 0x400;
 }
 
+/// Layer shader types (1100+), and the names the game's MDL and the 900/1000 material
+/// shader give them (the `wc3` crate's table; Retera's agrees).
+pub mod shader_type {
+    /// SD, the classic shading.
+    pub const SD_LEGACY: u32 = 0;
+    /// HD, a layer of six texture slots.
+    pub const HD_DEFAULT_UNIT: u32 = 1;
+    /// SD fixed function.
+    pub const SD_FIXED_FUNCTION: u32 = 2;
+    /// HD crystal.
+    pub const HD_CRYSTAL: u32 = 24;
+    /// Each type with its name.
+    pub const NAMES: &[(u32, &str)] = &[
+        (SD_LEGACY, "Shader_SD_Legacy"),
+        (HD_DEFAULT_UNIT, "Shader_HD_DefaultUnit"),
+        (SD_FIXED_FUNCTION, "Shader_SD_FixedFunction"),
+        (HD_CRYSTAL, "Shader_HD_Crystal"),
+    ];
+    /// The shader of Reforged's HD materials before 1100 (the name of [`HD_DEFAULT_UNIT`]).
+    pub const HD_SHADER: &str = "Shader_HD_DefaultUnit";
+}
+
 /// A texture slot of a 1100+ layer (diffuse, normal, ORM, emissive, team color, reflections).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextureSlot {

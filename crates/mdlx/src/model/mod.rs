@@ -30,7 +30,9 @@ pub use emitters::{ParticleEmitter, ParticleEmitter2, PopcornEmitter, RibbonEmit
 pub use geoset::{face_type, Geoset};
 pub(crate) use light::light_fields;
 pub use light::{light_type, Light};
-pub use material::{filter_mode, layer_flags, material_flags, Layer, Material, TextureSlot};
+pub use material::{
+    filter_mode, layer_flags, material_flags, shader_type, Layer, Material, TextureSlot,
+};
 pub(crate) use node::bone_fields;
 pub use node::{flags as node_flags, Bone, Helper, Node};
 pub use primitives::{Extent, FixedString, Tag};
@@ -39,7 +41,7 @@ pub use sequence::{
 };
 pub use summary::Counts;
 pub use tracks::{Animation, AnyTrack, Interpolation, Key, Track, Tracks};
-pub use version::{is_known as is_known_version, HD_SHADER};
+pub use version::is_known as is_known_version;
 
 /// Which family of the format a version number belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

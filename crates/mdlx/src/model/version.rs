@@ -6,10 +6,8 @@ use crate::Loss;
 use super::declare::Retarget;
 use super::{Layer, Material, Model, Tag, TextureSlot};
 
-/// The shader of Reforged's HD materials before 1100.
-pub const HD_SHADER: &str = "Shader_HD_DefaultUnit";
-/// The layer shader type of an HD layer (1100+).
-const HD_SHADER_TYPE: u32 = 1;
+use super::shader_type::{HD_DEFAULT_UNIT as HD_SHADER_TYPE, HD_SHADER};
+
 /// Texture roles of an HD material: diffuse, normal, ORM, emissive, team color,
 /// reflections.
 const HD_ROLES: usize = 6;
@@ -89,7 +87,7 @@ impl Model {
             m.face_effects.clear();
             m.popcorn_emitters.clear();
         }
-        if version < ver::LIGHT_SHADOW {
+        if version < ver::CAMERA_LAYOUT {
             for (i, c) in m.cameras.iter_mut().enumerate() {
                 for (tag, what) in [
                     (track::IDUF, "focus distance"),

@@ -147,10 +147,6 @@ const MATERIAL_WORDS: &[&str] = &[
     "Layer",
 ];
 
-/// The shader the corpus v1100 MDL names on its materials (`riflemanSAWING.mdl`) instead of
-/// writing `ShaderTypeId`; the matching MDX layers have shader type 1.
-const HD_SHADER: &[u8] = b"Shader_HD_DefaultUnit";
-
 /// The values a layer reads when its static lines are absent, by version (fields a version
 /// does not store stay 0, as the MDX reader leaves them).
 struct LayerDefaults {
@@ -258,21 +254,12 @@ fn slot_arrow(cx: &Cx, c: usize) -> Option<(i32, u32)> {
     let [id, arrow, slot] = args else {
         return None;
     };
-    if arrow.kind != crate::mdl::parse::AtomKind::Word || cx.t.text(arrow) != b"<=" {
+    if arrow.kind != AtomKind::Word || cx.t.text(arrow) != b"<=" {
         return None;
     }
     let text = |a| std::str::from_utf8(cx.t.text(a)).ok();
     Some((text(id)?.parse().ok()?, text(slot)?.parse().ok()?))
 }
-
-/// Shader type ids and the names the game's MDL gives them in a 1100+ layer (`Shader
-/// "Shader_HD_DefaultUnit",`; the `wc3` crate's table, which Retera's agrees with).
-const SHADER_NAMES: &[(u32, &str)] = &[
-    (0, "Shader_SD_Legacy"),
-    (1, "Shader_HD_DefaultUnit"),
-    (2, "Shader_SD_FixedFunction"),
-    (24, "Shader_HD_Crystal"),
-];
 
 /// 1100+: reads item `c` as a texture slot if it is one; false otherwise.
 fn read_slot_item(cx: &mut Cx, c: usize, slots: &mut Vec<TextureSlot>) -> bool {
@@ -333,24 +320,17 @@ fn read_layer_static(cx: &mut Cx, c: usize, l: &mut Layer, shader_type_given: &m
         *shader_type_given = true;
     } else if is(k, "Shader") && cx.version >= ver::TEXTURE_SLOTS {
         let name = cx.args(c).first().map(|a| cx.t.text(a));
-        match SHADER_NAMES
-            .iter()
-            .find(|(_, n)| name.is_some_and(|t| is(t, n)))
-        {
+        // The game's spelling of the type (`Shader "Shader_HD_DefaultUnit",`).
+        let names = shader_type::NAMES;
+        match names.iter().find(|(_, n)| name.is_some_and(|t| is(t, n))) {
             Some((id, _)) => {
                 l.shader_type_id = *id;
                 *shader_type_given = true;
             }
-            None => cx.unknown(
-                c,
-                "Layer",
-                &[
-                    "Shader_SD_Legacy",
-                    "Shader_HD_DefaultUnit",
-                    "Shader_SD_FixedFunction",
-                    "Shader_HD_Crystal",
-                ],
-            ),
+            None => {
+                let words: Vec<&'static str> = names.iter().map(|(_, n)| *n).collect();
+                cx.unknown(c, "Layer", &words);
+            }
         }
     } else {
         return false;
@@ -515,11 +495,15 @@ impl MdlRecord for Material {
                 cx.unknown(c, "Material", MATERIAL_WORDS);
             }
         }
-        // 1100 MDL may name the HD shader on the material instead of a ShaderTypeId.
-        if cx.version >= ver::TEXTURE_SLOTS && m.shader.text_bytes().eq_ignore_ascii_case(HD_SHADER)
+        // 1100 MDL may name the HD shader on the material instead of a ShaderTypeId (the
+        // corpus's `riflemanSAWING.mdl`; the matching MDX layers have shader type 1).
+        if cx.version >= ver::TEXTURE_SLOTS
+            && m.shader
+                .text_bytes()
+                .eq_ignore_ascii_case(shader_type::HD_SHADER.as_bytes())
         {
             for n in implicit_shader_type {
-                m.layers[n].shader_type_id = 1;
+                m.layers[n].shader_type_id = shader_type::HD_DEFAULT_UNIT;
             }
         }
         m
