@@ -144,6 +144,64 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check models for what makes the game or the editors misbehave, what is likely
+    /// wrong, and what is wasted: the sanity test, headless.
+    ///
+    /// Every finding has a stable rule id (`mdlx check --rules` lists them with their
+    /// severity and source), a severity (error, warning, info), where in the model it is
+    /// (`geosets[2].vertex_groups[17]`, `bones[4] "Hand Right"`), where that record is in
+    /// the file (an MDX offset, an MDL line), and what to do. Files and folders (their
+    /// .mdx, .mdl and Milkshape .txt files) are checked in parallel; Milkshape and WoW
+    /// alpha files are checked as the Warcraft III model they convert to. Textures found
+    /// beside a model or under --textures are checked too.
+    ///
+    /// Exit status: 1 when any error is found (with --deny warnings, any warning too) or a
+    /// file cannot be read; 0 otherwise. Rules are silenced with --allow RULE or an
+    /// `mdlx-check.toml` (`allow = ["rule", ...]`, `deny = "warnings"`) in the current
+    /// folder or given with --config.
+    ///
+    /// --fix repairs what is safe to repair (key order, duplicate and redundant keys,
+    /// unused textures, materials, texture animations and global sequences), checks that
+    /// the fixed model poses as the original at every key time of every sequence, and
+    /// writes it in the input's format: to --output, or over the input with --in-place
+    /// (whole or not at all).
+    Check {
+        /// Model files and folders.
+        #[arg(required_unless_present = "rules")]
+        paths: Vec<PathBuf>,
+        /// Output: human (grouped per file, coloured on a terminal), json (one object per
+        /// finding, per line), or sarif (SARIF 2.1.0, for code scanning).
+        #[arg(long, value_parser = ["human", "json", "sarif"], default_value = "human")]
+        format: String,
+        /// Same as --format json.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Also fail (exit 1) on warnings, or on warnings and infos.
+        #[arg(long, value_name = "LEVEL", value_parser = ["warnings", "infos"])]
+        deny: Option<String>,
+        /// Silence a rule (repeat for several).
+        #[arg(long, value_name = "RULE")]
+        allow: Vec<String>,
+        /// A settings file (default: mdlx-check.toml in the current folder, if any).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// A folder to look for textures in, after the model's own folder (repeat for
+        /// several).
+        #[arg(long, value_name = "DIR")]
+        textures: Vec<PathBuf>,
+        /// List the rules and exit.
+        #[arg(long)]
+        rules: bool,
+        /// Repair what is safe to repair (see above); needs --output or --in-place.
+        #[arg(long)]
+        fix: bool,
+        /// With --fix: write the fixed model over its input.
+        #[arg(long, requires = "fix", conflicts_with = "output")]
+        in_place: bool,
+        /// With --fix and one input file: where to write the fixed model.
+        #[arg(long, short, value_name = "FILE", requires = "fix")]
+        output: Option<PathBuf>,
+    },
     /// Pose a model: every node's world transform and every geoset's visibility at one
     /// moment of a sequence.
     Pose {

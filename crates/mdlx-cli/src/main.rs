@@ -100,6 +100,33 @@ fn main() -> ExitCode {
                 ledger: Default::default(),
             },
         ),
+        cli::Command::Check {
+            paths,
+            format,
+            json,
+            deny,
+            allow,
+            config,
+            textures,
+            rules,
+            fix,
+            in_place,
+            output,
+        } => cmd::check::run(
+            &ctx,
+            &paths,
+            &cmd::check::Options {
+                format: if json { "json".into() } else { format },
+                deny,
+                allow,
+                config,
+                textures,
+                rules,
+                fix,
+                in_place,
+                output,
+            },
+        ),
         cli::Command::Pose { file, moment, json } => {
             cmd::pose::run(&ctx, &file, &moment.into(), json)
         }

@@ -240,7 +240,7 @@ impl Progress {
 }
 
 /// Whether the file's first few kilobytes read as Milkshape.
-fn is_milkshape(path: &Path) -> bool {
+pub fn is_milkshape(path: &Path) -> bool {
     use std::io::Read;
     let mut head = Vec::new();
     std::fs::File::open(path)

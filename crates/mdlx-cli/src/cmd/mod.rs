@@ -1,6 +1,7 @@
 //! One module per verb.
 
 pub mod bench;
+pub mod check;
 pub mod convert;
 pub mod convert_dir;
 pub mod gltf_in;

@@ -165,6 +165,16 @@ macro_rules! row_blocks {
     (@one [$ty:ty] $mdl:ident ($blk:literal)) => { $blk };
 }
 
+/// Whether each registry row holds one top-level block per record.
+macro_rules! row_is_one {
+    (() $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        [$(row_is_one!(@one $mdl),)*]
+    };
+    (@one one) => { true };
+    (@one $mdl:ident) => { false };
+}
+
 /// Every top-level block keyword, in the order they are written.
 static ROOT_BLOCKS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
     let rows: [&'static str; crate::model::KINDS] = kind_rows!(row_blocks!());
@@ -512,4 +522,42 @@ fn unwritable_text(s: &crate::model::FixedString) -> bool {
     s.text_bytes()
         .iter()
         .any(|b| matches!(b, b'"' | b'\n' | b'\r'))
+}
+
+/// Where each record of each registry row starts in an MDL document (byte offsets), and
+/// where its `Model` block starts: what a record read from the file came from. Blocks are
+/// taken in the order the reader takes them; the `MdlxExtension` block is not looked in.
+pub(crate) fn record_starts(src: &[u8]) -> (Vec<Vec<usize>>, Option<usize>) {
+    let mut diags = Vec::new();
+    let t = parse::parse_document(src, &mut diags, &|w| ROOT_BLOCKS.iter().any(|b| is(w, b)));
+    let blocks: [&str; crate::model::KINDS] = kind_rows!(row_blocks!());
+    let one: [bool; crate::model::KINDS] = kind_rows!(row_is_one!());
+    let fields = crate::model::KIND_FIELDS;
+    let mut rows = vec![Vec::new(); crate::model::KINDS];
+    let mut header = None;
+    let key = |i: usize| t.item_atoms(i).first().map_or(&b""[..], |a| t.text(a));
+    for c in t.children(0) {
+        let k = key(c);
+        if is(k, "Model") && header.is_none() {
+            header = Some(t.items[c].start as usize);
+            continue;
+        }
+        let Some(row) = blocks.iter().position(|b| is(k, b)) else {
+            continue;
+        };
+        let start = t.items[c].start as usize;
+        match fields[row] {
+            // One block per record.
+            _ if one[row] => rows[row].push(start),
+            // Matrices inside the block.
+            "bind_poses" => {
+                for m in t.children(c).filter(|&m| is(key(m), "Matrices")) {
+                    rows[row].extend(t.children(m).map(|v| t.items[v].start as usize));
+                }
+            }
+            // A container block: each record one child.
+            _ => rows[row].extend(t.children(c).map(|v| t.items[v].start as usize)),
+        }
+    }
+    (rows, header)
 }

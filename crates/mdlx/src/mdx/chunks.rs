@@ -546,3 +546,66 @@ mod count_tests {
         assert_eq!(count_chunks(b"MDL"), (0, 0));
     }
 }
+
+/// Where each record of list chunk `tag` starts, appended to the row's list.
+macro_rules! locate_list_chunk {
+    (($tag:expr, $c:expr, $version:expr, $rows:expr) $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {{
+        let mut row = 0usize;
+        $(
+            if $tag == chunk::$t {
+                locate_list::<$ty>($c, $version, Shape::$shape$(($n))?, &mut $rows[row]);
+            }
+            row += 1;
+        )*
+        let _ = row;
+    }};
+}
+
+fn locate_list<T: MdxRecord>(c: &mut Reader, version: u32, shape: Shape, out: &mut Vec<u64>) {
+    let (size, n) = match shape {
+        Shape::Sized => {
+            while !c.is_empty() {
+                let at = c.offset() as u64;
+                if T::read_mdx(c, version).is_err() {
+                    return;
+                }
+                out.push(at);
+            }
+            return;
+        }
+        Shape::Fixed(size) => (size, c.remaining() / size),
+        Shape::Counted(size) => match c.u32() {
+            Ok(n) => (size, (n as usize).min(c.remaining() / size)),
+            Err(_) => return,
+        },
+    };
+    let start = c.offset() as u64;
+    out.extend((0..n as u64).map(|i| start + i * size as u64));
+}
+
+/// Where each record of each registry row starts in an MDX file, and where the MODL chunk
+/// starts (for findings about the model as a whole). Follows the chunk sizes as the reader
+/// does; records after one that does not read are left out.
+pub(crate) fn record_offsets(data: &[u8]) -> (Vec<Vec<u64>>, Option<u64>) {
+    let mut rows = vec![Vec::new(); crate::model::KINDS];
+    let mut header = None;
+    let version = peek_version(data).unwrap_or(800);
+    let mut r = Reader::new(data);
+    if r.tag().is_err() {
+        return (rows, header);
+    }
+    while r.remaining() >= 8 {
+        let at = r.offset() as u64;
+        let (Ok(tag), Ok(size)) = (r.tag(), r.u32()) else {
+            break;
+        };
+        let Ok(mut c) = r.region(size as usize) else {
+            break;
+        };
+        if tag == chunk::MODL && header.is_none() {
+            header = Some(at);
+        }
+        crate::model::for_each_kind!(locate_list_chunk!(tag, &mut c, version, rows));
+    }
+    (rows, header)
+}

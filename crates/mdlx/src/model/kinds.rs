@@ -77,6 +77,17 @@ macro_rules! kind_tags {
 /// The chunk tag of each row.
 pub(crate) const TAGS: [crate::model::Tag; KINDS] = for_each_kind!(kind_tags!());
 
+/// The rows' list names, as [`crate::model::Model`] names its fields.
+macro_rules! kind_fields {
+    (() $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
+        $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
+        [$(stringify!($field),)*]
+    };
+}
+
+/// The list name of each row.
+pub(crate) const FIELDS: [&str; KINDS] = for_each_kind!(kind_fields!());
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -10,7 +10,7 @@ mod camera;
 pub(crate) mod declare;
 #[macro_use]
 mod kinds;
-pub(crate) use kinds::{for_each_kind, KINDS, MDL_ORDER, TAGS as KIND_TAGS};
+pub(crate) use kinds::{for_each_kind, FIELDS as KIND_FIELDS, KINDS, MDL_ORDER, TAGS as KIND_TAGS};
 mod emitters;
 mod geoset;
 mod light;

@@ -1,0 +1,483 @@
+//! `mdlx check PATH...`: the rules of [`mdlx::check`] over files and folders, printed for
+//! people, as JSON lines or as SARIF 2.1.0; `--fix` writes the safe repairs.
+
+use crate::files;
+use crate::Ctx;
+use anyhow::{anyhow, bail, Context, Result};
+use mdlx::check::{Finding, Rule, Severity, SourceMap, SourcePos, RULES};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The verb's options.
+pub struct Options {
+    /// human, json or sarif.
+    pub format: String,
+    /// warnings or infos: fail on those too.
+    pub deny: Option<String>,
+    /// Rule ids to silence.
+    pub allow: Vec<String>,
+    /// A settings file.
+    pub config: Option<PathBuf>,
+    /// Folders to look for textures in.
+    pub textures: Vec<PathBuf>,
+    /// List the rules.
+    pub rules: bool,
+    /// Write the safe repairs.
+    pub fix: bool,
+    /// Over the input.
+    pub in_place: bool,
+    /// Or here.
+    pub output: Option<PathBuf>,
+}
+
+/// The settings file looked for in the current folder.
+const CONFIG: &str = "mdlx-check.toml";
+
+/// What one file gave.
+struct Checked {
+    file: PathBuf,
+    outcome: Result<Vec<Finding>, String>,
+    /// What --fix did, for people.
+    fixed: Vec<String>,
+}
+
+/// Settings: from the file, then the command line.
+struct Settings {
+    allow: Vec<&'static Rule>,
+    deny: Severity,
+}
+
+/// Reads the settings file: a TOML file of two keys, `allow = ["rule", ...]` and
+/// `deny = "warnings"` (or `"infos"`), with `#` comments. Both values are also JSON, which
+/// is how they are read; anything else is refused with its line.
+fn read_config(path: &Path) -> Result<(Vec<String>, Option<String>)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (mut allow, mut deny) = (Vec::new(), None);
+    // An array may run over several lines: join lines until the brackets balance.
+    let mut pending = String::new();
+    let mut start = 0;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() && pending.is_empty() {
+            continue;
+        }
+        if pending.is_empty() {
+            start = n + 1;
+        }
+        pending.push_str(line);
+        pending.push(' ');
+        if pending.matches('[').count() > pending.matches(']').count() {
+            continue;
+        }
+        let entry = std::mem::take(&mut pending);
+        let bad = || {
+            anyhow!(
+                "{}:{start}: expected `allow = [\"rule\", ...]` or `deny = \"warnings\"`",
+                path.display()
+            )
+        };
+        let (key, value) = entry.split_once('=').ok_or_else(bad)?;
+        let value: Value = serde_json::from_str(value.trim()).map_err(|_| bad())?;
+        match (key.trim(), value) {
+            ("allow", Value::Array(v)) => {
+                for x in v {
+                    allow.push(x.as_str().ok_or_else(bad)?.to_owned());
+                }
+            }
+            ("deny", Value::String(s)) => deny = Some(s),
+            _ => return Err(bad()),
+        }
+    }
+    if !pending.trim().is_empty() {
+        bail!("{}:{start}: an array is not closed", path.display());
+    }
+    Ok((allow, deny))
+}
+
+fn settings(opts: &Options) -> Result<Settings> {
+    let config = match &opts.config {
+        Some(p) => Some(p.clone()),
+        None => Some(PathBuf::from(CONFIG)).filter(|p| p.is_file()),
+    };
+    let (mut allow, mut deny) = match &config {
+        Some(p) => read_config(p)?,
+        None => (Vec::new(), None),
+    };
+    allow.extend(opts.allow.iter().cloned());
+    if opts.deny.is_some() {
+        deny = opts.deny.clone();
+    }
+    let allow = allow
+        .iter()
+        .map(|id| {
+            mdlx::check::rules::find(id).ok_or_else(|| {
+                crate::usage(format!("no rule `{id}` (mdlx check --rules lists them)"))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let deny = match deny.as_deref() {
+        None => Severity::Error,
+        Some("warnings") => Severity::Warning,
+        Some("infos") => Severity::Info,
+        Some(other) => {
+            return Err(crate::usage(format!(
+                "deny = \"{other}\": expected \"warnings\" or \"infos\""
+            )))
+        }
+    };
+    Ok(Settings { allow, deny })
+}
+
+/// The model files under the paths: files as given, folders walked for .mdx, .mdl and
+/// Milkshape .txt.
+fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = files::find(std::slice::from_ref(p), &["mdx", "mdl", "txt"], &[])?;
+            found.retain(|f| !files::has_ext(f, &["txt"]) || super::convert_dir::is_milkshape(f));
+            if found.is_empty() {
+                bail!(
+                    "no .mdx, .mdl or Milkshape .txt files under {}",
+                    p.display()
+                );
+            }
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
+    let mut fixed = Vec::new();
+    let outcome = (|| -> Result<Vec<Finding>> {
+        let data = files::read(file)?;
+        let read_opts = super::read_options(ctx, file);
+        let d = super::decode(&data, file, &read_opts)?;
+        let mut findings = mdlx::check::check(&d.model);
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if !files::is_stdio(file) {
+            dirs.push(
+                file.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+            );
+        }
+        dirs.extend(opts.textures.iter().cloned());
+        findings.extend(mdlx::check::check_textures(&d.model, dirs));
+        let map = match d.source {
+            mdlx::Source::Mdx { .. } => Some(SourceMap::mdx(&data)),
+            mdlx::Source::Mdl { .. } => Some(SourceMap::mdl(&data)),
+            _ => None,
+        };
+        if let Some(map) = map {
+            map.locate(&mut findings);
+        }
+        findings.retain(|f| !s.allow.iter().any(|a| std::ptr::eq(*a, f.rule)));
+        if opts.fix {
+            fixed = fix(file, &data, &d, opts)?;
+        }
+        Ok(findings)
+    })();
+    Checked {
+        file: file.to_path_buf(),
+        outcome: outcome.map_err(|e| format!("{e:#}")),
+        fixed,
+    }
+}
+
+/// Writes the repaired model; returns what was done, for people.
+fn fix(_file: &Path, _data: &[u8], _d: &super::Decoded, _opts: &Options) -> Result<Vec<String>> {
+    bail!("--fix is not wired yet")
+}
+
+pub fn run(ctx: &Ctx, paths: &[PathBuf], opts: &Options) -> Result<ExitCode> {
+    if opts.rules {
+        return list_rules(&opts.format);
+    }
+    let s = settings(opts)?;
+    let inputs = inputs(paths)?;
+    if opts.fix && !opts.in_place && opts.output.is_none() {
+        return Err(crate::usage("--fix needs --output FILE or --in-place"));
+    }
+    if opts.output.is_some() && inputs.len() != 1 {
+        return Err(crate::usage(
+            "--output takes one input file; use --in-place for several",
+        ));
+    }
+    let results: Vec<Checked> = inputs
+        .par_iter()
+        .map(|f| check_one(ctx, f, opts, &s))
+        .collect();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match opts.format.as_str() {
+        "json" => print_json(&mut out, &results)?,
+        "sarif" => print_sarif(&mut out, &results)?,
+        _ => print_human(
+            &mut out,
+            &results,
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        )?,
+    }
+    out.flush()?;
+    let failed = results.iter().any(|r| match &r.outcome {
+        Err(_) => true,
+        Ok(f) => f.iter().any(|f| f.severity() >= s.deny),
+    });
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn list_rules(format: &str) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    if format == "json" {
+        for r in RULES {
+            let v = json!({"id": r.id, "severity": r.severity.name(), "fixable": r.fixable, "summary": r.summary, "source": r.source});
+            writeln!(out, "{v}")?;
+        }
+    } else {
+        for r in RULES {
+            let fix = if r.fixable { " (--fix)" } else { "" };
+            writeln!(
+                out,
+                "{:<34} {:<7} {}{fix}\n{:<42} source: {}",
+                r.id,
+                r.severity.name(),
+                r.summary,
+                "",
+                r.source
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn where_(f: &Finding) -> String {
+    let mut s = if f.path.is_empty() {
+        "the model".to_owned()
+    } else {
+        f.path.clone()
+    };
+    if let Some(n) = &f.name {
+        s.push_str(&format!(" {n:?}"));
+    }
+    if let Some(at) = &f.at {
+        s.push_str(&format!(" ({at})"));
+    }
+    s
+}
+
+fn print_human(out: &mut dyn Write, results: &[Checked], colour: bool) -> Result<()> {
+    let paint = |code: &str, text: &str| {
+        if colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    };
+    let (mut te, mut tw, mut ti, mut clean) = (0, 0, 0, 0);
+    for r in results {
+        let shown = files::shown(&r.file);
+        match &r.outcome {
+            Err(e) => {
+                writeln!(
+                    out,
+                    "{}: {}",
+                    paint("1", &shown),
+                    paint("31", "cannot be checked")
+                )?;
+                writeln!(out, "  {e}")?;
+            }
+            Ok(findings) if findings.is_empty() && r.fixed.is_empty() => clean += 1,
+            Ok(findings) => {
+                let (e, w, i) = mdlx::check::tally(findings);
+                (te, tw, ti) = (te + e, tw + w, ti + i);
+                writeln!(
+                    out,
+                    "{}: {e} errors, {w} warnings, {i} infos",
+                    paint("1", &shown)
+                )?;
+                let mut sorted: Vec<&Finding> = findings.iter().collect();
+                sorted.sort_by(|a, b| b.severity().cmp(&a.severity()));
+                for f in sorted {
+                    let (code, name) = match f.severity() {
+                        Severity::Error => ("31", "error  "),
+                        Severity::Warning => ("33", "warning"),
+                        Severity::Info => ("36", "info   "),
+                    };
+                    writeln!(
+                        out,
+                        "  {} {} {}: {}",
+                        paint(code, name),
+                        paint("2", f.rule.id),
+                        where_(f),
+                        f.message
+                    )?;
+                }
+                for x in &r.fixed {
+                    writeln!(out, "  {} {x}", paint("32", "fixed  "))?;
+                }
+            }
+        }
+    }
+    let failed = results.iter().filter(|r| r.outcome.is_err()).count();
+    writeln!(
+        out,
+        "{} files checked: {te} errors, {tw} warnings, {ti} infos; {clean} files clean{}",
+        results.len(),
+        if failed > 0 {
+            format!(", {failed} could not be read")
+        } else {
+            String::new()
+        }
+    )?;
+    Ok(())
+}
+
+fn pos_json(at: &Option<SourcePos>) -> Value {
+    match at {
+        Some(SourcePos::Offset(o)) => json!({"offset": o}),
+        Some(SourcePos::Line { line, column }) => json!({"line": line, "column": column}),
+        None => json!({}),
+    }
+}
+
+fn print_json(out: &mut dyn Write, results: &[Checked]) -> Result<()> {
+    for r in results {
+        let file = files::shown(&r.file);
+        match &r.outcome {
+            Err(e) => writeln!(out, "{}", json!({"file": file, "error": e}))?,
+            Ok(findings) => {
+                for f in findings {
+                    let mut v = json!({
+                        "file": file,
+                        "rule": f.rule.id,
+                        "severity": f.severity().name(),
+                        "path": f.path,
+                        "name": f.name,
+                        "message": f.message,
+                    });
+                    if let (Value::Object(o), Value::Object(p)) = (&mut v, pos_json(&f.at)) {
+                        o.extend(p);
+                    }
+                    writeln!(out, "{v}")?;
+                }
+                for x in &r.fixed {
+                    writeln!(out, "{}", json!({"file": file, "fixed": x}))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A path as a relative URI reference: `/` separators, and the characters a URI cannot
+/// hold percent-encoded.
+fn uri(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut s = String::with_capacity(text.len());
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                s.push(b as char)
+            }
+            _ => s.push_str(&format!("%{b:02X}")),
+        }
+    }
+    s
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn print_sarif(out: &mut dyn Write, results: &[Checked]) -> Result<()> {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": {"text": r.summary},
+                "fullDescription": {"text": format!("{} Source: {}.", r.summary, r.source)},
+                "defaultConfiguration": {"level": sarif_level(r.severity)},
+                "properties": {"fixable": r.fixable},
+            })
+        })
+        .collect();
+    let mut res = Vec::new();
+    let mut notes = Vec::new();
+    for r in results {
+        let file = uri(&r.file);
+        match &r.outcome {
+            Err(e) => notes.push(json!({
+                "level": "error",
+                "message": {"text": e},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": file}}}],
+            })),
+            Ok(findings) => {
+                for f in findings {
+                    let mut phys = json!({"artifactLocation": {"uri": file}});
+                    match f.at {
+                        Some(SourcePos::Offset(o)) => phys["region"] = json!({"byteOffset": o}),
+                        Some(SourcePos::Line { line, column }) => {
+                            phys["region"] = json!({"startLine": line, "startColumn": column})
+                        }
+                        None => {}
+                    }
+                    let mut loc = json!({"physicalLocation": phys});
+                    if !f.path.is_empty() {
+                        let mut logical = json!({"fullyQualifiedName": f.path});
+                        if let Some(n) = &f.name {
+                            logical["name"] = json!(n);
+                        }
+                        loc["logicalLocations"] = json!([logical]);
+                    }
+                    let index = RULES
+                        .iter()
+                        .position(|r| std::ptr::eq(*r, f.rule))
+                        .unwrap_or(0);
+                    res.push(json!({
+                        "ruleId": f.rule.id,
+                        "ruleIndex": index,
+                        "level": sarif_level(f.severity()),
+                        "message": {"text": format!("{}: {}", where_(f), f.message)},
+                        "locations": [loc],
+                    }));
+                }
+            }
+        }
+    }
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "mdlx",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/",
+                "rules": rules,
+            }},
+            "invocations": [{
+                "executionSuccessful": notes.is_empty(),
+                "toolExecutionNotifications": notes,
+            }],
+            "results": res,
+        }],
+    });
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    writeln!(out)?;
+    Ok(())
+}

@@ -1,0 +1,476 @@
+//! Sequences, global sequences and the keys of every track.
+
+use super::rules::*;
+use super::{At, Findings};
+use crate::format::track as tk;
+use crate::model::{AnyTrack, Interpolation, Model, Tag, Track, Tracks};
+
+/// The first word of a sequence name as the game matches it: lower case, before any `-`,
+/// after a leading `Alternate`.
+pub(crate) fn sequence_word(name: &str) -> String {
+    let lower = name.trim().to_lowercase();
+    let head = lower.split('-').next().unwrap_or("");
+    let mut words = head.split_whitespace();
+    let first = words.next().unwrap_or("");
+    if first == "alternate" {
+        words.next().unwrap_or("").to_owned()
+    } else {
+        first.to_owned()
+    }
+}
+
+/// Sequence first words the game plays by name (mdx-m3-viewer's list, which follows the
+/// game's animation names).
+const STANDARD: &[&str] = &[
+    "attack",
+    "birth",
+    "cinematic",
+    "death",
+    "decay",
+    "dissipate",
+    "morph",
+    "portrait",
+    "sleep",
+    "spell",
+    "stand",
+    "walk",
+    "ready",
+];
+
+pub(crate) fn sequences(m: &Model, f: &mut Findings) {
+    if m.sequences.is_empty() {
+        f.add(
+            &NO_SEQUENCES,
+            &At::model(),
+            "the model has no sequences: add at least Stand",
+        );
+    }
+    let (mut stand, mut death, mut portrait) = (false, false, false);
+    for (i, s) in m.sequences.iter().enumerate() {
+        let name = s.name.text();
+        let at = At::record("sequences", i, Some(&name));
+        let word = sequence_word(&name);
+        stand |= word == "stand";
+        death |= word == "death";
+        portrait |= word == "portrait";
+        if !STANDARD.contains(&word.as_str()) {
+            let msg = format!(
+                "\"{word}\" is not a name the game plays (Stand, Walk, Attack, Spell, Death, Decay, Birth, Portrait, ...): rename it if it should play"
+            );
+            f.add(&NONSTANDARD_NAME, &at, msg);
+        }
+        let [start, end] = s.interval;
+        if start == end {
+            f.add(
+                &ZERO_LENGTH,
+                &at.sub("interval"),
+                format!("starts and ends at {start}: give it a length"),
+            );
+        } else if end < start {
+            let msg = format!("ends at {end}, before it starts at {start}: swap the two");
+            f.add(&REVERSED_SEQUENCE, &at.sub("interval"), msg);
+        }
+        if m.version == 800 {
+            for (j, o) in m.sequences[..i].iter().enumerate() {
+                let other = o.name.text();
+                if start == o.interval[0] {
+                    let msg = format!("starts at {start}, as sequence {j} \"{other}\" does: give each its own time range");
+                    f.add(&SEQUENCE_OVERLAP, &at.sub("interval"), msg);
+                } else if start < o.interval[1] {
+                    let msg = format!(
+                        "starts at {start}, before sequence {j} \"{other}\" ends at {}: classic Warcraft III wants sequences in time order without overlap",
+                        o.interval[1]
+                    );
+                    f.add(&SEQUENCE_OVERLAP, &at.sub("interval"), msg);
+                }
+            }
+        }
+    }
+    if !m.sequences.is_empty() {
+        if !stand {
+            f.add(
+                &MISSING_STAND,
+                &At::model(),
+                "no Stand sequence: the game has nothing to play when the unit idles",
+            );
+        }
+        if !death {
+            f.add(
+                &MISSING_DEATH,
+                &At::model(),
+                "no Death sequence: the unit vanishes at once when it dies",
+            );
+        }
+    }
+    if portrait && m.cameras.is_empty() {
+        f.add(
+            &MISSING_PORTRAIT_CAMERA,
+            &At::model(),
+            "Portrait sequences but no camera: add a camera to frame the portrait",
+        );
+    }
+    for (i, &len) in m.global_sequences.iter().enumerate() {
+        if len == 0 {
+            let at = At::record("global_sequences", i, None);
+            f.add(
+                &ZERO_GLOBAL_SEQUENCE,
+                &at,
+                "lasts 0 ms: tracks on it never move; give it a length",
+            );
+        }
+    }
+}
+
+/// A track's keys with values widened to four floats, whatever its kind.
+pub(crate) struct View {
+    pub interpolation: Interpolation,
+    pub global_sequence_id: i32,
+    pub times: Vec<i32>,
+    pub values: Vec<[f32; 4]>,
+    /// In and out tangents, when the interpolation has them.
+    pub tangents: Vec<([f32; 4], [f32; 4])>,
+}
+
+trait Widen: Copy {
+    fn widen(self) -> [f32; 4];
+}
+impl Widen for f32 {
+    fn widen(self) -> [f32; 4] {
+        [self, 0.0, 0.0, 0.0]
+    }
+}
+impl Widen for u32 {
+    fn widen(self) -> [f32; 4] {
+        [self as f32, 0.0, 0.0, 0.0]
+    }
+}
+impl Widen for [f32; 3] {
+    fn widen(self) -> [f32; 4] {
+        [self[0], self[1], self[2], 0.0]
+    }
+}
+impl Widen for [f32; 4] {
+    fn widen(self) -> [f32; 4] {
+        self
+    }
+}
+
+fn view<T: Widen>(t: &Track<T>) -> View {
+    let tangents = if t.interpolation.has_tangents() {
+        t.keys
+            .iter()
+            .map(|k| (k.in_tan.widen(), k.out_tan.widen()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    View {
+        interpolation: t.interpolation,
+        global_sequence_id: t.global_sequence_id,
+        times: t.keys.iter().map(|k| k.time).collect(),
+        values: t.keys.iter().map(|k| k.value.widen()).collect(),
+        tangents,
+    }
+}
+
+pub(crate) fn any_view(t: &AnyTrack) -> View {
+    match t {
+        AnyTrack::Float(t) => view(t),
+        AnyTrack::Vector3(t) => view(t),
+        AnyTrack::Quaternion(t) => view(t),
+        AnyTrack::Integer(t) => view(t),
+    }
+}
+
+/// Calls `visit` with every track of the model: where it is, its tag, and the track.
+pub(crate) fn each_track(m: &Model, visit: &mut dyn FnMut(&At, Tag, &AnyTrack)) {
+    let list = |at: At, tracks: &Tracks, visit: &mut dyn FnMut(&At, Tag, &AnyTrack)| {
+        for a in tracks.iter() {
+            visit(&at.sub(format!("tracks.{}", a.tag.text())), a.tag, &a.track);
+        }
+    };
+    for (i, mat) in m.materials.iter().enumerate() {
+        for (j, l) in mat.layers.iter().enumerate() {
+            let at = At::record("materials", i, None).sub(format!("layers[{j}]"));
+            for (k, s) in l.texture_slots.iter().enumerate() {
+                if let Some(t) = &s.texture_id_track {
+                    let any = AnyTrack::Integer(t.clone());
+                    visit(
+                        &at.sub(format!("texture_slots[{k}].texture_id_track")),
+                        tk::KMTF,
+                        &any,
+                    );
+                }
+            }
+            list(at, &l.tracks, visit);
+        }
+    }
+    for (i, x) in m.texture_animations.iter().enumerate() {
+        list(At::record("texture_animations", i, None), &x.tracks, visit);
+    }
+    for (i, x) in m.geoset_animations.iter().enumerate() {
+        list(At::record("geoset_animations", i, None), &x.tracks, visit);
+    }
+    macro_rules! nodes {
+        ($($field:ident $(+ $own:ident)?),*) => {$(
+            for (i, x) in m.$field.iter().enumerate() {
+                let at = At::record(stringify!($field), i, Some(&x.node.name.text()));
+                list(at.sub("node"), &x.node.tracks, visit);
+                $( list(at, &x.$own, visit); )?
+            }
+        )*};
+    }
+    nodes!(
+        bones,
+        lights + tracks,
+        helpers,
+        attachments + tracks,
+        particle_emitters + tracks,
+        particle_emitters2 + tracks,
+        popcorn_emitters + tracks,
+        ribbon_emitters + tracks,
+        event_objects,
+        collision_shapes
+    );
+    for (i, c) in m.cameras.iter().enumerate() {
+        list(
+            At::record("cameras", i, Some(&c.name.text())),
+            &c.tracks,
+            visit,
+        );
+    }
+}
+
+const VISIBILITY: &[Tag] = &[tk::KLAV, tk::KATV, tk::KPEV, tk::KP2V, tk::KPPV, tk::KRVS];
+
+/// Key indices of one rule in one track, reported as one finding.
+struct KeyList {
+    keys: Vec<String>,
+    n: usize,
+}
+
+impl KeyList {
+    fn new() -> Self {
+        KeyList {
+            keys: Vec::new(),
+            n: 0,
+        }
+    }
+    fn push(&mut self, what: impl FnOnce() -> String) {
+        self.n += 1;
+        if self.keys.len() < 6 {
+            self.keys.push(what());
+        }
+    }
+    fn report(self, f: &mut Findings, rule: &'static Rule, at: &At, say: &str) {
+        if self.n == 0 {
+            return;
+        }
+        let more = if self.n > self.keys.len() {
+            format!(" and {} more", self.n - self.keys.len())
+        } else {
+            String::new()
+        };
+        let msg = format!("{}{more}: {say}", self.keys.join(", "));
+        f.add(rule, at, msg);
+    }
+}
+
+/// The sequence (or the global sequence's window) a key time lies in, as mdx-m3-viewer
+/// finds it: the first listed whose interval holds it, ends included.
+fn window_of(m: &Model, global: Option<u32>, time: i32) -> Option<usize> {
+    match global {
+        Some(len) => (time >= 0 && time as u32 <= len).then_some(0),
+        None => m.sequences.iter().position(|s| {
+            time >= 0 && (time as u32) >= s.interval[0] && (time as u32) <= s.interval[1]
+        }),
+    }
+}
+
+/// Every track's keys: order, duplicates, keys outside every sequence, opening keys,
+/// redundant keys, interpolation of visibility.
+pub(crate) fn tracks(m: &Model, f: &mut Findings) {
+    each_track(m, &mut |at, tag, track| {
+        let v = any_view(track);
+        one_track(m, f, at, tag, &v);
+    });
+    for (i, e) in m.event_objects.iter().enumerate() {
+        let at = At::record("event_objects", i, Some(&e.node.name.text()));
+        match &e.track {
+            None => f.add(&EMPTY_TRACK, &at, "no event track: the event never fires"),
+            Some(t) if t.times.is_empty() => f.add(
+                &EMPTY_TRACK,
+                &at.sub("track"),
+                "the event track has no keys: the event never fires",
+            ),
+            Some(t) => {
+                let v = View {
+                    interpolation: Interpolation::None,
+                    global_sequence_id: t.global_sequence_id,
+                    times: t.times.iter().map(|&t| t as i32).collect(),
+                    values: Vec::new(),
+                    tangents: Vec::new(),
+                };
+                one_track(m, f, &at.sub("track"), crate::format::sub::KEVT, &v);
+            }
+        }
+    }
+}
+
+fn one_track(m: &Model, f: &mut Findings, at: &At, tag: Tag, v: &View) {
+    let events = tag == crate::format::sub::KEVT;
+    if v.times.is_empty() {
+        f.add(
+            &EMPTY_TRACK,
+            at,
+            "the track has no keys: remove it or key it",
+        );
+        return;
+    }
+    if VISIBILITY.contains(&tag) && v.interpolation != Interpolation::None {
+        f.add(
+            &VISIBILITY_INTERPOLATED,
+            at,
+            "visibility is interpolated; the game steps it: set DontInterp",
+        );
+    }
+    if tag == tk::KP2R || tag == tk::KP2G {
+        let what = if tag == tk::KP2R {
+            "variation"
+        } else {
+            "gravity"
+        };
+        f.add(&MAGOS_TRACK, at, format!("a {what} track, which Magos does not read from MDX: use a static value if the model is to be edited there"));
+    }
+    let global = match v.global_sequence_id {
+        -1 => None,
+        g => match usize::try_from(g)
+            .ok()
+            .and_then(|g| m.global_sequences.get(g))
+        {
+            Some(&len) => Some(len),
+            None => {
+                let msg = format!(
+                    "global sequence {g} does not exist (the model has {}): use -1 for none",
+                    m.global_sequences.len()
+                );
+                f.add(&BAD_GLOBAL_SEQUENCE, &at.sub("global_sequence_id"), msg);
+                return;
+            }
+        },
+    };
+    if global.is_none() && m.sequences.is_empty() {
+        f.add(
+            &TRACK_WITHOUT_SEQUENCES,
+            at,
+            "keys, but no sequence plays them",
+        );
+        return;
+    }
+    let windows = if global.is_some() {
+        1
+    } else {
+        m.sequences.len()
+    };
+    let mut in_window: Vec<Vec<usize>> = vec![Vec::new(); windows];
+    let (mut negative, mut duplicate, mut unsorted, mut outside) = (
+        KeyList::new(),
+        KeyList::new(),
+        KeyList::new(),
+        KeyList::new(),
+    );
+    let mut last = None;
+    for (i, &t) in v.times.iter().enumerate() {
+        if t < 0 {
+            negative.push(|| format!("key {i} at {t}"));
+        }
+        if let Some(p) = last {
+            if t == p {
+                duplicate.push(|| format!("key {i} at {t}"));
+            } else if t < p {
+                unsorted.push(|| format!("key {i} at {t} after {p}"));
+            }
+        }
+        match window_of(m, global, t) {
+            Some(w) => in_window[w].push(i),
+            // Frame 0 holds a track's default for many exporters (m3v spares it too).
+            None if t != 0 && v.times.len() > 1 => outside.push(|| format!("key {i} at {t}")),
+            None => {}
+        }
+        last = Some(t);
+    }
+    negative.report(f, &NEGATIVE_KEY, at, "key times start at 0");
+    duplicate.report(
+        f,
+        &DUPLICATE_KEY,
+        at,
+        "each time needs one key: drop the extra (--fix)",
+    );
+    unsorted.report(
+        f,
+        &UNSORTED_KEYS,
+        at,
+        "keys must rise in time: sort them (--fix)",
+    );
+    let where_ = if global.is_some() {
+        "past its global sequence"
+    } else {
+        "in no sequence"
+    };
+    outside.report(
+        f,
+        &KEY_OUTSIDE,
+        at,
+        &format!("{where_}: nothing plays these keys"),
+    );
+    if events {
+        return;
+    }
+    let (mut opening, mut redundant) = (KeyList::new(), KeyList::new());
+    for (w, idx) in in_window.iter().enumerate() {
+        if idx.len() < 2 {
+            continue;
+        }
+        let start = match global {
+            Some(_) => 0,
+            None => m.sequences[w].interval[0] as i32,
+        };
+        let (first, last) = (idx[0], idx[idx.len() - 1]);
+        if v.interpolation != Interpolation::None
+            && v.times[first] != start
+            && v.values[first] != v.values[last]
+        {
+            opening.push(|| match global {
+                Some(_) => format!("the global sequence at 0"),
+                None => format!("sequence {w} \"{}\" at {start}", m.sequences[w].name.text()),
+            });
+        }
+        for k in idx.windows(3) {
+            let (a, b, c) = (k[0], k[1], k[2]);
+            let d = (0..4)
+                .map(|j| {
+                    (v.values[a][j] - v.values[b][j])
+                        .abs()
+                        .max((v.values[a][j] - v.values[c][j]).abs())
+                })
+                .fold(0.0f32, f32::max);
+            let same_tangents = v.tangents.is_empty()
+                || (v.tangents[a] == v.tangents[b] && v.tangents[b] == v.tangents[c]);
+            if d < 0.001 && same_tangents {
+                redundant.push(|| format!("key {b} at {}", v.times[b]));
+            }
+        }
+    }
+    opening.report(
+        f,
+        &MISSING_OPENING_KEY,
+        at,
+        "no key at the start where the first and last values differ: the value warps in from elsewhere; key the start",
+    );
+    redundant.report(
+        f,
+        &REDUNDANT_KEY,
+        at,
+        "the same value as the keys on both sides: drop it (--fix)",
+    );
+}

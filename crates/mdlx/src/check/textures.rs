@@ -1,0 +1,63 @@
+//! The rules that need the texture files: size and BLP JPEG header, for the textures found
+//! beside the model (mdx-m3-viewer's BLP sanity test, `utils/blp/sanitytest`, holds the
+//! same three limits).
+
+use super::rules::*;
+use super::{At, Finding, Findings};
+use crate::gltf::TextureFinder;
+use crate::model::Model;
+use crate::texture::{Texture, TextureKind};
+use std::path::PathBuf;
+
+/// Where a BLP1 file keeps the size of its shared JPEG header.
+const BLP1_JPEG_HEADER_SIZE: usize = 156;
+
+/// The largest shared JPEG header the game reads.
+const MAX_JPEG_HEADER: u32 = 624;
+
+/// Checks the model's textures that are found under `dirs` (Warcraft III paths, any case;
+/// see [`TextureFinder`]). Textures that are not found are not reported: they may be in
+/// the game's archives. A file that cannot be read as a texture is left to `mdlx info`.
+pub fn check_textures(model: &Model, dirs: Vec<PathBuf>) -> Vec<Finding> {
+    let mut f = Findings::new();
+    let mut finder = TextureFinder::new(dirs);
+    for (i, t) in model.textures.iter().enumerate() {
+        let path = t.path.text();
+        if path.is_empty() || t.replaceable_id != 0 {
+            continue;
+        }
+        let Some(file) = finder.find(&path) else {
+            continue;
+        };
+        let Ok(data) = std::fs::read(&file) else {
+            continue;
+        };
+        let Ok(tex) = Texture::from_bytes(&data) else {
+            continue;
+        };
+        let at = At::record("textures", i, Some(&path));
+        let shown = file.display();
+        let (w, h) = (tex.width, tex.height);
+        if !w.is_power_of_two() || !h.is_power_of_two() {
+            let msg =
+                format!("{shown} is {w}x{h}; the game wants powers of two on each side: resize it");
+            f.add(&TEXTURE_NOT_POW2, &at, msg);
+        }
+        if model.version == 800 && (w > 512 || h > 512) {
+            let msg = format!(
+                "{shown} is {w}x{h}; classic Warcraft III shows at most 512 px: scale it down"
+            );
+            f.add(&TEXTURE_TOO_LARGE, &at, msg);
+        }
+        if tex.kind == TextureKind::Blp1Jpeg {
+            let size = data
+                .get(BLP1_JPEG_HEADER_SIZE..BLP1_JPEG_HEADER_SIZE + 4)
+                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            if size > MAX_JPEG_HEADER {
+                let msg = format!("{shown} has a {size}-byte shared JPEG header; the game reads at most {MAX_JPEG_HEADER}: re-save it (mdlx convert --to blp)");
+                f.add(&BLP_JPEG_HEADER, &at, msg);
+            }
+        }
+    }
+    f.out
+}
