@@ -174,4 +174,4 @@ pub fn tally(findings: &[Finding]) -> (usize, usize, usize) {
 }
 
 #[cfg(test)]
-mod tests {}
+mod tests;

@@ -605,7 +605,18 @@ pub(crate) fn record_offsets(data: &[u8]) -> (Vec<Vec<u64>>, Option<u64>) {
         if tag == chunk::MODL && header.is_none() {
             header = Some(at);
         }
+        let before: usize = rows.iter().map(Vec::len).sum();
         crate::model::for_each_kind!(locate_list_chunk!(tag, &mut c, version, rows));
+        // Tracks stored past a chunk's declared end belong to its last record (see
+        // `read_overflow`): step over them as the reader does.
+        if rows.iter().map(Vec::len).sum::<usize>() > before {
+            while let Some(kind) = r.peek_tag().and_then(track_kind) {
+                let Ok(t) = r.tag() else { break };
+                if read_any(&mut r, t, kind).is_err() {
+                    break;
+                }
+            }
+        }
     }
     (rows, header)
 }
