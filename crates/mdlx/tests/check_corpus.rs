@@ -23,7 +23,11 @@ fn corpus_findings_per_rule() {
         let loaded = match mdlx::read(&data, &mdlx::ReadOptions::default()) {
             Ok(l) => l,
             Err(e) => {
-                refused.push(format!("{}: {}", row.local_path, e.to_string().lines().next().unwrap_or("")));
+                refused.push(format!(
+                    "{}: {}",
+                    row.local_path,
+                    e.to_string().lines().next().unwrap_or("")
+                ));
                 continue;
             }
         };
@@ -33,7 +37,15 @@ fn corpus_findings_per_rule() {
             mdlx::Source::Mdl { .. } => Some(SourceMap::mdl(&data)),
             _ => None,
         };
-        *per_format.entry(format!("{:?}", loaded.source).split([' ', '{']).next().unwrap().to_owned()).or_default() += 1;
+        *per_format
+            .entry(
+                format!("{:?}", loaded.source)
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+            )
+            .or_default() += 1;
         if let Some(map) = &map {
             map.locate(&mut findings);
         }
@@ -46,7 +58,11 @@ fn corpus_findings_per_rule() {
                 e.1 += 1;
             }
             let Some(r) = f.record else { continue };
-            assert!(f.path.starts_with(&format!("{}[{}]", r.list, r.index)), "{}: {f}", row.local_path);
+            assert!(
+                f.path.starts_with(&format!("{}[{}]", r.list, r.index)),
+                "{}: {f}",
+                row.local_path
+            );
             if map.is_none() {
                 continue;
             }
@@ -56,7 +72,8 @@ fn corpus_findings_per_rule() {
                     located += 1;
                     assert!((o as usize) < data.len(), "{}: {f}", row.local_path);
                     if let Some(name) = &f.name {
-                        let is_node = !["textures", "sequences", "cameras", "face_effects"].contains(&r.list);
+                        let is_node =
+                            !["textures", "sequences", "cameras", "face_effects"].contains(&r.list);
                         if is_node {
                             // Bones and helpers are a node (size, name); the other kinds
                             // have their own size before the node.
@@ -65,13 +82,21 @@ fn corpus_findings_per_rule() {
                                 let field = &data[at..(at + 80).min(data.len())];
                                 String::from_utf8_lossy(field).starts_with(name.as_str())
                             };
-                            assert!(holds(4) || holds(8), "{}: {f}: offset {o:#x} does not hold the node", row.local_path);
+                            assert!(
+                                holds(4) || holds(8),
+                                "{}: {f}: offset {o:#x} does not hold the node",
+                                row.local_path
+                            );
                         }
                     }
                 }
                 Some(SourcePos::Line { line, .. }) => {
                     located += 1;
-                    assert!(line as usize <= data.split(|&b| b == b'\n').count(), "{}: {f}", row.local_path);
+                    assert!(
+                        line as usize <= data.split(|&b| b == b'\n').count(),
+                        "{}: {f}",
+                        row.local_path
+                    );
                 }
             }
         }
@@ -84,11 +109,18 @@ fn corpus_findings_per_rule() {
         println!("{:<36} {n:>8} {files:>6}  {}", r.id, r.severity.name());
     }
     println!("{located} findings located in their file");
-    println!("{} files refused by mdlx::read (MDL fragments without a Model block):", refused.len());
+    println!(
+        "{} files refused by mdlx::read (MDL fragments without a Model block):",
+        refused.len()
+    );
     for r in &refused {
         println!("  {r}");
     }
-    assert!(unlocated.is_empty(), "findings about records without a location:\n{}", unlocated.join("\n"));
+    assert!(
+        unlocated.is_empty(),
+        "findings about records without a location:\n{}",
+        unlocated.join("\n")
+    );
     // The fragments are the MDL test snippets of two projects; anything else refused is a
     // reader regression.
     assert!(

@@ -39,8 +39,14 @@ fn texture_rules_on_real_files() {
     assert_eq!(ids_for(&dir, 800, odd), vec!["texture-not-power-of-two"]);
     // 512x768: not a power of two, and over 512 for a classic model only.
     let tall = "Bergi-bear__BloodOmen__map.w3x__SpellTexture.blp";
-    assert_eq!(ids_for(&dir, 800, tall), vec!["texture-not-power-of-two", "texture-over-512"]);
+    assert_eq!(
+        ids_for(&dir, 800, tall),
+        vec!["texture-not-power-of-two", "texture-over-512"]
+    );
     assert_eq!(ids_for(&dir, 1000, tall), vec!["texture-not-power-of-two"]);
     // A texture that is not there is not reported (it may be in the game's archives).
-    assert_eq!(ids_for(&dir, 800, "Textures\\Nowhere.blp"), Vec::<&str>::new());
+    assert_eq!(
+        ids_for(&dir, 800, "Textures\\Nowhere.blp"),
+        Vec::<&str>::new()
+    );
 }

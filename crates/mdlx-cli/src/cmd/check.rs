@@ -81,7 +81,12 @@ fn read_config(path: &Path) -> Result<(Vec<String>, Option<String>)> {
             )
         };
         let (key, value) = entry.split_once('=').ok_or_else(bad)?;
-        let value: Value = serde_json::from_str(value.trim()).map_err(|_| bad())?;
+        // TOML allows a comma after an array's last item; JSON does not.
+        let mut value = value.trim().to_owned();
+        if let Some(head) = value.strip_suffix(']') {
+            value = format!("{}]", head.trim_end().trim_end_matches(','));
+        }
+        let value: Value = serde_json::from_str(&value).map_err(|_| bad())?;
         match (key.trim(), value) {
             ("allow", Value::Array(v)) => {
                 for x in v {
@@ -380,11 +385,18 @@ fn print_json(out: &mut dyn Write, results: &[Checked]) -> Result<()> {
     Ok(())
 }
 
-/// A path as a relative URI reference: `/` separators, and the characters a URI cannot
-/// hold percent-encoded.
+/// A path as SARIF wants it: a relative path as a relative URI reference (`/` separators,
+/// what a URI cannot hold percent-encoded), which code scanning resolves against the
+/// repository; an absolute path as a `file://` URI.
 fn uri(path: &Path) -> String {
     let text = path.to_string_lossy().replace('\\', "/");
-    let mut s = String::with_capacity(text.len());
+    let mut s = String::with_capacity(text.len() + 8);
+    if path.is_absolute() {
+        s.push_str("file://");
+        if !text.starts_with('/') {
+            s.push('/'); // C:/...
+        }
+    }
     for b in text.bytes() {
         match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {

@@ -136,7 +136,11 @@ fn ids(m: &Model) -> Vec<&'static str> {
 #[test]
 fn the_clean_model_has_no_findings() {
     let found = check(&clean());
-    assert!(found.is_empty(), "{:#?}", found.iter().map(ToString::to_string).collect::<Vec<_>>());
+    assert!(
+        found.is_empty(),
+        "{:#?}",
+        found.iter().map(ToString::to_string).collect::<Vec<_>>()
+    );
 }
 
 type Edit = fn(&mut Model);
@@ -177,83 +181,598 @@ fn cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
         m.pivot_points.push([0.0; 3]);
     }
     vec![
-        ("unknown-version", |m| m.version = 850, Some(|m| m.version = 1800)),
-        ("version-900", |m| m.version = 900, Some(|m| m.version = 1000)),
-        ("animation-file-set", |m| m.info.animation_file = "x.mdx".into(), None),
-        ("negative-extent", |m| m.info.extent = extent([1.0; 3], [0.0; 3]), Some(|m| m.info.extent = extent([1.0; 3], [1.0; 3]))),
-        ("not-finite", |m| g(m).vertices[1][0] = f32::NAN, Some(|m| g(m).vertices[1][0] = f32::MAX)),
-        ("no-sequences", |m| { m.sequences.clear(); m.bones[0].node.tracks.0.clear(); g(m).sequence_extents.clear() }, None),
-        ("missing-stand-sequence", |m| m.sequences[0].name = "Walk".into(), Some(|m| m.sequences[0].name = "Alternate Stand - 2".into())),
-        ("missing-death-sequence", |m| m.sequences[1].name = "Walk".into(), Some(|m| m.sequences[1].name = "death alternate".into())),
-        ("nonstandard-sequence-name", |m| m.sequences[1].name = "Dance".into(), Some(|m| m.sequences[1].name = "Death Fast".into())),
-        ("sequence-zero-length", |m| m.sequences[1].interval = [2000, 2000], Some(|m| m.sequences[1].interval = [2000, 2001])),
-        ("sequence-reversed", |m| m.sequences[1].interval = [2000, 1500], None),
-        ("sequence-overlap", |m| m.sequences[1].interval = [900, 3000], Some(|m| { m.sequences[1].interval = [900, 3000]; m.version = 1000; })),
-        ("missing-portrait-camera", |m| m.sequences.push(sequence("Portrait", 4000, 5000)), Some(|m| { m.sequences.push(sequence("Portrait", 4000, 5000)); m.cameras.push(Camera::default()) })),
-        ("global-sequence-zero-length", |m| { m.global_sequences.push(0); m.bones[0].node.tracks.0.push(float(tk::KGAO, Interpolation::None, &[(0, 1.0)])); set_gs(m); }, None),
+        (
+            "unknown-version",
+            |m| m.version = 850,
+            Some(|m| m.version = 1800),
+        ),
+        (
+            "version-900",
+            |m| m.version = 900,
+            Some(|m| m.version = 1000),
+        ),
+        (
+            "animation-file-set",
+            |m| m.info.animation_file = "x.mdx".into(),
+            None,
+        ),
+        (
+            "negative-extent",
+            |m| m.info.extent = extent([1.0; 3], [0.0; 3]),
+            Some(|m| m.info.extent = extent([1.0; 3], [1.0; 3])),
+        ),
+        (
+            "not-finite",
+            |m| g(m).vertices[1][0] = f32::NAN,
+            Some(|m| g(m).vertices[1][0] = f32::MAX),
+        ),
+        (
+            "no-sequences",
+            |m| {
+                m.sequences.clear();
+                m.bones[0].node.tracks.0.clear();
+                g(m).sequence_extents.clear()
+            },
+            None,
+        ),
+        (
+            "missing-stand-sequence",
+            |m| m.sequences[0].name = "Walk".into(),
+            Some(|m| m.sequences[0].name = "Alternate Stand - 2".into()),
+        ),
+        (
+            "missing-death-sequence",
+            |m| m.sequences[1].name = "Walk".into(),
+            Some(|m| m.sequences[1].name = "death alternate".into()),
+        ),
+        (
+            "nonstandard-sequence-name",
+            |m| m.sequences[1].name = "Dance".into(),
+            Some(|m| m.sequences[1].name = "Death Fast".into()),
+        ),
+        (
+            "sequence-zero-length",
+            |m| m.sequences[1].interval = [2000, 2000],
+            Some(|m| m.sequences[1].interval = [2000, 2001]),
+        ),
+        (
+            "sequence-reversed",
+            |m| m.sequences[1].interval = [2000, 1500],
+            None,
+        ),
+        (
+            "sequence-overlap",
+            |m| m.sequences[1].interval = [900, 3000],
+            Some(|m| {
+                m.sequences[1].interval = [900, 3000];
+                m.version = 1000;
+            }),
+        ),
+        (
+            "missing-portrait-camera",
+            |m| m.sequences.push(sequence("Portrait", 4000, 5000)),
+            Some(|m| {
+                m.sequences.push(sequence("Portrait", 4000, 5000));
+                m.cameras.push(Camera::default())
+            }),
+        ),
+        (
+            "global-sequence-zero-length",
+            |m| {
+                m.global_sequences.push(0);
+                m.bones[0]
+                    .node
+                    .tracks
+                    .0
+                    .push(float(tk::KGAO, Interpolation::None, &[(0, 1.0)]));
+                set_gs(m);
+            },
+            None,
+        ),
         ("invalid-material-ref", |m| g(m).material_id = 1, None),
-        ("invalid-texture-ref", |m| m.materials[0].layers[0].texture_id = 1, None),
-        ("invalid-texture-animation-ref", |m| m.materials[0].layers[0].texture_animation_id = 0, Some(|m| { m.materials[0].layers[0].texture_animation_id = 0; m.texture_animations.push(TextureAnimation::default()) })),
-        ("invalid-geoset-ref", |m| m.bones[0].geoset_id = 1, Some(|m| m.bones[0].geoset_id = 0)),
-        ("invalid-geoset-animation-ref", |m| m.bones[0].geoset_animation_id = 0, None),
-        ("invalid-parent", |m| m.lights[0].node.parent_id = 7, Some(|m| m.lights[0].node.parent_id = 2)),
-        ("parent-cycle", |m| { m.bones[0].node.parent_id = 2; }, None),
-        ("object-id-mismatch", |m| m.lights[0].node.object_id = 5, None),
-        ("invalid-global-sequence-ref", |m| set_gs(m), Some(|m| { m.global_sequences.push(1000); set_gs(m) })),
-        ("geoset-animated-twice", |m| { for _ in 0..2 { m.geoset_animations.push(GeosetAnimation { alpha: 1.0, ..GeosetAnimation::default() }) } }, Some(|m| m.geoset_animations.push(GeosetAnimation { alpha: 1.0, ..GeosetAnimation::default() }))),
-        ("bone-geoset-invisible", |m| { m.geoset_animations.push(GeosetAnimation::default()); m.bones[0].geoset_animation_id = 0; m.bones[0].geoset_id = 0 }, Some(|m| { m.geoset_animations.push(GeosetAnimation { alpha: 0.1, ..GeosetAnimation::default() }); m.bones[0].geoset_animation_id = 0; m.bones[0].geoset_id = 0 })),
+        (
+            "invalid-texture-ref",
+            |m| m.materials[0].layers[0].texture_id = 1,
+            None,
+        ),
+        (
+            "invalid-texture-animation-ref",
+            |m| m.materials[0].layers[0].texture_animation_id = 0,
+            Some(|m| {
+                m.materials[0].layers[0].texture_animation_id = 0;
+                m.texture_animations.push(TextureAnimation::default())
+            }),
+        ),
+        (
+            "invalid-geoset-ref",
+            |m| m.bones[0].geoset_id = 1,
+            Some(|m| m.bones[0].geoset_id = 0),
+        ),
+        (
+            "invalid-geoset-animation-ref",
+            |m| m.bones[0].geoset_animation_id = 0,
+            None,
+        ),
+        (
+            "invalid-parent",
+            |m| m.lights[0].node.parent_id = 7,
+            Some(|m| m.lights[0].node.parent_id = 2),
+        ),
+        (
+            "parent-cycle",
+            |m| {
+                m.bones[0].node.parent_id = 2;
+            },
+            None,
+        ),
+        (
+            "object-id-mismatch",
+            |m| m.lights[0].node.object_id = 5,
+            None,
+        ),
+        (
+            "invalid-global-sequence-ref",
+            |m| set_gs(m),
+            Some(|m| {
+                m.global_sequences.push(1000);
+                set_gs(m)
+            }),
+        ),
+        (
+            "geoset-animated-twice",
+            |m| {
+                for _ in 0..2 {
+                    m.geoset_animations.push(GeosetAnimation {
+                        alpha: 1.0,
+                        ..GeosetAnimation::default()
+                    })
+                }
+            },
+            Some(|m| {
+                m.geoset_animations.push(GeosetAnimation {
+                    alpha: 1.0,
+                    ..GeosetAnimation::default()
+                })
+            }),
+        ),
+        (
+            "bone-geoset-invisible",
+            |m| {
+                m.geoset_animations.push(GeosetAnimation::default());
+                m.bones[0].geoset_animation_id = 0;
+                m.bones[0].geoset_id = 0
+            },
+            Some(|m| {
+                m.geoset_animations.push(GeosetAnimation {
+                    alpha: 0.1,
+                    ..GeosetAnimation::default()
+                });
+                m.bones[0].geoset_animation_id = 0;
+                m.bones[0].geoset_id = 0
+            }),
+        ),
         ("invalid-vertex-group", |m| g(m).vertex_groups[1] = 3, None),
         ("vertex-unattached", |m| g(m).vertex_groups[1] = 255, None),
-        ("vertex-attached-to-missing-node", |m| g(m).matrix_indices[0] = 9, None),
-        ("vertex-attached-to-non-bone", |m| g(m).matrix_indices[0] = 2, None),
-        ("skin-weights-not-255", |m| { skinned(m); g(m).skin.as_mut().unwrap()[4] = 200 }, Some(|m| { skinned(m); let s = g(m).skin.as_mut().unwrap(); s[4] = 200; s[5] = 55 })),
-        ("skin-and-vertex-groups", |m| { skinned(m); g(m).vertex_groups = vec![0, 1, 1]; g(m).matrix_group_sizes = vec![1, 0]; }, Some(skinned)),
-        ("too-many-matrix-groups", |m| { g(m).matrix_group_sizes = vec![1; 256]; g(m).matrix_indices = vec![0; 256] }, Some(|m| { g(m).matrix_group_sizes = vec![1; 255]; g(m).matrix_indices = vec![0; 255] })),
-        ("too-many-vertices", |m| grow(m, 7433), Some(|m| { grow(m, 7433); hd(m) })),
-        ("bone-without-vertices", |m| g(m).matrix_indices[0] = 1, None),
-        ("geoset-without-faces", |m| { g(m).faces.clear(); g(m).face_group_sizes = vec![0] }, None),
-        ("geoset-without-vertices", |m| { let g = g(m); g.vertices.clear(); g.normals.clear(); g.vertex_groups.clear(); g.uv_sets[0].clear(); g.faces.clear(); g.face_group_sizes = vec![0] }, None),
-        ("geoset-without-matrix-groups", |m| { g(m).matrix_group_sizes.clear(); g(m).matrix_indices.clear() }, Some(|m| { g(m).matrix_group_sizes.clear(); g(m).matrix_indices.clear(); skinned(m) })),
-        ("too-many-triangles", |m| { let g = g(m); g.faces = [0, 1, 2].repeat(20_000); g.face_group_sizes = vec![60_000]; }, Some(|m| { let g = g(m); g.faces = [0, 1, 2, 0, 2, 1].repeat(9_999); g.face_group_sizes = vec![59_994]; })),
-        ("sequence-extent-count", |m| { g(m).sequence_extents.pop(); }, Some(|m| { g(m).sequence_extents.pop(); m.version = 1000 })),
+        (
+            "vertex-attached-to-missing-node",
+            |m| g(m).matrix_indices[0] = 9,
+            None,
+        ),
+        (
+            "vertex-attached-to-non-bone",
+            |m| g(m).matrix_indices[0] = 2,
+            None,
+        ),
+        (
+            "skin-weights-not-255",
+            |m| {
+                skinned(m);
+                g(m).skin.as_mut().unwrap()[4] = 200
+            },
+            Some(|m| {
+                skinned(m);
+                let s = g(m).skin.as_mut().unwrap();
+                s[4] = 200;
+                s[5] = 55
+            }),
+        ),
+        (
+            "skin-and-vertex-groups",
+            |m| {
+                skinned(m);
+                g(m).vertex_groups = vec![0, 1, 1];
+                g(m).matrix_group_sizes = vec![1, 0];
+            },
+            Some(skinned),
+        ),
+        (
+            "too-many-matrix-groups",
+            |m| {
+                g(m).matrix_group_sizes = vec![1; 256];
+                g(m).matrix_indices = vec![0; 256]
+            },
+            Some(|m| {
+                g(m).matrix_group_sizes = vec![1; 255];
+                g(m).matrix_indices = vec![0; 255]
+            }),
+        ),
+        (
+            "too-many-vertices",
+            |m| grow(m, 7433),
+            Some(|m| {
+                grow(m, 7433);
+                hd(m)
+            }),
+        ),
+        (
+            "bone-without-vertices",
+            |m| g(m).matrix_indices[0] = 1,
+            None,
+        ),
+        (
+            "geoset-without-faces",
+            |m| {
+                g(m).faces.clear();
+                g(m).face_group_sizes = vec![0]
+            },
+            None,
+        ),
+        (
+            "geoset-without-vertices",
+            |m| {
+                let g = g(m);
+                g.vertices.clear();
+                g.normals.clear();
+                g.vertex_groups.clear();
+                g.uv_sets[0].clear();
+                g.faces.clear();
+                g.face_group_sizes = vec![0]
+            },
+            None,
+        ),
+        (
+            "geoset-without-matrix-groups",
+            |m| {
+                g(m).matrix_group_sizes.clear();
+                g(m).matrix_indices.clear()
+            },
+            Some(|m| {
+                g(m).matrix_group_sizes.clear();
+                g(m).matrix_indices.clear();
+                skinned(m)
+            }),
+        ),
+        (
+            "too-many-triangles",
+            |m| {
+                let g = g(m);
+                g.faces = [0, 1, 2].repeat(20_000);
+                g.face_group_sizes = vec![60_000];
+            },
+            Some(|m| {
+                let g = g(m);
+                g.faces = [0, 1, 2, 0, 2, 1].repeat(9_999);
+                g.face_group_sizes = vec![59_994];
+            }),
+        ),
+        (
+            "sequence-extent-count",
+            |m| {
+                g(m).sequence_extents.pop();
+            },
+            Some(|m| {
+                g(m).sequence_extents.pop();
+                m.version = 1000
+            }),
+        ),
         ("face-index-out-of-range", |m| g(m).faces[2] = 3, None),
-        ("zero-area-triangle", |m| g(m).vertices[2] = [2.0, 0.0, 0.0], Some(|m| g(m).vertices[2] = [2.0, 0.001, 0.0])),
-        ("duplicate-triangle", |m| { let g = g(m); g.faces.extend([1, 2, 0]); g.face_group_sizes = vec![6] }, Some(|m| { let g = g(m); g.faces.extend([0, 2, 1]); g.face_group_sizes = vec![6] })),
-        ("geoset-count-mismatch", |m| { g(m).normals.pop(); }, None),
-        ("pivot-count", |m| { m.pivot_points.pop(); }, None),
-        ("bind-pose-count", |m| { m.version = 1000; m.bind_poses = vec![[0.0; 12]; 3] }, Some(|m| { m.version = 1000; m.bind_poses = vec![[0.0; 12]; 4] })),
+        (
+            "zero-area-triangle",
+            |m| g(m).vertices[2] = [2.0, 0.0, 0.0],
+            Some(|m| g(m).vertices[2] = [2.0, 0.001, 0.0]),
+        ),
+        (
+            "duplicate-triangle",
+            |m| {
+                let g = g(m);
+                g.faces.extend([1, 2, 0]);
+                g.face_group_sizes = vec![6]
+            },
+            Some(|m| {
+                let g = g(m);
+                g.faces.extend([0, 2, 1]);
+                g.face_group_sizes = vec![6]
+            }),
+        ),
+        (
+            "geoset-count-mismatch",
+            |m| {
+                g(m).normals.pop();
+            },
+            None,
+        ),
+        (
+            "pivot-count",
+            |m| {
+                m.pivot_points.pop();
+            },
+            None,
+        ),
+        (
+            "bind-pose-count",
+            |m| {
+                m.version = 1000;
+                m.bind_poses = vec![[0.0; 12]; 3]
+            },
+            Some(|m| {
+                m.version = 1000;
+                m.bind_poses = vec![[0.0; 12]; 4]
+            }),
+        ),
         ("empty-track", |m| keys(m).clear(), None),
-        ("track-without-sequences", |m| { m.sequences.clear(); g(m).sequence_extents.clear() }, None),
+        (
+            "track-without-sequences",
+            |m| {
+                m.sequences.clear();
+                g(m).sequence_extents.clear()
+            },
+            None,
+        ),
         ("unsorted-keys", |m| keys(m).swap(1, 2), None),
         ("duplicate-key", |m| keys(m)[1].time = 0, None),
-        ("negative-key-time", |m| keys(m).insert(0, key(-5, [0.0; 3])), None),
-        ("key-outside-sequences", |m| keys(m).push(key(1500, [0.0; 3])), Some(|m| keys(m).insert(0, key(0, [0.0; 3])))),
-        ("missing-opening-key", |m| { keys(m)[0].time = 100; keys(m)[2].value = [1.0; 3] }, Some(|m| { keys(m)[0].time = 100; keys(m)[0].value = [0.0; 3]; keys(m)[2].value = [0.0; 3]; keys(m)[1].value = [0.0; 3] })),
-        ("redundant-key", |m| keys(m)[1].value = [0.0005, 0.0, 0.0], Some(|m| keys(m)[1].value = [0.002, 0.0, 0.0])),
-        ("visibility-interpolated", |m| m.lights[0].tracks.0.push(float(tk::KLAV, Interpolation::Linear, &[(0, 1.0)])), Some(|m| m.lights[0].tracks.0.push(float(tk::KLAV, Interpolation::None, &[(0, 1.0)])))),
-        ("magos-unsupported-track", |m| { pre2(m); m.particle_emitters2[0].tracks.0.push(float(tk::KP2R, Interpolation::None, &[(0, 1.0)])) }, Some(pre2)),
-        ("no-textures", |m| { m.textures.clear(); m.materials[0].layers[0].texture_id = -1; }, None),
-        ("no-materials", |m| { m.materials.clear(); g(m).material_id = 0 }, None),
-        ("texture-path-extension", |m| m.textures[0].path = "Textures\\Clean.png".into(), Some(|m| m.textures[0].path = "Textures\\Clean.DDS".into())),
-        ("unknown-replaceable-id", |m| { m.textures[0].replaceable_id = 3; m.textures[0].path = "".into() }, Some(|m| { m.textures[0].replaceable_id = 2; m.textures[0].path = "".into() })),
-        ("replaceable-id-with-path", |m| m.textures[0].replaceable_id = 1, None),
-        ("unknown-shader", |m| { m.version = 1000; m.materials[0].shader = "Shader_Fancy".into() }, Some(hd)),
-        ("material-without-layers", |m| m.materials[0].layers.clear(), None),
-        ("invalid-filter-mode", |m| m.materials[0].layers[0].filter_mode = 7, Some(|m| m.materials[0].layers[0].filter_mode = 6)),
-        ("unused-texture", |m| m.textures.push(Texture { path: "x.blp".into(), ..Texture::default() }), None),
-        ("unused-material", |m| { let x = m.materials[0].clone(); m.materials.push(x) }, None),
-        ("unused-texture-animation", |m| m.texture_animations.push(TextureAnimation::default()), None),
-        ("unused-global-sequence", |m| m.global_sequences.push(1000), None),
-        ("light-attenuation", |m| m.lights[0].attenuation_start = 79.0, None),
-        ("attachment-path", |m| m.attachments[0].path = "x.blp".into(), Some(|m| m.attachments[0].path = "x.MDX".into())),
-        ("missing-origin-attachment", |m| m.attachments[0].node.name = "Chest Ref".into(), None),
-        ("emitter-path", |m| { m.particle_emitters.push(ParticleEmitter { node: node("P", 3, 0), path: "x.blp".into(), ..ParticleEmitter::default() }); m.pivot_points.push([0.0; 3]) }, Some(|m| { m.particle_emitters.push(ParticleEmitter { node: node("P", 3, 0), path: "x.mdl".into(), ..ParticleEmitter::default() }); m.pivot_points.push([0.0; 3]) })),
-        ("xy-quad-without-speed", |m| { pre2(m); m.particle_emitters2[0].node.flags |= 0x100000; m.particle_emitters2[0].speed = 0.0 }, Some(|m| { pre2(m); m.particle_emitters2[0].node.flags |= 0x100000 })),
-        ("time-middle-range", |m| { pre2(m); m.particle_emitters2[0].time = 1.5 }, None),
-        ("squirt-without-emission-track", |m| { pre2(m); m.particle_emitters2[0].squirt = 1 }, Some(|m| { pre2(m); m.particle_emitters2[0].squirt = 1; m.particle_emitters2[0].tracks.0.push(float(tk::KP2E, Interpolation::None, &[(0, 1.0)])) })),
-        ("popcorn-without-visibility-guide", |m| { m.version = 1000; m.popcorn_emitters.push(PopcornEmitter { node: node("C", 3, 0), ..PopcornEmitter::default() }); m.pivot_points.push([0.0; 3]) }, None),
-        ("face-effect-path", |m| { m.version = 1000; m.face_effects.push(FaceEffect { path: "x.mdx".into(), ..FaceEffect::default() }) }, Some(|m| { m.version = 1000; m.face_effects.push(FaceEffect { path: "x.facefx".into(), ..FaceEffect::default() }) })),
-        ("helper-without-children", |m| { m.helpers.push(Helper { node: node("H", 3, -1) }); m.pivot_points.push([0.0; 3]) }, Some(|m| { m.helpers.push(Helper { node: node("H", 3, -1) }); m.pivot_points.push([0.0; 3]); m.attachments[0].node.parent_id = 3 })),
+        (
+            "negative-key-time",
+            |m| keys(m).insert(0, key(-5, [0.0; 3])),
+            None,
+        ),
+        (
+            "key-outside-sequences",
+            |m| keys(m).push(key(1500, [0.0; 3])),
+            Some(|m| keys(m).insert(0, key(0, [0.0; 3]))),
+        ),
+        (
+            "missing-opening-key",
+            |m| {
+                keys(m)[0].time = 100;
+                keys(m)[2].value = [1.0; 3]
+            },
+            Some(|m| {
+                keys(m)[0].time = 100;
+                keys(m)[0].value = [0.0; 3];
+                keys(m)[2].value = [0.0; 3];
+                keys(m)[1].value = [0.0; 3]
+            }),
+        ),
+        (
+            "redundant-key",
+            |m| keys(m)[1].value = [0.0005, 0.0, 0.0],
+            Some(|m| keys(m)[1].value = [0.002, 0.0, 0.0]),
+        ),
+        (
+            "visibility-interpolated",
+            |m| {
+                m.lights[0]
+                    .tracks
+                    .0
+                    .push(float(tk::KLAV, Interpolation::Linear, &[(0, 1.0)]))
+            },
+            Some(|m| {
+                m.lights[0]
+                    .tracks
+                    .0
+                    .push(float(tk::KLAV, Interpolation::None, &[(0, 1.0)]))
+            }),
+        ),
+        (
+            "magos-unsupported-track",
+            |m| {
+                pre2(m);
+                m.particle_emitters2[0].tracks.0.push(float(
+                    tk::KP2R,
+                    Interpolation::None,
+                    &[(0, 1.0)],
+                ))
+            },
+            Some(pre2),
+        ),
+        (
+            "no-textures",
+            |m| {
+                m.textures.clear();
+                m.materials[0].layers[0].texture_id = -1;
+            },
+            None,
+        ),
+        (
+            "no-materials",
+            |m| {
+                m.materials.clear();
+                g(m).material_id = 0
+            },
+            None,
+        ),
+        (
+            "texture-path-extension",
+            |m| m.textures[0].path = "Textures\\Clean.png".into(),
+            Some(|m| m.textures[0].path = "Textures\\Clean.DDS".into()),
+        ),
+        (
+            "unknown-replaceable-id",
+            |m| {
+                m.textures[0].replaceable_id = 3;
+                m.textures[0].path = "".into()
+            },
+            Some(|m| {
+                m.textures[0].replaceable_id = 2;
+                m.textures[0].path = "".into()
+            }),
+        ),
+        (
+            "replaceable-id-with-path",
+            |m| m.textures[0].replaceable_id = 1,
+            None,
+        ),
+        (
+            "unknown-shader",
+            |m| {
+                m.version = 1000;
+                m.materials[0].shader = "Shader_Fancy".into()
+            },
+            Some(hd),
+        ),
+        (
+            "material-without-layers",
+            |m| m.materials[0].layers.clear(),
+            None,
+        ),
+        (
+            "invalid-filter-mode",
+            |m| m.materials[0].layers[0].filter_mode = 7,
+            Some(|m| m.materials[0].layers[0].filter_mode = 6),
+        ),
+        (
+            "unused-texture",
+            |m| {
+                m.textures.push(Texture {
+                    path: "x.blp".into(),
+                    ..Texture::default()
+                })
+            },
+            None,
+        ),
+        (
+            "unused-material",
+            |m| {
+                let x = m.materials[0].clone();
+                m.materials.push(x)
+            },
+            None,
+        ),
+        (
+            "unused-texture-animation",
+            |m| m.texture_animations.push(TextureAnimation::default()),
+            None,
+        ),
+        (
+            "unused-global-sequence",
+            |m| m.global_sequences.push(1000),
+            None,
+        ),
+        (
+            "light-attenuation",
+            |m| m.lights[0].attenuation_start = 79.0,
+            None,
+        ),
+        (
+            "attachment-path",
+            |m| m.attachments[0].path = "x.blp".into(),
+            Some(|m| m.attachments[0].path = "x.MDX".into()),
+        ),
+        (
+            "missing-origin-attachment",
+            |m| m.attachments[0].node.name = "Chest Ref".into(),
+            None,
+        ),
+        (
+            "emitter-path",
+            |m| {
+                m.particle_emitters.push(ParticleEmitter {
+                    node: node("P", 3, 0),
+                    path: "x.blp".into(),
+                    ..ParticleEmitter::default()
+                });
+                m.pivot_points.push([0.0; 3])
+            },
+            Some(|m| {
+                m.particle_emitters.push(ParticleEmitter {
+                    node: node("P", 3, 0),
+                    path: "x.mdl".into(),
+                    ..ParticleEmitter::default()
+                });
+                m.pivot_points.push([0.0; 3])
+            }),
+        ),
+        (
+            "xy-quad-without-speed",
+            |m| {
+                pre2(m);
+                m.particle_emitters2[0].node.flags |= 0x100000;
+                m.particle_emitters2[0].speed = 0.0
+            },
+            Some(|m| {
+                pre2(m);
+                m.particle_emitters2[0].node.flags |= 0x100000
+            }),
+        ),
+        (
+            "time-middle-range",
+            |m| {
+                pre2(m);
+                m.particle_emitters2[0].time = 1.5
+            },
+            None,
+        ),
+        (
+            "squirt-without-emission-track",
+            |m| {
+                pre2(m);
+                m.particle_emitters2[0].squirt = 1
+            },
+            Some(|m| {
+                pre2(m);
+                m.particle_emitters2[0].squirt = 1;
+                m.particle_emitters2[0].tracks.0.push(float(
+                    tk::KP2E,
+                    Interpolation::None,
+                    &[(0, 1.0)],
+                ))
+            }),
+        ),
+        (
+            "popcorn-without-visibility-guide",
+            |m| {
+                m.version = 1000;
+                m.popcorn_emitters.push(PopcornEmitter {
+                    node: node("C", 3, 0),
+                    ..PopcornEmitter::default()
+                });
+                m.pivot_points.push([0.0; 3])
+            },
+            None,
+        ),
+        (
+            "face-effect-path",
+            |m| {
+                m.version = 1000;
+                m.face_effects.push(FaceEffect {
+                    path: "x.mdx".into(),
+                    ..FaceEffect::default()
+                })
+            },
+            Some(|m| {
+                m.version = 1000;
+                m.face_effects.push(FaceEffect {
+                    path: "x.facefx".into(),
+                    ..FaceEffect::default()
+                })
+            }),
+        ),
+        (
+            "helper-without-children",
+            |m| {
+                m.helpers.push(Helper {
+                    node: node("H", 3, -1),
+                });
+                m.pivot_points.push([0.0; 3])
+            },
+            Some(|m| {
+                m.helpers.push(Helper {
+                    node: node("H", 3, -1),
+                });
+                m.pivot_points.push([0.0; 3]);
+                m.attachments[0].node.parent_id = 3
+            }),
+        ),
     ]
 }
 
@@ -271,7 +790,9 @@ fn set_gs(m: &mut Model) {
 /// Gives geoset 0 `n` vertices (one triangle fan of distinct points, all on bone 0).
 fn grow(m: &mut Model, n: usize) {
     let g = &mut m.geosets[0];
-    g.vertices = (0..n).map(|i| [i as f32, (i % 7) as f32, (i % 3) as f32]).collect();
+    g.vertices = (0..n)
+        .map(|i| [i as f32, (i % 7) as f32, (i % 3) as f32])
+        .collect();
     g.normals = vec![[0.0, 0.0, 1.0]; n];
     g.vertex_groups = vec![0; n];
     g.uv_sets = vec![vec![[0.0; 2]; n]];
@@ -287,7 +808,14 @@ fn every_rule_fires_on_its_case_and_not_on_its_near_miss() {
         }
     }
     // The texture-file rules are tested with files (tests/check_textures.rs).
-    missing.retain(|id| !["texture-not-power-of-two", "texture-over-512", "blp-jpeg-header-too-large"].contains(id));
+    missing.retain(|id| {
+        ![
+            "texture-not-power-of-two",
+            "texture-over-512",
+            "blp-jpeg-header-too-large",
+        ]
+        .contains(id)
+    });
     assert!(missing.is_empty(), "rules without a case: {missing:?}");
     let mut failures = Vec::new();
     for (id, edit, near) in cases {
@@ -315,12 +843,21 @@ fn findings_name_the_record_and_path() {
     let f = check(&m);
     let f = f.iter().find(|f| f.rule.id == "vertex-unattached").unwrap();
     assert_eq!(f.path, "geosets[0].vertex_groups[1]");
-    assert_eq!(f.record, Some(RecordRef { list: "geosets", index: 0 }));
+    assert_eq!(
+        f.record,
+        Some(RecordRef {
+            list: "geosets",
+            index: 0
+        })
+    );
     let mut m = clean();
     m.bones[0].node.name = "Hand Right".into();
     m.geosets[0].matrix_indices[0] = 1;
     let f = check(&m);
-    let f = f.iter().find(|f| f.rule.id == "bone-without-vertices").unwrap();
+    let f = f
+        .iter()
+        .find(|f| f.rule.id == "bone-without-vertices")
+        .unwrap();
     assert_eq!(f.to_string(), "warning[bone-without-vertices] bones[0] \"Hand Right\": no vertex is attached to this bone: attach some, or make it a helper");
 }
 
@@ -332,16 +869,29 @@ fn source_maps_locate_records_in_mdx_and_mdl() {
     let mdx = crate::mdx::to_bytes(&m).unwrap();
     let mut f = check(&crate::mdx::from_bytes(&mdx).unwrap());
     SourceMap::mdx(&mdx).locate(&mut f);
-    let bone = f.iter().find(|f| f.rule.id == "bone-without-vertices").unwrap();
-    let Some(SourcePos::Offset(o)) = bone.at else { panic!("{bone:?}") };
+    let bone = f
+        .iter()
+        .find(|f| f.rule.id == "bone-without-vertices")
+        .unwrap();
+    let Some(SourcePos::Offset(o)) = bone.at else {
+        panic!("{bone:?}")
+    };
     // The bone record starts with its inclusive size, then its name.
     assert_eq!(&mdx[o as usize + 4..o as usize + 14], b"Hand Right");
     let mdl = crate::mdl::to_bytes(&m);
     let mut f = check(&crate::mdl::from_bytes(&mdl).unwrap());
     SourceMap::mdl(&mdl).locate(&mut f);
-    let bone = f.iter().find(|f| f.rule.id == "bone-without-vertices").unwrap();
-    let Some(SourcePos::Line { line, column }) = bone.at else { panic!("{bone:?}") };
+    let bone = f
+        .iter()
+        .find(|f| f.rule.id == "bone-without-vertices")
+        .unwrap();
+    let Some(SourcePos::Line { line, column }) = bone.at else {
+        panic!("{bone:?}")
+    };
     let text = String::from_utf8(mdl).unwrap();
     let l = text.lines().nth(line as usize - 1).unwrap();
-    assert!(l[column as usize - 1..].starts_with("Bone \"Hand Right\""), "{l}");
+    assert!(
+        l[column as usize - 1..].starts_with("Bone \"Hand Right\""),
+        "{l}"
+    );
 }
