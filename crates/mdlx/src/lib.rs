@@ -29,6 +29,7 @@
 
 pub mod alpha;
 pub mod anim;
+pub mod check;
 pub mod convert;
 pub mod format;
 pub mod gltf;
