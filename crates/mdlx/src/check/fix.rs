@@ -466,12 +466,11 @@ fn remove_unused(m: &mut Model, actions: &mut Vec<FixAction>) -> Maps {
     let mut maps = Maps::default();
     for kind in RefKind::ALL {
         let usage = Usage::of(m);
-        let refs = usage.get(kind);
-        if !refs.invalid.is_empty() {
+        if usage.invalid(kind).next().is_some() {
             continue;
         }
-        let mut drop = vec![false; refs.counts.len()];
-        for i in refs.unused() {
+        let mut drop = vec![false; kind.len(m)];
+        for i in usage.unused(kind) {
             drop[i] = true;
         }
         if !drop.contains(&true) {
@@ -481,7 +480,7 @@ fn remove_unused(m: &mut Model, actions: &mut Vec<FixAction>) -> Maps {
             continue;
         };
         for (i, _) in drop.iter().enumerate().filter(|(_, &d)| d) {
-            let message = if before.get(kind).counts[i] > 0 {
+            let message = if before.counts(kind)[i] > 0 {
                 "removed: only records removed as unused referred to it"
             } else {
                 "removed: nothing refers to it"

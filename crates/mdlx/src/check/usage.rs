@@ -93,32 +93,21 @@ impl RefKind {
     }
 }
 
-/// The references to the records of one kind.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Refs {
-    /// How many references name each record, by index.
-    pub(crate) counts: Vec<usize>,
-    /// References that name no record: where (a path such as
-    /// `materials[0].layers[1].texture_id`) and the value.
-    pub(crate) invalid: Vec<(String, i64)>,
-}
-
-impl Refs {
-    /// The indices of records nothing refers to.
-    pub(crate) fn unused(&self) -> impl Iterator<Item = usize> + '_ {
-        (self.counts.iter().enumerate())
-            .filter(|(_, &n)| n == 0)
-            .map(|(i, _)| i)
-    }
-}
-
-/// The references of a model, by kind.
+/// The references of a model: a count per record of each kind (the fields are shaped as
+/// the `unused-*` rules read them), and the references that name no record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Usage {
-    pub(crate) textures: Refs,
-    pub(crate) materials: Refs,
-    pub(crate) texture_animations: Refs,
-    pub(crate) global_sequences: Refs,
+    /// References to each texture, by index.
+    pub(crate) textures: Vec<u32>,
+    /// References to each material.
+    pub(crate) materials: Vec<u32>,
+    /// References to each texture animation.
+    pub(crate) texture_animations: Vec<u32>,
+    /// References to each global sequence.
+    pub(crate) global_sequences: Vec<u32>,
+    /// References that name no record: their kind, where (a path such as
+    /// `materials[0].layers[1].texture_id`) and the value.
+    pub(crate) invalid: Vec<(RefKind, String, i64)>,
 }
 
 impl Usage {
@@ -126,15 +115,15 @@ impl Usage {
     pub(crate) fn of(model: &Model) -> Usage {
         let mut u = Usage::default();
         for kind in RefKind::ALL {
-            u.get_mut(kind).counts = vec![0; kind.len(model)];
+            *u.counts_mut(kind) = vec![0; kind.len(model)];
         }
         let mut counter = Counter(&mut u);
         walk_ids(model, &mut counter);
         u
     }
 
-    /// The references of one kind.
-    pub(crate) fn get(&self, kind: RefKind) -> &Refs {
+    /// The counts of one kind.
+    pub(crate) fn counts(&self, kind: RefKind) -> &[u32] {
         match kind {
             RefKind::Texture => &self.textures,
             RefKind::Material => &self.materials,
@@ -143,13 +132,27 @@ impl Usage {
         }
     }
 
-    fn get_mut(&mut self, kind: RefKind) -> &mut Refs {
+    fn counts_mut(&mut self, kind: RefKind) -> &mut Vec<u32> {
         match kind {
             RefKind::Texture => &mut self.textures,
             RefKind::Material => &mut self.materials,
             RefKind::TextureAnimation => &mut self.texture_animations,
             RefKind::GlobalSequence => &mut self.global_sequences,
         }
+    }
+
+    /// The indices of the records of `kind` nothing refers to.
+    pub(crate) fn unused(&self, kind: RefKind) -> impl Iterator<Item = usize> + '_ {
+        (self.counts(kind).iter().enumerate())
+            .filter(|(_, &n)| n == 0)
+            .map(|(i, _)| i)
+    }
+
+    /// The references of `kind` that name no record: where, and the value.
+    pub(crate) fn invalid(&self, kind: RefKind) -> impl Iterator<Item = (&str, i64)> + '_ {
+        (self.invalid.iter())
+            .filter(move |(k, ..)| *k == kind)
+            .map(|(_, at, v)| (at.as_str(), *v))
     }
 }
 
@@ -179,11 +182,11 @@ pub(crate) fn remove(
     let len = kind.len(model);
     assert_eq!(drop.len(), len, "one flag per record");
     let usage = Usage::of(model);
-    let refs = usage.get(kind);
-    if let Some((at, v)) = refs.invalid.first() {
-        return Err(RemoveRefused::InvalidReference(at.clone(), *v));
+    if let Some((at, v)) = usage.invalid(kind).next() {
+        return Err(RemoveRefused::InvalidReference(at.to_string(), v));
     }
-    if let Some(i) = (0..len).find(|&i| drop[i] && refs.counts[i] > 0) {
+    let counts = usage.counts(kind);
+    if let Some(i) = (0..len).find(|&i| drop[i] && counts[i] > 0) {
         return Err(RemoveRefused::Referenced(i));
     }
     let tag = kind.chunk();
@@ -522,10 +525,12 @@ impl IdVisitor for Counter<'_> {
         if kind.none() == Some(v) {
             return;
         }
-        let refs = self.0.get_mut(kind);
-        match usize::try_from(v).ok().and_then(|i| refs.counts.get_mut(i)) {
+        match usize::try_from(v)
+            .ok()
+            .and_then(|i| self.0.counts_mut(kind).get_mut(i))
+        {
             Some(n) => *n += 1,
-            None => refs.invalid.push((at(), v)),
+            None => self.0.invalid.push((kind, at(), v)),
         }
     }
 }
@@ -659,13 +664,13 @@ mod tests {
         let u = Usage::of(&model());
         // Texture 0: layer 0, its KMTF key, the emitter; 1: material 1's layer; 2: layer
         // 0's second KMTF key, layer 1, its slot and the slot's key.
-        assert_eq!(u.textures.counts, [3, 1, 4]);
-        assert_eq!(u.materials.counts, [1, 0, 2]);
-        assert_eq!(u.texture_animations.counts, [0, 1, 1]);
+        assert_eq!(u.textures, [3, 1, 4]);
+        assert_eq!(u.materials, [1, 0, 2]);
+        assert_eq!(u.texture_animations, [0, 1, 1]);
         // 0: the slot track, the geoset animation, the event track; 2: KMTF, the bone.
-        assert_eq!(u.global_sequences.counts, [3, 0, 2]);
-        assert!(u.textures.invalid.is_empty() && u.global_sequences.invalid.is_empty());
-        assert_eq!(u.materials.unused().collect::<Vec<_>>(), [1]);
+        assert_eq!(u.global_sequences, [3, 0, 2]);
+        assert!(u.invalid.is_empty());
+        assert_eq!(u.unused(RefKind::Material).collect::<Vec<_>>(), [1]);
     }
 
     #[test]
@@ -674,11 +679,19 @@ mod tests {
         m.geosets[1].material_id = 7;
         m.materials[0].layers[0].texture_animation_id = -2;
         let u = Usage::of(&m);
-        assert_eq!(u.materials.invalid, [("geosets[1].material_id".into(), 7)]);
         assert_eq!(
-            u.texture_animations.invalid,
-            [("materials[0].layers[0].texture_animation_id".into(), -2)]
+            u.invalid,
+            [
+                (
+                    RefKind::TextureAnimation,
+                    "materials[0].layers[0].texture_animation_id".into(),
+                    -2
+                ),
+                (RefKind::Material, "geosets[1].material_id".into(), 7),
+            ]
         );
+        let at = u.invalid(RefKind::Material).collect::<Vec<_>>();
+        assert_eq!(at, [("geosets[1].material_id", 7)]);
         // Removal of that kind is refused; other kinds are not concerned.
         let before = m.clone();
         let drop = [false, true, false];
@@ -742,7 +755,7 @@ mod tests {
         );
         let u = Usage::of(&m);
         for kind in RefKind::ALL {
-            assert_eq!(u.get(kind).unused().count(), 0, "{kind:?}");
+            assert_eq!(u.unused(kind).count(), 0, "{kind:?}");
         }
     }
 
