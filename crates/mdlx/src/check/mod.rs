@@ -18,6 +18,7 @@
 //! from this crate; [`rules`] says which for each.
 
 mod anim;
+pub mod fix;
 
 mod geometry;
 mod locate;
