@@ -223,3 +223,48 @@ fn sarif_of_the_corpus_passes_both_validators() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn fix_writes_elsewhere_or_in_place_never_half() {
+    let d = scratch("fix");
+    let orig = corpus().join("mdx/AMISD666__War3ModelView__testmodel__nwdg32.mdx");
+    let a = d.join("a.mdx");
+    std::fs::copy(&orig, &a).unwrap();
+    let a_s = a.display().to_string();
+    let rules = |f: &str| -> Vec<String> {
+        lines(&mdlx(&["check", f, "--json"], None))
+            .iter()
+            .filter_map(|v| v["rule"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let before = rules(&a_s);
+    assert!(before.iter().any(|r| r == "redundant-key"));
+    // --fix needs somewhere to write.
+    assert_eq!(mdlx(&["check", &a_s, "--fix"], None).status.code(), Some(2));
+    let b = d.join("b.mdx").display().to_string();
+    let out = mdlx(&["check", &a_s, "--fix", "-o", &b, "--json"], None);
+    let fixed: Vec<Value> = lines(&out).into_iter().filter(|v| v.get("fixed").is_some()).collect();
+    assert!(fixed.iter().any(|v| v["fixed"].as_str().unwrap().starts_with("redundant-key ")));
+    assert!(fixed.iter().any(|v| v["fixed"].as_str().unwrap().contains("poses as the original")));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&orig).unwrap(), "the input is untouched");
+    // What the fixer removes is what the check flagged: none of it is left.
+    let after = rules(&b);
+    assert!(!after.iter().any(|r| r == "redundant-key"), "{after:?}");
+    assert_eq!(
+        before.iter().filter(|r| *r != "redundant-key").count(),
+        after.len(),
+        "the other findings stay"
+    );
+    // In place: the same bytes as --output gave.
+    let out = mdlx(&["check", &a_s, "--fix", "--in-place"], None);
+    // Its remaining errors (missing opening keys) still fail it.
+    assert_eq!(out.status.code(), mdlx(&["check", &b], None).status.code());
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // A Milkshape file is checked but not fixed: --fix writes MDX and MDL only.
+    let ms = std::fs::read_dir(corpus().join("ms3d_ascii")).unwrap().next().unwrap().unwrap().path();
+    let out = mdlx(&["check", ms.to_str().unwrap(), "--fix", "-o", &d.join("x.mdx").display().to_string()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--fix writes MDX and MDL"));
+    assert!(!d.join("x.mdx").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -165,16 +165,20 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
         let data = files::read(file)?;
         let read_opts = super::read_options(ctx, file);
         let d = super::decode(&data, file, &read_opts)?;
-        let mut findings = mdlx::check::check(&d.model);
+        let (model, data) = if opts.fix {
+            let (model, bytes, done) = fix(file, &data, &d, opts)?;
+            fixed = done;
+            (model, bytes)
+        } else {
+            (d.model, data)
+        };
+        let mut findings = mdlx::check::check(&model);
         let mut dirs: Vec<PathBuf> = Vec::new();
         if !files::is_stdio(file) {
-            dirs.push(
-                file.parent()
-                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-            );
+            dirs.push(file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf));
         }
         dirs.extend(opts.textures.iter().cloned());
-        findings.extend(mdlx::check::check_textures(&d.model, dirs));
+        findings.extend(mdlx::check::check_textures(&model, dirs));
         let map = match d.source {
             mdlx::Source::Mdx { .. } => Some(SourceMap::mdx(&data)),
             mdlx::Source::Mdl { .. } => Some(SourceMap::mdl(&data)),
@@ -184,9 +188,6 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
             map.locate(&mut findings);
         }
         findings.retain(|f| !s.allow.iter().any(|a| std::ptr::eq(*a, f.rule)));
-        if opts.fix {
-            fixed = fix(file, &data, &d, opts)?;
-        }
         Ok(findings)
     })();
     Checked {
@@ -196,9 +197,59 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
     }
 }
 
-/// Writes the repaired model; returns what was done, for people.
-fn fix(_file: &Path, _data: &[u8], _d: &super::Decoded, _opts: &Options) -> Result<Vec<String>> {
-    bail!("--fix is not wired yet")
+/// Repairs the model and writes it in the input's format (to --output, or over the input
+/// with --in-place when anything changed); returns the fixed model, the bytes it is now
+/// stored as (what later findings are located in), and what was done.
+fn fix(
+    file: &Path,
+    data: &[u8],
+    d: &super::Decoded,
+    opts: &Options,
+) -> Result<(mdlx::Model, Vec<u8>, Vec<String>)> {
+    let mdl = match d.source {
+        mdlx::Source::Mdx { .. } => false,
+        mdlx::Source::Mdl { .. } => true,
+        _ => bail!(
+            "--fix writes MDX and MDL; this is {}: convert it first",
+            d.described
+        ),
+    };
+    let fixed = mdlx::check::fix::fix(&d.model, &mdlx::check::fix::FixOptions::default())
+        .map_err(|e| anyhow!("not fixed: {e}"))?;
+    let mut done: Vec<String> = fixed
+        .actions
+        .iter()
+        .map(|a| format!("{} {}: {}", a.rule, a.path, a.message))
+        .collect();
+    let bytes = if fixed.actions.is_empty() {
+        data.to_vec()
+    } else if mdl {
+        mdlx::mdl::to_bytes(&fixed.model)
+    } else {
+        mdlx::mdx::to_bytes(&fixed.model).map_err(|e| anyhow!("cannot write the fixed model: {e}"))?
+    };
+    match (&opts.output, opts.in_place) {
+        (Some(out), _) => {
+            files::write(out, &bytes, file)?;
+        }
+        (None, true) if !fixed.actions.is_empty() => {
+            if files::is_stdio(file) {
+                bail!("--in-place needs a file, not standard input");
+            }
+            // The input is the target here, on purpose: written whole or not at all.
+            files::write(file, &bytes, Path::new("-"))?;
+        }
+        _ => {}
+    }
+    if !fixed.actions.is_empty() {
+        done.push(format!(
+            "the fixed model poses as the original at {} moments; {} bytes -> {}",
+            fixed.poses_checked,
+            data.len(),
+            bytes.len()
+        ));
+    }
+    Ok((fixed.model, bytes, done))
 }
 
 pub fn run(ctx: &Ctx, paths: &[PathBuf], opts: &Options) -> Result<ExitCode> {

@@ -127,8 +127,6 @@ pub(crate) struct View {
     pub global_sequence_id: i32,
     pub times: Vec<i32>,
     pub values: Vec<[f32; 4]>,
-    /// In and out tangents, when the interpolation has them.
-    pub tangents: Vec<([f32; 4], [f32; 4])>,
 }
 
 trait Widen: Copy {
@@ -156,20 +154,11 @@ impl Widen for [f32; 4] {
 }
 
 fn view<T: Widen>(t: &Track<T>) -> View {
-    let tangents = if t.interpolation.has_tangents() {
-        t.keys
-            .iter()
-            .map(|k| (k.in_tan.widen(), k.out_tan.widen()))
-            .collect()
-    } else {
-        Vec::new()
-    };
     View {
         interpolation: t.interpolation,
         global_sequence_id: t.global_sequence_id,
         times: t.keys.iter().map(|k| k.time).collect(),
         values: t.keys.iter().map(|k| k.value.widen()).collect(),
-        tangents,
     }
 }
 
@@ -290,9 +279,23 @@ fn window_of(m: &Model, global: Option<u32>, time: i32) -> Option<usize> {
 /// Every track's keys: order, duplicates, keys outside every sequence, opening keys,
 /// redundant keys, interpolation of visibility.
 pub(crate) fn tracks(m: &Model, f: &mut Findings) {
+    let redundancy = super::fix::Redundancy::new(m);
     each_track(m, &mut |at, tag, track| {
         let v = any_view(track);
         one_track(m, f, at, tag, &v);
+        let gone = redundancy.keys(track);
+        if !gone.is_empty() {
+            let mut keys = KeyList::new();
+            for &k in &gone {
+                keys.push(|| format!("key {k} at {}", v.times[k]));
+            }
+            keys.report(
+                f,
+                &REDUNDANT_KEY,
+                at,
+                "the keys around it give the same curve: drop it (--fix)",
+            );
+        }
     });
     for (i, e) in m.event_objects.iter().enumerate() {
         let at = At::record("event_objects", i, Some(&e.node.name.text()));
@@ -309,7 +312,6 @@ pub(crate) fn tracks(m: &Model, f: &mut Findings) {
                     global_sequence_id: t.global_sequence_id,
                     times: t.times.iter().map(|&t| t as i32).collect(),
                     values: Vec::new(),
-                    tangents: Vec::new(),
                 };
                 one_track(m, f, &at.sub("track"), crate::format::sub::KEVT, &v);
             }
@@ -426,7 +428,7 @@ fn one_track(m: &Model, f: &mut Findings, at: &At, tag: Tag, v: &View) {
     if events {
         return;
     }
-    let (mut opening, mut redundant) = (KeyList::new(), KeyList::new());
+    let mut opening = KeyList::new();
     for (w, idx) in in_window.iter().enumerate() {
         if idx.len() < 2 {
             continue;
@@ -445,32 +447,11 @@ fn one_track(m: &Model, f: &mut Findings, at: &At, tag: Tag, v: &View) {
                 None => format!("sequence {w} \"{}\" at {start}", m.sequences[w].name.text()),
             });
         }
-        for k in idx.windows(3) {
-            let (a, b, c) = (k[0], k[1], k[2]);
-            let d = (0..4)
-                .map(|j| {
-                    (v.values[a][j] - v.values[b][j])
-                        .abs()
-                        .max((v.values[a][j] - v.values[c][j]).abs())
-                })
-                .fold(0.0f32, f32::max);
-            let same_tangents = v.tangents.is_empty()
-                || (v.tangents[a] == v.tangents[b] && v.tangents[b] == v.tangents[c]);
-            if d < 0.001 && same_tangents {
-                redundant.push(|| format!("key {b} at {}", v.times[b]));
-            }
-        }
     }
     opening.report(
         f,
         &MISSING_OPENING_KEY,
         at,
         "no key at the start where the first and last values differ: the value warps in from elsewhere; key the start",
-    );
-    redundant.report(
-        f,
-        &REDUNDANT_KEY,
-        at,
-        "the same value as the keys on both sides: drop it (--fix)",
     );
 }

@@ -164,6 +164,38 @@ pub fn fix(model: &Model, opts: &FixOptions) -> Result<Fixed, FixError> {
     })
 }
 
+/// Which keys `--fix` would drop as redundant, for the `redundant-key` rule: the check
+/// flags exactly what the fixer removes.
+pub(crate) struct Redundancy(KeyFixer);
+
+impl Redundancy {
+    /// For the tracks of `model`, at the default tolerance.
+    pub(crate) fn new(model: &Model) -> Redundancy {
+        Redundancy(KeyFixer {
+            windows: Windows::of(model),
+            tolerance: FixOptions::default().tolerance * DETECT_SHARE,
+            actions: Vec::new(),
+        })
+    }
+
+    /// The indices of the keys the fixer would drop from `track` (none from a track whose
+    /// keys are out of order or share times: those are fixed first).
+    pub(crate) fn keys(&self, track: &AnyTrack) -> Vec<usize> {
+        fn one<T: Value>(r: &KeyFixer, t: &Track<T>) -> Vec<usize> {
+            if t.keys.windows(2).any(|w| w[0].time >= w[1].time) {
+                return Vec::new();
+            }
+            r.redundant(t)
+        }
+        match track {
+            AnyTrack::Float(t) => one(&self.0, t),
+            AnyTrack::Vector3(t) => one(&self.0, t),
+            AnyTrack::Quaternion(t) => one(&self.0, t),
+            AnyTrack::Integer(t) => one(&self.0, t),
+        }
+    }
+}
+
 /// The windows a track's keys are read in.
 struct Windows {
     /// Every sequence's interval (only those that run forwards).
@@ -352,13 +384,16 @@ impl KeyFixer {
             );
             self.act("duplicate-key", path, message);
         }
-        let removed = self.redundant(track);
-        if !removed.is_empty() {
-            let message = format!(
-                "removed {} at {} that the keys around give back",
-                plural(removed.len(), "key"),
-                times(removed.iter().map(|&i| track.keys[i].time)),
-            );
+        // Removing keys can leave others that the keys around them now give back: thin
+        // again until nothing changes (a few passes; the pose check still compares with
+        // the original).
+        let mut gone_times = Vec::new();
+        for _ in 0..8 {
+            let removed = self.redundant(track);
+            if removed.is_empty() {
+                break;
+            }
+            gone_times.extend(removed.iter().map(|&i| track.keys[i].time));
             let mut i = 0;
             let mut r = removed.iter().peekable();
             track.keys.retain(|_| {
@@ -370,6 +405,14 @@ impl KeyFixer {
                     true
                 }
             });
+        }
+        if !gone_times.is_empty() {
+            gone_times.sort_unstable();
+            let message = format!(
+                "removed {} at {} that the keys around give back",
+                plural(gone_times.len(), "key"),
+                times(gone_times.iter().copied()),
+            );
             self.act("redundant-key", path, message);
         }
     }
@@ -935,7 +978,7 @@ mod tests {
             &[(500, 2.0), (0, 1.0), (1000, 3.0)],
         )]);
         let f = fixed(&m);
-        assert_eq!(rules(&f), [("unsorted-keys", "bones[0].tracks.KGTR")]);
+        assert_eq!(rules(&f), [("unsorted-keys", "bones[0].node.tracks.KGTR")]);
         assert_eq!(times_of(&f.model), [0, 500, 1000]);
         assert!(f.poses_checked > 0);
         let m = model(vec![translation(
@@ -952,7 +995,7 @@ mod tests {
             &[(0, 1.0), (500, 2.0), (500, 5.0), (1000, 3.0)],
         )]);
         let f = fixed(&m);
-        assert_eq!(rules(&f), [("duplicate-key", "bones[0].tracks.KGTR")]);
+        assert_eq!(rules(&f), [("duplicate-key", "bones[0].node.tracks.KGTR")]);
         let t = f.model.bones[0].node.tracks.vector3(KGTR).unwrap();
         assert_eq!(t.keys[1], key(500, [5.0, 0.0, 0.0]));
         assert_eq!(t.keys.len(), 3);
@@ -976,7 +1019,7 @@ mod tests {
             &[(0, 1.0), (300, 1.0), (600, 1.0), (800, 2.0), (1000, 2.0)],
         )]);
         let f = fixed(&m);
-        assert_eq!(rules(&f), [("redundant-key", "bones[0].tracks.KGTR")]);
+        assert_eq!(rules(&f), [("redundant-key", "bones[0].node.tracks.KGTR")]);
         // 1000 is the window's last key: it stays although it repeats 800.
         assert_eq!(times_of(&f.model), [0, 800, 1000]);
         let m = model(vec![translation(
@@ -1011,7 +1054,7 @@ mod tests {
             (500, q(45.0)),
             (1000, q(90.0)),
         ])]));
-        assert_eq!(rules(&f), [("redundant-key", "bones[0].tracks.KGRT")]);
+        assert_eq!(rules(&f), [("redundant-key", "bones[0].node.tracks.KGRT")]);
         let f = fixed(&model(vec![rot(&[
             (0, q(0.0)),
             (500, q(50.0)),

@@ -194,7 +194,7 @@ fn parents(m: &Model, f: &mut Findings) {
         let at = node_at(&s, i);
         if n.node.object_id as usize != i {
             let msg = format!(
-                "object id {} but it is node {i} of the model (nodes are numbered bones, lights, helpers, attachments, emitters, events, collision shapes): renumber it",
+                "object id {} but it is node {i} of the model (bones, lights, helpers, attachments, emitters, events, collision shapes in turn); tools disagree on which of the two a parent or matrix group then names (mdx-m3-viewer's sanity test takes the place, this crate the id): renumber it",
                 n.node.object_id
             );
             f.add(&OBJECT_ID, &at.sub("object_id"), msg);

@@ -122,7 +122,7 @@ rules! {
         "mdlx: a loop of parents hangs or crashes tools that walk the hierarchy; m3v only sees a node that is its own parent"
         "nodes are each other's ancestors";
     OBJECT_ID "object-id-mismatch" Error false
-        "mdlx: the game and every tool number nodes by their place in the file; an object id elsewhere breaks pivots and parents"
+        "mdlx: a node's object id is what parents, matrix groups and pivots name; tools that take a node's place in the file instead (mdx-m3-viewer's sanity test) then see another skeleton"
         "a node's object id is not its place in the model-wide node numbering";
     BAD_GLOBAL_SEQUENCE "invalid-global-sequence-ref" Error false "m3v tracks.js testTracks"
         "a track names a global sequence that does not exist";
@@ -142,7 +142,7 @@ rules! {
         "a vertex is attached to a node that is not a bone (a helper, an attachment, ...)";
     SKIN_WEIGHTS "skin-weights-not-255" Error false "m3v testGeosetSkinning (severe)"
         "a vertex's four skin weights do not add up to 255";
-    SKIN_AND_GROUPS "skin-and-vertex-groups" Warning false "m3v testGeosetSkinning"
+    SKIN_AND_GROUPS "skin-and-vertex-groups" Warning false "m3v testGeosetSkinning; here only when the groups say something (a non-zero group and more than one matrix group): every Reforged exporter writes an all-zero group list beside the weights"
         "a Reforged geoset has both skin weights and vertex groups";
     TOO_MANY_GROUPS "too-many-matrix-groups" Error false
         "mdlx: vertex groups are one byte, so a geoset can address 255 matrix groups (255 itself means none, as m3v reads it)"
@@ -195,8 +195,9 @@ rules! {
         "a key lies in no sequence (or past its global sequence): nothing plays it";
     MISSING_OPENING_KEY "missing-opening-key" Error false "m3v tracks.js testSequenceTracks (severe)"
         "an interpolated track has keys in a sequence but none at its start, and its first and last values there differ: the value warps in from the previous sequence";
-    REDUNDANT_KEY "redundant-key" Info true "m3v tracks.js testSequenceTracks (unused, within 0.001)"
-        "a key repeats the value of the keys on both sides of it (and their tangents, for splines)";
+    REDUNDANT_KEY "redundant-key" Info true
+        "m3v tracks.js testSequenceTracks (unused: three keys within 0.001); here the keys --fix removes: those whose removal moves the track by at most 1e-6 at their times and half way between (a key within 0.001 of its neighbours may still shape the curve; a key on the line between its neighbours is as redundant as a repeated one)"
+        "a key the keys around it give back: dropping it changes nothing";
     VISIBILITY_INTERPOLATED "visibility-interpolated" Warning false "m3v testAnimation"
         "a visibility track is interpolated; the game steps visibility, so set it to DontInterp";
     MAGOS_TRACK "magos-unsupported-track" Warning false "m3v testAnimation"
@@ -244,7 +245,7 @@ rules! {
         "an attachment's path does not end in .mdl or .mdx";
     HELPER_CHILDLESS "helper-without-children" Info false "whim (unused)"
         "a helper has no child nodes and no animation: it moves nothing";
-    MISSING_ORIGIN "missing-origin-attachment" Warning false "m3v testAttachments; tuner Inspect"
+    MISSING_ORIGIN "missing-origin-attachment" Warning false "m3v testAttachments; tuner Inspect; here only for models with geosets (an effect without a mesh needs none)"
         "no attachment point is named Origin Ref (effects on the unit have nowhere to go)";
     EMITTER_PATH "emitter-path" Error false "m3v testParticleEmitter"
         "a particle emitter's model path does not end in .mdl or .mdx";

@@ -263,7 +263,8 @@ pub(crate) enum Owner {
 
 /// Sees every track of a model, in a fixed order (see [`visit_tracks`]).
 pub(crate) trait TrackVisitor<'m> {
-    /// The tracks of one record; `at` names the record (`bones[4]`); the tracks are named
+    /// The tracks of one record; `at` names the record (`lights[4]`, or `lights[4].node` for
+    /// its node's); the tracks are named
     /// `{at}.tracks.{TAG}`.
     fn tracks(&mut self, owner: Owner, at: &dyn Fn() -> String, tracks: &'m Tracks);
     /// A texture slot's `KMTF` track; `at` names it in full.
@@ -330,14 +331,15 @@ macro_rules! walk_tracks {
     }};
     (@nodes $model:ident $v:ident [$($m:ident)?] $field:ident) => {
         for (i, x) in (& $($m)? $model.$field).into_iter().enumerate() {
-            let at = || format!(concat!(stringify!($field), "[{}]"), i);
-            $v.tracks(Owner::Other, &at, & $($m)? x.node.tracks);
+            let node = || format!(concat!(stringify!($field), "[{}].node"), i);
+            $v.tracks(Owner::Other, &node, & $($m)? x.node.tracks);
         }
     };
     (@with_tracks $model:ident $v:ident [$($m:ident)?] $field:ident) => {
         for (i, x) in (& $($m)? $model.$field).into_iter().enumerate() {
+            let node = || format!(concat!(stringify!($field), "[{}].node"), i);
             let at = || format!(concat!(stringify!($field), "[{}]"), i);
-            $v.tracks(Owner::Other, &at, & $($m)? x.node.tracks);
+            $v.tracks(Owner::Other, &node, & $($m)? x.node.tracks);
             $v.tracks(Owner::Other, &at, & $($m)? x.tracks);
         }
     };
@@ -828,7 +830,7 @@ mod tests {
                 "texture_animations[1].tracks.KTAT",
                 "texture_animations[2].tracks.KTAT",
                 "geoset_animations[0].tracks.KGAO",
-                "bones[0].tracks.KGTR",
+                "bones[0].node.tracks.KGTR",
                 "event_objects[0].track",
             ]
         );
