@@ -9,7 +9,7 @@
 # test binary that crashed). The exit status is 0 only when cargo test succeeded and no
 # test failed.
 #
-# The peer checks (crates/mdlx/tests/peer_mdl.rs, peer_alpha.rs) need the peer tools and
+# The peer checks (crates/mdlx/tests/peer_mdl.rs, peer_alpha.rs, check_vs_m3v.rs) need the peer tools and
 # the MDL that mdx-m3-viewer and war3-model write from the corpus; scripts/peer-mdl.sh
 # installs them (node, npm, cargo, about a minute the first time) and repairs a broken
 # install. Without node the checks are skipped with a message, except under CI (`CI`
