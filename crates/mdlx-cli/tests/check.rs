@@ -243,10 +243,22 @@ fn fix_writes_elsewhere_or_in_place_never_half() {
     assert_eq!(mdlx(&["check", &a_s, "--fix"], None).status.code(), Some(2));
     let b = d.join("b.mdx").display().to_string();
     let out = mdlx(&["check", &a_s, "--fix", "-o", &b, "--json"], None);
-    let fixed: Vec<Value> = lines(&out).into_iter().filter(|v| v.get("fixed").is_some()).collect();
-    assert!(fixed.iter().any(|v| v["fixed"].as_str().unwrap().starts_with("redundant-key ")));
-    assert!(fixed.iter().any(|v| v["fixed"].as_str().unwrap().contains("poses as the original")));
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&orig).unwrap(), "the input is untouched");
+    let fixed: Vec<Value> = lines(&out)
+        .into_iter()
+        .filter(|v| v.get("fixed").is_some())
+        .collect();
+    assert!(fixed
+        .iter()
+        .any(|v| v["fixed"].as_str().unwrap().starts_with("redundant-key ")));
+    assert!(fixed.iter().any(|v| v["fixed"]
+        .as_str()
+        .unwrap()
+        .contains("poses as the original")));
+    assert_eq!(
+        std::fs::read(&a).unwrap(),
+        std::fs::read(&orig).unwrap(),
+        "the input is untouched"
+    );
     // What the fixer removes is what the check flagged: none of it is left.
     let after = rules(&b);
     assert!(!after.iter().any(|r| r == "redundant-key"), "{after:?}");
@@ -261,8 +273,22 @@ fn fix_writes_elsewhere_or_in_place_never_half() {
     assert_eq!(out.status.code(), mdlx(&["check", &b], None).status.code());
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     // A Milkshape file is checked but not fixed: --fix writes MDX and MDL only.
-    let ms = std::fs::read_dir(corpus().join("ms3d_ascii")).unwrap().next().unwrap().unwrap().path();
-    let out = mdlx(&["check", ms.to_str().unwrap(), "--fix", "-o", &d.join("x.mdx").display().to_string()], None);
+    let ms = std::fs::read_dir(corpus().join("ms3d_ascii"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let out = mdlx(
+        &[
+            "check",
+            ms.to_str().unwrap(),
+            "--fix",
+            "-o",
+            &d.join("x.mdx").display().to_string(),
+        ],
+        None,
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("--fix writes MDX and MDL"));
     assert!(!d.join("x.mdx").exists());

@@ -283,11 +283,35 @@ struct Known {
 const KNOWN: &[Known] = &[
     Known {
         rule: "redundant-key",
-        why: "m3v compares key values only; a Hermite/Bezier key whose value equals its \
-              neighbours' but whose tangents differ still shapes the curve, and our rule \
-              also asks for equal tangents (checked: the track is a spline, the three keys' \
-              values are within 0.001, their tangents differ)",
-        holds: spline_key_with_other_tangents,
+        why: "m3v calls a key redundant when its value is within 0.001 of both neighbours', \
+              whatever it does to the curve; our redundant-key is what --fix removes, keys \
+              whose removal moves the track by at most 1e-6, and of spline tracks only where \
+              the curve is flat (checked: a tangent of the key or of its neighbours' sides \
+              facing it is not flat within 1e-6, or, with and without the key, the track differs by more than 1e-6 at its time or half way to a neighbour, so \
+              dropping it would move the animation)",
+        holds: key_shapes_the_curve,
+    },
+    Known {
+        rule: "redundant-key",
+        why: "the track's keys are out of order (unsorted-keys, reported on the same record): \
+              m3v compares keys in stored order, which are not neighbours in time; we judge \
+              redundancy after sorting, as --fix does",
+        holds: |c, f| has(c.ours, "unsorted-keys", f.record),
+    },
+    Known {
+        rule: "redundant-key",
+        why: "the key shares its time with another key of the track: it is a duplicate \
+              (duplicate-key, reported on the same record; the sampler uses the last of equal \
+              times, and --fix drops the others as duplicates)",
+        holds: |c, f| {
+            let n = f.numbers();
+            let (k, frame) = (n[0] as usize, n[1] as i32);
+            has(c.ours, "duplicate-key", f.record)
+                && track_of(c, f).is_some_and(|t| {
+                    let times = times_of(t);
+                    times.iter().enumerate().any(|(j, &x)| j != k && x == frame)
+                })
+        },
     },
     Known {
         rule: "key-outside-sequences",
@@ -402,39 +426,79 @@ fn record_tracks<'a>(m: &'a Model, list: &str, i: usize) -> Vec<&'a Animation> {
     v
 }
 
-/// A key: time, interpolation, value and tangents as floats.
-type Keys = (mdlx::model::Interpolation, Vec<(i32, Vec<f32>, Vec<f32>)>);
-
-fn keys_of(t: &AnyTrack) -> Keys {
-    fn flat<T: Copy, const N: usize>(t: &mdlx::model::Track<T>, f: impl Fn(T) -> [f32; N]) -> Keys {
-        let keys = t
-            .keys
-            .iter()
-            .map(|k| {
-                let mut tan = f(k.in_tan).to_vec();
-                tan.extend(f(k.out_tan));
-                (k.time, f(k.value).to_vec(), tan)
-            })
-            .collect();
-        (t.interpolation, keys)
-    }
-    match t {
-        AnyTrack::Float(t) => flat(t, |x| [x]),
-        AnyTrack::Vector3(t) => flat(t, |x| x),
-        AnyTrack::Quaternion(t) => flat(t, |x| x),
-        AnyTrack::Integer(t) => flat(t, |x| [x as f32]),
-    }
-}
-
 /// The m3v finding `Track K at frame F has ... the same value as tracks K-1 and K+1` is on
-/// a spline track whose keys K-1, K, K+1 agree in value (within m3v's 0.001) but not in
-/// tangents.
-fn spline_key_with_other_tangents(c: &Ctx, f: &M3v) -> bool {
+/// a key that the keys around it do not give back: the track sampled from keys K-1, K, K+1
+/// and from K-1 and K+1 alone (with the track's interpolation and tangents; the sampler is
+/// the one cross-checked against the `wc3` crate in tests/anim_vs_wc3.rs) differs by more
+/// than 1e-6 (rotations compared as rotations) somewhere between K-1 and K+1, so
+/// dropping K would move the animation.
+/// How far a dropped key must move the track to count as moved: the fixer's bound is 1e-6,
+/// measured for rotations as an angle (about twice the largest quaternion component
+/// difference used here) and after float32 rounding, so a tenth of it is taken.
+const MOVED: f32 = 1e-7;
+
+fn key_shapes_the_curve(c: &Ctx, f: &M3v) -> bool {
+    use mdlx::anim::{sample::sample_keys, Window};
+    use mdlx::model::Track;
+    fn moved<T: mdlx::anim::TrackValue>(
+        t: &Track<T>,
+        k: usize,
+        frame: i32,
+        diff: impl Fn(T, T) -> f32,
+    ) -> bool {
+        if k == 0 || k + 1 >= t.keys.len() || t.keys[k].time != frame {
+            return false;
+        }
+        let three = [t.keys[k - 1], t.keys[k], t.keys[k + 1]];
+        let ends = [t.keys[k - 1], t.keys[k + 1]];
+        let (a, b, c) = (
+            f64::from(three[0].time),
+            f64::from(frame),
+            f64::from(three[2].time),
+        );
+        // Every millisecond from K-1 to K+1 (at most 4000 moments, evenly spread).
+        let step = ((c - a) / 4000.0).max(1.0);
+        let moments = (0..)
+            .map(|n| a + f64::from(n) * step)
+            .take_while(|&t| t <= c);
+        let _ = b;
+        moments.into_iter().any(|at| {
+            let w = Window {
+                frame: at,
+                lo: i64::MIN,
+                hi: i64::MAX,
+            };
+            match (
+                sample_keys(&three, t.interpolation, w),
+                sample_keys(&ends, t.interpolation, w),
+            ) {
+                (Some(x), Some(y)) => diff(x, y) > MOVED,
+                _ => false,
+            }
+        })
+    }
     let Some((list, i)) = f.record else {
         return false;
     };
     let n = f.numbers();
     let (k, frame) = (n[0] as usize, n[1] as i32);
+    let rel = |a: f32, b: f32| (a - b).abs() / a.abs().max(b.abs()).max(1.0);
+    // A spline key is only dropped where the curve is flat: Hermite slopes of 0 for
+    // scalars and vectors, tangents equal to the value for rotations and Bezier controls.
+    fn curved<T: mdlx::anim::TrackValue + Copy>(
+        t: &Track<T>,
+        k: usize,
+        flat: impl Fn(T, T) -> bool,
+    ) -> bool {
+        t.interpolation.has_tangents()
+            && k > 0
+            && k + 1 < t.keys.len()
+            && !(flat(t.keys[k - 1].value, t.keys[k - 1].out_tan)
+                && flat(t.keys[k].value, t.keys[k].in_tan)
+                && flat(t.keys[k].value, t.keys[k].out_tan)
+                && flat(t.keys[k + 1].value, t.keys[k + 1].in_tan))
+    }
+    let hermite = |t: mdlx::model::Interpolation| t == mdlx::model::Interpolation::Hermite;
     record_tracks(c.model, list, i).iter().any(|a| {
         let tag = a.tag.text();
         if !TRACK_NAMES
@@ -443,14 +507,73 @@ fn spline_key_with_other_tangents(c: &Ctx, f: &M3v) -> bool {
         {
             return false;
         }
-        let (interp, keys) = keys_of(&a.track);
-        if !interp.has_tangents() || k == 0 || k + 1 >= keys.len() || keys[k].0 != frame {
-            return false;
-        }
-        let (a, b, c) = (&keys[k - 1], &keys[k], &keys[k + 1]);
-        let close = |x: &[f32], y: &[f32]| x.iter().zip(y).all(|(p, q)| (p - q).abs() < 0.001);
-        close(&a.1, &b.1) && close(&b.1, &c.1) && !(a.2 == b.2 && b.2 == c.2)
+        let tol = 1e-6;
+        let spline_bends = match &a.track {
+            AnyTrack::Float(t) => curved(t, k, |v, g| {
+                if hermite(t.interpolation) {
+                    g.abs() <= tol
+                } else {
+                    rel(v, g) <= tol
+                }
+            }),
+            AnyTrack::Vector3(t) => curved(t, k, |v, g| {
+                (0..3).all(|j| {
+                    if hermite(t.interpolation) {
+                        g[j].abs() <= tol
+                    } else {
+                        rel(v[j], g[j]) <= tol
+                    }
+                })
+            }),
+            AnyTrack::Quaternion(t) => curved(t, k, |v, g| (0..4).all(|j| rel(v[j], g[j]) <= tol)),
+            AnyTrack::Integer(_) => false,
+        };
+        spline_bends
+            || match &a.track {
+                AnyTrack::Float(t) => moved(t, k, frame, rel),
+                AnyTrack::Vector3(t) => moved(t, k, frame, |a, b| {
+                    (0..3).map(|j| rel(a[j], b[j])).fold(0.0, f32::max)
+                }),
+                AnyTrack::Quaternion(t) => moved(t, k, frame, |a, b| {
+                    // As rotations: unit length, and q the same as -q.
+                    let unit = |q: [f32; 4]| {
+                        let n = (q.iter().map(|x| x * x).sum::<f32>()).sqrt().max(1e-12);
+                        q.map(|x| x / n)
+                    };
+                    let (a, b) = (unit(a), unit(b));
+                    let sign = if (0..4).map(|j| a[j] * b[j]).sum::<f32>() < 0.0 {
+                        -1.0
+                    } else {
+                        1.0
+                    };
+                    (0..4)
+                        .map(|j| (a[j] - sign * b[j]).abs())
+                        .fold(0.0, f32::max)
+                }),
+                AnyTrack::Integer(t) => moved(t, k, frame, |a, b| if a == b { 0.0 } else { 1.0 }),
+            }
     })
+}
+
+/// The track an m3v track finding is under (by its record and m3v's track name).
+fn track_of<'a>(c: &Ctx<'a>, f: &M3v) -> Option<&'a AnyTrack> {
+    let (list, i) = f.record?;
+    record_tracks(c.model, list, i).into_iter().find_map(|a| {
+        let tag = a.tag.text();
+        TRACK_NAMES
+            .iter()
+            .any(|&(t, name)| t == tag && name == f.leaf())
+            .then_some(&a.track)
+    })
+}
+
+fn times_of(t: &AnyTrack) -> Vec<i32> {
+    match t {
+        AnyTrack::Float(t) => t.keys.iter().map(|k| k.time).collect(),
+        AnyTrack::Vector3(t) => t.keys.iter().map(|k| k.time).collect(),
+        AnyTrack::Quaternion(t) => t.keys.iter().map(|k| k.time).collect(),
+        AnyTrack::Integer(t) => t.keys.iter().map(|k| k.time).collect(),
+    }
 }
 
 /// `*` matches any text.

@@ -175,7 +175,10 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
         let mut findings = mdlx::check::check(&model);
         let mut dirs: Vec<PathBuf> = Vec::new();
         if !files::is_stdio(file) {
-            dirs.push(file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf));
+            dirs.push(
+                file.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+            );
         }
         dirs.extend(opts.textures.iter().cloned());
         findings.extend(mdlx::check::check_textures(&model, dirs));
@@ -226,7 +229,8 @@ fn fix(
     } else if mdl {
         mdlx::mdl::to_bytes(&fixed.model)
     } else {
-        mdlx::mdx::to_bytes(&fixed.model).map_err(|e| anyhow!("cannot write the fixed model: {e}"))?
+        mdlx::mdx::to_bytes(&fixed.model)
+            .map_err(|e| anyhow!("cannot write the fixed model: {e}"))?
     };
     match (&opts.output, opts.in_place) {
         (Some(out), _) => {
@@ -363,7 +367,7 @@ fn print_human(out: &mut dyn Write, results: &[Checked], colour: bool) -> Result
                     paint("1", &shown)
                 )?;
                 let mut sorted: Vec<&Finding> = findings.iter().collect();
-                sorted.sort_by(|a, b| b.severity().cmp(&a.severity()));
+                sorted.sort_by_key(|f| std::cmp::Reverse(f.severity()));
                 for f in sorted {
                     let (code, name) = match f.severity() {
                         Severity::Error => ("31", "error  "),

@@ -443,7 +443,7 @@ fn one_track(m: &Model, f: &mut Findings, at: &At, tag: Tag, v: &View) {
             && v.values[first] != v.values[last]
         {
             opening.push(|| match global {
-                Some(_) => format!("the global sequence at 0"),
+                Some(_) => "the global sequence at 0".to_string(),
                 None => format!("sequence {w} \"{}\" at {start}", m.sequences[w].name.text()),
             });
         }

@@ -178,14 +178,30 @@ impl Redundancy {
         })
     }
 
-    /// The indices of the keys the fixer would drop from `track` (none from a track whose
-    /// keys are out of order or share times: those are fixed first).
+    /// The indices of the keys the fixer would drop from `track` as redundant, after it
+    /// has put the keys in order and dropped duplicates (as `--fix` does first).
     pub(crate) fn keys(&self, track: &AnyTrack) -> Vec<usize> {
         fn one<T: Value>(r: &KeyFixer, t: &Track<T>) -> Vec<usize> {
-            if t.keys.windows(2).any(|w| w[0].time >= w[1].time) {
-                return Vec::new();
+            if t.keys.windows(2).all(|w| w[0].time < w[1].time) {
+                return r.redundant(t);
             }
-            r.redundant(t)
+            // In order, the last stored of each time kept (the sampler's choice), with
+            // each key's index in the track.
+            let mut order: Vec<usize> = (0..t.keys.len()).collect();
+            order.sort_by_key(|&i| t.keys[i].time);
+            let mut kept: Vec<usize> = Vec::with_capacity(order.len());
+            for i in order {
+                match kept.last_mut() {
+                    Some(last) if t.keys[*last].time == t.keys[i].time => *last = i,
+                    _ => kept.push(i),
+                }
+            }
+            let clean = Track {
+                interpolation: t.interpolation,
+                global_sequence_id: t.global_sequence_id,
+                keys: kept.iter().map(|&i| t.keys[i]).collect(),
+            };
+            r.redundant(&clean).into_iter().map(|k| kept[k]).collect()
         }
         match track {
             AnyTrack::Float(t) => one(&self.0, t),

@@ -68,10 +68,8 @@ pub(crate) fn references(m: &Model, f: &mut Findings) {
         for (j, l) in mat.layers.iter().enumerate() {
             let at = At::record("materials", i, None).sub(format!("layers[{j}]"));
             // 1100+ layers name their textures in slots; older ones in texture_id.
-            if l.texture_slots.is_empty() {
-                if !in_range(l.texture_id.into(), nt) {
-                    bad_texture(f, &at.sub("texture_id"), l.texture_id.into());
-                }
+            if l.texture_slots.is_empty() && !in_range(l.texture_id.into(), nt) {
+                bad_texture(f, &at.sub("texture_id"), l.texture_id.into());
             }
             for (k, s) in l.texture_slots.iter().enumerate() {
                 let at = at.sub(format!("texture_slots[{k}]"));

@@ -81,7 +81,6 @@ fn clean() -> Model {
         node: node("Root", 0, -1),
         geoset_id: -1,
         geoset_animation_id: -1,
-        ..Bone::default()
     };
     bone.node.tracks.0.push(v3(
         tk::KGTR,

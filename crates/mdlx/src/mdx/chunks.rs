@@ -530,23 +530,6 @@ pub fn conventional_layout(m: &Model) -> Vec<LayoutEntry> {
     v
 }
 
-#[cfg(test)]
-mod count_tests {
-    use super::count_chunks;
-
-    #[test]
-    fn the_capacity_walk_survives_sizes_that_overflow() {
-        // MDLX, then a chunk claiming u32::MAX bytes, then nothing: one chunk, one unknown.
-        let mut d = b"MDLXABCD".to_vec();
-        d.extend_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(count_chunks(&d), (1, 1));
-        // Two empty chunks, a known VERS and an unknown.
-        let d = b"MDLXVERS\0\0\0\0ZZZZ\0\0\0\0".to_vec();
-        assert_eq!(count_chunks(&d), (2, 1));
-        assert_eq!(count_chunks(b"MDL"), (0, 0));
-    }
-}
-
 /// Where each record of list chunk `tag` starts, appended to the row's list.
 macro_rules! locate_list_chunk {
     (($tag:expr, $c:expr, $version:expr, $rows:expr) $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {{
@@ -619,4 +602,21 @@ pub(crate) fn record_offsets(data: &[u8]) -> (Vec<Vec<u64>>, Option<u64>) {
         }
     }
     (rows, header)
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::count_chunks;
+
+    #[test]
+    fn the_capacity_walk_survives_sizes_that_overflow() {
+        // MDLX, then a chunk claiming u32::MAX bytes, then nothing: one chunk, one unknown.
+        let mut d = b"MDLXABCD".to_vec();
+        d.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(count_chunks(&d), (1, 1));
+        // Two empty chunks, a known VERS and an unknown.
+        let d = b"MDLXVERS\0\0\0\0ZZZZ\0\0\0\0".to_vec();
+        assert_eq!(count_chunks(&d), (2, 1));
+        assert_eq!(count_chunks(b"MDL"), (0, 0));
+    }
 }
