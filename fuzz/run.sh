@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs="${1:-60}"; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(read_any texture_decode mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip gltf_source gltf_import)
+[ ${#targets[@]} -eq 0 ] && targets=(read_any check texture_decode mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip gltf_source gltf_import)
 shared=../../shared/corpus
 seed() { # TARGET KIND
   local dir="corpus/$1"; mkdir -p "$dir"
@@ -58,7 +58,7 @@ seed() { # TARGET KIND
 export RUSTC_BOOTSTRAP=1
 status=0
 for t in "${targets[@]}"; do
-  case "$t" in read_any) seed "$t" any ;; gltf_source|gltf_import) seed "$t" gltf ;; texture_*) seed "$t" texture ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
+  case "$t" in read_any|check) seed "$t" any ;; gltf_source|gltf_import) seed "$t" gltf ;; texture_*) seed "$t" texture ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
   # The alpha fuzzer also starts from the boar, the one real alpha file.
   [ "$t" = alpha_roundtrip ] && cp "$shared/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx" "corpus/$t/" 2>/dev/null
   log="$(mktemp)"

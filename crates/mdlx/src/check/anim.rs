@@ -402,12 +402,12 @@ fn one_track(m: &Model, f: &mut Findings, at: &At, tag: Tag, v: &View) {
         last = Some(t);
     }
     negative.report(f, &NEGATIVE_KEY, at, "key times start at 0");
-    duplicate.report(
-        f,
-        &DUPLICATE_KEY,
-        at,
-        "each time needs one key: drop the extra (--fix)",
-    );
+    let say = if events {
+        "the event fires twice at once: drop one unless that is meant (--fix leaves events alone)"
+    } else {
+        "each time needs one key: drop the extra (--fix)"
+    };
+    duplicate.report(f, &DUPLICATE_KEY, at, say);
     unsorted.report(
         f,
         &UNSORTED_KEYS,

@@ -6,7 +6,7 @@
 //! | `unsorted-keys` | a track's keys put in time order (a stable sort: keys at one time keep their order) |
 //! | `duplicate-key` | of several keys at one time, all but the last stored removed: the one the sampler uses ([`crate::anim::sample::sorted_keys`]) |
 //! | `redundant-key` | a key its neighbours reproduce removed (see below) |
-//! | `unused-material`, `unused-texture`, `unused-texture-animation`, `unused-global-sequence` | a record no index refers to removed, every reference to the others renumbered ([`super::usage`]) |
+//! | `unused-material`, `unused-texture`, `unused-texture-animation`, `unused-global-sequence` | a record no index refers to removed, every reference to the others renumbered |
 //!
 //! **Redundant keys.** A key goes when the track's value with and without it is the same,
 //! within a tenth of the tolerance, at its time and half way to each neighbour, and:
