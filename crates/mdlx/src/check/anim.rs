@@ -1,9 +1,10 @@
 //! Sequences, global sequences and the keys of every track.
 
 use super::rules::*;
+use super::usage::{visit_tracks, Owner, TrackVisitor};
 use super::{At, Findings};
 use crate::format::track as tk;
-use crate::model::{AnyTrack, Interpolation, Model, Tag, Track, Tracks};
+use crate::model::{AnyTrack, Interpolation, Model, Tag, Track, Tracks, KIND_FIELDS};
 
 /// The first word of a sequence name as the game matches it: lower case, before any `-`,
 /// after a leading `Alternate`.
@@ -171,62 +172,80 @@ pub(crate) fn any_view(t: &AnyTrack) -> View {
     }
 }
 
-/// Calls `visit` with every track of the model: where it is, its tag, and the track.
-pub(crate) fn each_track(m: &Model, visit: &mut dyn FnMut(&At, Tag, &AnyTrack)) {
-    let list = |at: At, tracks: &Tracks, visit: &mut dyn FnMut(&At, Tag, &AnyTrack)| {
-        for a in tracks.iter() {
-            visit(&at.sub(format!("tracks.{}", a.tag.text())), a.tag, &a.track);
-        }
+/// Where a holder of tracks that [`visit_tracks`] names (`bones[3].node`,
+/// `materials[0].layers[1]`) is: its record, with the name of a node or camera.
+fn place(m: &Model, path: &str) -> At {
+    let record = path.split_once('[').and_then(|(list, rest)| {
+        let index: usize = rest.split_once(']')?.0.parse().ok()?;
+        let list = *KIND_FIELDS.iter().find(|f| **f == list)?;
+        Some((list, index))
+    });
+    let Some((list, index)) = record else {
+        return At::model().sub(path);
     };
-    for (i, mat) in m.materials.iter().enumerate() {
-        for (j, l) in mat.layers.iter().enumerate() {
-            let at = At::record("materials", i, None).sub(format!("layers[{j}]"));
-            for (k, s) in l.texture_slots.iter().enumerate() {
-                if let Some(t) = &s.texture_id_track {
-                    let any = AnyTrack::Integer(t.clone());
-                    visit(
-                        &at.sub(format!("texture_slots[{k}].texture_id_track")),
-                        tk::KMTF,
-                        &any,
-                    );
-                }
+    macro_rules! node_name {
+        ($($field:ident),*) => {
+            match list {
+                $(stringify!($field) => m.$field.get(index).map(|x| x.node.name.text().into_owned()),)*
+                "cameras" => m.cameras.get(index).map(|c| c.name.text().into_owned()),
+                _ => None,
             }
-            list(at, &l.tracks, visit);
-        }
+        };
     }
-    for (i, x) in m.texture_animations.iter().enumerate() {
-        list(At::record("texture_animations", i, None), &x.tracks, visit);
-    }
-    for (i, x) in m.geoset_animations.iter().enumerate() {
-        list(At::record("geoset_animations", i, None), &x.tracks, visit);
-    }
-    macro_rules! nodes {
-        ($($field:ident $(+ $own:ident)?),*) => {$(
-            for (i, x) in m.$field.iter().enumerate() {
-                let at = At::record(stringify!($field), i, Some(&x.node.name.text()));
-                list(at.sub("node"), &x.node.tracks, visit);
-                $( list(at, &x.$own, visit); )?
-            }
-        )*};
-    }
-    nodes!(
+    let name = node_name!(
         bones,
-        lights + tracks,
+        lights,
         helpers,
-        attachments + tracks,
-        particle_emitters + tracks,
-        particle_emitters2 + tracks,
-        popcorn_emitters + tracks,
-        ribbon_emitters + tracks,
+        attachments,
+        particle_emitters,
+        particle_emitters2,
+        popcorn_emitters,
+        ribbon_emitters,
         event_objects,
         collision_shapes
     );
-    for (i, c) in m.cameras.iter().enumerate() {
-        list(
-            At::record("cameras", i, Some(&c.name.text())),
-            &c.tracks,
-            visit,
-        );
+    let mut at = At::record(list, index, name.as_deref());
+    at.path = path.to_owned();
+    at
+}
+
+/// Checks every track [`visit_tracks`] shows (event tracks are checked apart).
+struct TrackRules<'a, 'm> {
+    m: &'m Model,
+    f: &'a mut Findings,
+    redundancy: super::fix::Redundancy,
+}
+
+impl<'m> TrackVisitor<'m> for TrackRules<'_, 'm> {
+    fn tracks(&mut self, _: Owner, at: &dyn Fn() -> String, tracks: &'m Tracks) {
+        let base = place(self.m, &at());
+        for a in tracks.iter() {
+            self.one(
+                &base.sub(format!("tracks.{}", a.tag.text())),
+                a.tag,
+                &a.track,
+            );
+        }
+    }
+    fn slot(&mut self, _: Owner, at: &dyn Fn() -> String, track: &'m Track<u32>) {
+        let any = AnyTrack::Integer(track.clone());
+        self.one(&place(self.m, &at()), tk::KMTF, &any);
+    }
+}
+
+impl TrackRules<'_, '_> {
+    fn one(&mut self, at: &At, tag: Tag, track: &AnyTrack) {
+        let v = any_view(track);
+        one_track(self.m, self.f, at, tag, &v);
+        let gone = self.redundancy.keys(track);
+        if !gone.is_empty() {
+            let mut keys = KeyList::new();
+            for &k in &gone {
+                keys.push(|| format!("key {k} at {}", v.times[k]));
+            }
+            let say = "the keys around it give the same curve: drop it (--fix)";
+            keys.report(self.f, &REDUNDANT_KEY, at, say);
+        }
     }
 }
 
@@ -279,24 +298,12 @@ fn window_of(m: &Model, global: Option<u32>, time: i32) -> Option<usize> {
 /// Every track's keys: order, duplicates, keys outside every sequence, opening keys,
 /// redundant keys, interpolation of visibility.
 pub(crate) fn tracks(m: &Model, f: &mut Findings) {
-    let redundancy = super::fix::Redundancy::new(m);
-    each_track(m, &mut |at, tag, track| {
-        let v = any_view(track);
-        one_track(m, f, at, tag, &v);
-        let gone = redundancy.keys(track);
-        if !gone.is_empty() {
-            let mut keys = KeyList::new();
-            for &k in &gone {
-                keys.push(|| format!("key {k} at {}", v.times[k]));
-            }
-            keys.report(
-                f,
-                &REDUNDANT_KEY,
-                at,
-                "the keys around it give the same curve: drop it (--fix)",
-            );
-        }
-    });
+    let mut rules = TrackRules {
+        m,
+        f: &mut *f,
+        redundancy: super::fix::Redundancy::new(m),
+    };
+    visit_tracks(m, &mut rules);
     for (i, e) in m.event_objects.iter().enumerate() {
         let at = At::record("event_objects", i, Some(&e.node.name.text()));
         match &e.track {
