@@ -69,10 +69,22 @@ fn mdx_to_mdl_to_mdx_is_byte_identical() {
                 continue;
             }
         };
-        if let Some(pos) = find(&text, b"\nMdlxExtension {") {
+        // The block is written in comment lines marked `//@mdlx ` (which every MDL reader
+        // skips): unwrapped, it is the `MdlxExtension` block.
+        let hidden: Vec<u8> = text
+            .split(|&b| b == b'\n')
+            .filter_map(|l| l.strip_prefix(b"//@mdlx "))
+            .flat_map(|l| l.iter().copied().chain([b'\n']))
+            .collect();
+        assert!(
+            find(&text, b"\nMdlxExtension {").is_none(),
+            "{}: a visible MdlxExtension block",
+            common::name(&path)
+        );
+        if hidden.starts_with(b"MdlxExtension {") {
             with_extension += 1;
             let conventional = mdlx::mdx::conventional_layout(&model);
-            for (class, detail) in extension_entries(&text[pos + 1..], &conventional) {
+            for (class, detail) in extension_entries(&hidden, &conventional) {
                 let c = classes.entry(class).or_insert_with(|| Class {
                     count: 0,
                     example: format!("{} {detail}", common::name(&path)),

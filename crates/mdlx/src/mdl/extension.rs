@@ -169,9 +169,29 @@ pub fn finish(
     if !layout && m.unknown_chunks.is_empty() && residue.is_empty() && flags.is_empty() {
         return;
     }
+    // The block goes in comment lines of a marked form ([`HIDDEN`]): every MDL reader skips
+    // them (mdx-m3-viewer, war3-model and Magos-style readers all take `//` to the end of
+    // the line as a comment), and ours reads them back. A visible `MdlxExtension` block, as
+    // earlier versions wrote it, is still read.
     out.raw(
         "// mdlx extension: data standard MDL cannot express, kept for an exact MDX rewrite.\n",
     );
+    let outer = std::mem::replace(out, Out::with_capacity(4096));
+    write_block(out, m, layout, &flags, &residue);
+    let block = std::mem::replace(out, outer);
+    for line in block.buf.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        out.buf.extend_from_slice(HIDDEN);
+        out.buf.push(b' ');
+        out.buf.extend_from_slice(line);
+        out.buf.push(b'\n');
+    }
+}
+
+/// The mark of a comment line that holds the extension block: `//@mdlx ` then a line of it.
+pub const HIDDEN: &[u8] = b"//@mdlx";
+
+/// Writes the `MdlxExtension` block.
+fn write_block(out: &mut Out, m: &Model, layout: bool, flags: &[FlagsPatch], residue: &[Residue]) {
     out.open("MdlxExtension");
     if layout {
         write_layout(out, m);
@@ -184,11 +204,11 @@ pub fn finish(
             hex(&u.data)
         ));
     }
-    for f in &flags {
+    for f in flags {
         out.indent();
         out.raw(&format!("Flags \"{}\" {} {},\n", f.kind, f.index, f.flags));
     }
-    for r in &residue {
+    for r in residue {
         out.indent();
         out.raw(&format!("// {}\n", r.detail.replace('\n', " ")));
         out.indent();
@@ -469,5 +489,67 @@ fn read_flags(cx: &mut Cx, c: usize, m: &mut Model) {
                 String::from_utf8_lossy(&kind)
             )),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Model, Tag, UnknownChunk};
+
+    /// A model that needs the extension block: an unknown chunk.
+    fn model() -> Model {
+        let mut m =
+            crate::mdx::from_bytes(include_bytes!("../../../../examples/cube.mdx")).unwrap();
+        m.unknown_chunks.push(UnknownChunk {
+            tag: Tag(*b"ZZZZ"),
+            data: vec![1, 2, 3],
+        });
+        m.layout.chunks.push(crate::model::LayoutEntry::Unknown);
+        m
+    }
+
+    #[test]
+    fn the_block_is_written_in_marked_comments_and_read_back() {
+        let m = model();
+        let text = crate::mdl::to_bytes(&m);
+        let s = String::from_utf8(text.clone()).unwrap();
+        assert!(!s.lines().any(|l| l.starts_with("MdlxExtension")), "{s}");
+        assert!(s.contains("\n//@mdlx MdlxExtension {\n"), "{s}");
+        assert!(
+            s.contains("\n//@mdlx \tUnknown \"5a5a5a5a\" \"010203\",\n"),
+            "{s}"
+        );
+        let back = crate::mdl::from_bytes(&text).unwrap();
+        assert_eq!(
+            crate::mdx::to_bytes(&back).unwrap(),
+            crate::mdx::to_bytes(&m).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_visible_block_as_earlier_versions_wrote_it_still_reads() {
+        let m = model();
+        let text = String::from_utf8(crate::mdl::to_bytes(&m)).unwrap();
+        let visible = text.replace("//@mdlx ", "");
+        let back = crate::mdl::from_bytes(visible.as_bytes()).unwrap();
+        assert_eq!(
+            crate::mdx::to_bytes(&back).unwrap(),
+            crate::mdx::to_bytes(&m).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_bad_hidden_entry_is_reported_at_its_line_and_column() {
+        let text = String::from_utf8(crate::mdl::to_bytes(&model())).unwrap();
+        let bad = text.replace(
+            "Unknown \"5a5a5a5a\" \"010203\"",
+            "Unknown \"5a5a5a5a\" \"0x\"",
+        );
+        let e = crate::mdl::from_bytes(bad.as_bytes()).unwrap_err();
+        let d = &e.diagnostics[0];
+        let (line, col) = d.line_col(bad.as_bytes());
+        let l = bad.lines().nth(line - 1).unwrap();
+        assert!(l.starts_with("//@mdlx \tUnknown"), "{l}");
+        assert!(col > "//@mdlx".len(), "{col}");
     }
 }

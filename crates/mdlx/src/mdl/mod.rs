@@ -94,6 +94,9 @@ pub fn from_bytes_with_options(
     };
     read_document(&mut cx, &mut m);
     let mut diagnostics = cx.diags;
+    if let Some(text) = hidden_text(src) {
+        read_hidden(&text, &mut m, &mut diagnostics);
+    }
     // The parser's, the loose text's and the records' findings, in source order.
     diagnostics.sort_by_key(|d| d.span.0);
     if opts.strict {
@@ -105,6 +108,50 @@ pub fn from_bytes_with_options(
         return Err(MdlErrors { diagnostics });
     }
     Ok((m, diagnostics))
+}
+
+/// The lines of `src` that hold the extension block in comments (see
+/// [`extension::HIDDEN`]), unwrapped, every other byte a space: the block's text at the
+/// same offsets as in `src`, so its diagnostics point at the right line and column.
+fn hidden_text(src: &[u8]) -> Option<Vec<u8>> {
+    // Most files have none: look before copying anything.
+    src.windows(extension::HIDDEN.len())
+        .position(|w| w == extension::HIDDEN)?;
+    let mut text: Vec<u8> = src
+        .iter()
+        .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+        .collect();
+    let mut any = false;
+    let mut start = 0;
+    for line in src.split(|&b| b == b'\n') {
+        let lead = line
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if line[lead..].starts_with(extension::HIDDEN) {
+            any = true;
+            let from = start + lead + extension::HIDDEN.len();
+            let to = start + line.len();
+            text[from..to].copy_from_slice(&src[from..to]);
+        }
+        start += line.len() + 1;
+    }
+    any.then_some(text)
+}
+
+/// Reads the extension block held in comment lines.
+fn read_hidden(text: &[u8], m: &mut Model, diagnostics: &mut Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let tree = parse::parse_document(text, &mut diags, &|w| is(w, "MdlxExtension"));
+    let mut cx = Cx::new(&tree, diags, m.version);
+    for c in tree.children(0) {
+        if cx.has_body(c) && is(cx.key(c), "MdlxExtension") {
+            extension::read(&mut cx, c, m);
+        } else {
+            cx.unknown(c, "the mdlx comment lines", &["MdlxExtension"]);
+        }
+    }
+    diagnostics.extend(cx.diags);
 }
 
 /// Writes a model as MDL that reads back to the same model (and the same MDX bytes).
@@ -457,6 +504,14 @@ macro_rules! write_kind {
     (@row $w:ident $m:ident $field:ident $name:literal one) => {
         $w.records($name, &$m.$field)
     };
+    // war3-model refuses a file without a `Sequences` or `PivotPoints` block: those two
+    // are written even when empty (reading an empty block adds nothing, so the MDX written
+    // back is the same).
+    (@row $w:ident $m:ident sequences $name:literal wrapped ($blk:literal)) => {{
+        $w.out.open_counted($blk, $m.sequences.len());
+        $w.records($name, &$m.sequences);
+        $w.out.close();
+    }};
     (@row $w:ident $m:ident $field:ident $name:literal wrapped ($blk:literal)) => {
         if !$m.$field.is_empty() {
             $w.out.open_counted($blk, $m.$field.len());
@@ -470,9 +525,7 @@ macro_rules! write_kind {
         }
     };
     (@row $w:ident $m:ident pivot_points $name:literal special ($blk:literal)) => {
-        if !$m.pivot_points.is_empty() {
-            top::write_float_list(&mut $w.out, $blk, &$m.pivot_points);
-        }
+        top::write_float_list(&mut $w.out, $blk, &$m.pivot_points)
     };
     (@row $w:ident $m:ident bind_poses $name:literal special ($blk:literal)) => {
         if !$m.bind_poses.is_empty() {

@@ -101,6 +101,14 @@ pub fn read_extent_item(cx: &mut Cx, c: usize, e: &mut Extent) -> bool {
     true
 }
 
+/// Writes all three parts of an extent, zero or not: war3-model reads a Model or Geoset
+/// block without them as having no extent and fails when it writes the model.
+pub fn write_full_extent(out: &mut Out, e: &Extent) {
+    out.kv_floats("MinimumExtent", &e.min);
+    out.kv_floats("MaximumExtent", &e.max);
+    out.kv_f32("BoundsRadius", e.radius);
+}
+
 /// Writes the parts of an extent whose bits are not all zero.
 pub fn write_extent(out: &mut Out, e: &Extent) {
     if !zero_bits(&e.min) {
@@ -406,7 +414,7 @@ impl MdlRecord for Geoset {
         }
         write_faces(out, self);
         write_groups(out, self);
-        write_extent(out, &self.extent);
+        write_full_extent(out, &self.extent);
         for e in &self.sequence_extents {
             out.open("Anim");
             write_extent(out, e);

@@ -85,25 +85,11 @@ pub fn write_info(out: &mut Out, m: &Model) {
         }
     }
     out.kv_int("BlendTime", m.info.blend_time as i64);
-    write_extent(out, &m.info.extent);
+    super::geoset::write_full_extent(out, &m.info.extent);
     if !m.info.animation_file.as_bytes().is_empty() {
         out.kv_str("AnimationFile", &m.info.animation_file);
     }
     out.close();
-}
-
-/// Writes `MinimumExtent`, `MaximumExtent`, `BoundsRadius`, each only when not all zero bits.
-pub fn write_extent(out: &mut Out, e: &crate::model::Extent) {
-    let zero = |v: &[f32]| v.iter().all(|x| x.to_bits() == 0);
-    if !zero(&e.min) {
-        out.kv_floats("MinimumExtent", &e.min);
-    }
-    if !zero(&e.max) {
-        out.kv_floats("MaximumExtent", &e.max);
-    }
-    if !zero(&[e.radius]) {
-        out.kv_f32("BoundsRadius", e.radius);
-    }
 }
 
 /// Reads `GlobalSequences n { Duration d, ... }`.
