@@ -22,7 +22,8 @@
 // char codes) for w3m; C's text goes through the same encoding as a file would.
 //
 // One JSON line per (line, MDL column, tool) goes to OUT_JSONL, in no particular order:
-//   {file, ours, tool, reads_mdx, mdx_error?, reads_ours, ours_error?, own_error?,
+//   {file, ours, tool, reads_mdx, mdx_error?, reads_ours, ours_error?, ours_error_in?,
+//    own_error?,
 //    equal (A==B), own_equal (A==C), b_equals_c (B==C),
 //    first_diff?: {offset, chunk, chunks}        A vs B, when both exist and differ
 //    own_first_diff?: {offset, chunk, chunks}    A vs C, likewise}
@@ -31,6 +32,8 @@
 // `chunks` the sorted tags whose bytes differ: the n-th chunk of a tag in A against the
 // n-th in B, a tag missing on one side counting as differing. When the tool does not
 // read the original MDX, nothing else is tried (reads_ours false, no error).
+// `ours_error_in` is the keyword of the statement being read when the error names a
+// position (war3-model's syntax errors): the last line before it that starts with a word.
 //
 // Each tool runs in its own worker thread (both at once). Every step (A, C, each B) is
 // timed on its own: one that takes longer than PEER_FILE_TIMEOUT_S seconds (default 30)
@@ -87,13 +90,32 @@ function oneLine(err) {
 
 // ------------------------------------------------------------------ worker --
 
-// One step: {i, kind: 'A' | 'C' | 'B', path}. Returns {bytes} or {error}.
+// For an error that names a place in the text (war3-model: `SyntaxError, near POS`),
+// the keyword that opens the last line before it that starts with a word: the statement
+// or block being read (e.g. `SkinWeights` for an error among its numbers).
+function where(text, e) {
+  const m = /near (\d+)/.exec(e && e.message ? e.message : '');
+  if (!m) return undefined;
+  const before = text.slice(0, Number(m[1]));
+  let last;
+  for (const k of before.matchAll(/^[ \t]*([A-Za-z][A-Za-z0-9]*)/gm)) last = k[1];
+  return last;
+}
+
+// One step: {i, kind: 'A' | 'C' | 'B', path}. Returns {bytes} or {error, where?}.
 function step(T, s) {
   try {
     const buf = fs.readFileSync(s.path);
     let out;
     if (s.kind === 'A') out = T.saveMdx(T.loadMdx(buf));
-    else if (s.kind === 'B') out = T.saveMdx(T.loadMdl(buf.toString(T.encoding)));
+    else if (s.kind === 'B') {
+      const text = buf.toString(T.encoding);
+      try {
+        out = T.saveMdx(T.loadMdl(text));
+      } catch (e) {
+        return { error: oneLine(e), where: where(text, e) };
+      }
+    }
     else {
       const text = T.saveMdl(T.loadMdx(buf));
       if (typeof text !== 'string') throw new Error(`MDL writer returned ${typeof text}`);
@@ -268,6 +290,7 @@ async function judge(tool, peerDir, lines, out) {
         const B = r.B[j];
         row.reads_ours = !!B.bytes;
         if (!B.bytes) row.ours_error = B.error;
+        if (B.where) row.ours_error_in = B.where;
         if (!r.C.bytes) row.own_error = r.C.error;
         row.equal = !!B.bytes && equalBytes(r.A.bytes, B.bytes);
         row.own_equal = !!r.C.bytes && equalBytes(r.A.bytes, r.C.bytes);

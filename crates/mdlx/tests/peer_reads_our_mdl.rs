@@ -11,7 +11,8 @@
 //! then the tool does the same to an MDL it wrote itself, and the difference is its own.
 //!
 //! Every other file falls into a class, `(tool, key)`: `read: MESSAGE` (the tool's error on
-//! our MDL, first line, numbers as `N`) or `chunks: TAGS` (the top-level MDX chunks in which
+//! our MDL, first line, numbers as `N`; with `(in KEYWORD)`, the statement being read, when
+//! the message names a position) or `chunks: TAGS` (the top-level MDX chunks in which
 //! B differs from A). The tables, the classes with an example each, and the read failures
 //! are printed. [`KNOWN`] lists the classes that are explained (with why and the evidence
 //! that the tool is at fault); [`MIN_GOOD`] is a ratchet per tool and variant. Unexplained
@@ -102,8 +103,10 @@ fn write_ours(dir: &Path) -> (PathBuf, usize) {
         let Ok(model) = mdlx::mdx::from_bytes(&data) else {
             continue;
         };
-        let stem = common::name(&path);
-        let stem = stem.trim_end_matches(".txt").trim_end_matches(".mdx");
+        let name = common::name(&path);
+        let name = name.trim_end_matches(".txt");
+        // `.mdx` or `.MDX`.
+        let stem = &name[..name.len() - 4];
         let mut line = path.display().to_string();
         for v in VARIANTS {
             let opts = mdlx::mdl::WriteOptions {
@@ -132,6 +135,8 @@ struct Row {
     reads_mdx: bool,
     reads_ours: bool,
     ours_error: String,
+    /// The statement being read at the error, when the tool names a position.
+    ours_error_in: String,
     equal: bool,
     b_equals_c: bool,
     own_equal: bool,
@@ -155,6 +160,7 @@ impl Row {
             reads_mdx: b("reads_mdx"),
             reads_ours: b("reads_ours"),
             ours_error: s("ours_error"),
+            ours_error_in: s("ours_error_in"),
             equal: b("equal"),
             b_equals_c: b("b_equals_c"),
             own_equal: b("own_equal"),
@@ -179,8 +185,14 @@ impl Row {
     fn class(&self) -> String {
         if self.reads_ours {
             format!("chunks: {}", self.chunks.join(" "))
-        } else {
+        } else if self.ours_error_in.is_empty() {
             format!("read: {}", normalize(&self.ours_error))
+        } else {
+            format!(
+                "read: {} (in {})",
+                normalize(&self.ours_error),
+                self.ours_error_in
+            )
         }
     }
 }
