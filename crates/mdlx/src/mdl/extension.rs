@@ -171,20 +171,22 @@ pub fn finish(
     }
     // The block goes in comment lines of a marked form ([`HIDDEN`]): every MDL reader skips
     // them (mdx-m3-viewer, war3-model and Magos-style readers all take `//` to the end of
-    // the line as a comment), and ours reads them back. A visible `MdlxExtension` block, as
-    // earlier versions wrote it, is still read.
-    out.raw(
-        "// mdlx extension: data standard MDL cannot express, kept for an exact MDX rewrite.\n",
-    );
+    // the line as a comment), and ours reads them back. They go at the top of the file:
+    // war3-model fails on a file that ends in a comment line (it looks for another one past
+    // the end). A visible `MdlxExtension` block, as earlier versions wrote it, is still read.
     let outer = std::mem::replace(out, Out::with_capacity(4096));
     write_block(out, m, layout, &flags, &residue);
     let block = std::mem::replace(out, outer);
+    let mut head =
+        b"// mdlx extension: data standard MDL cannot express, kept for an exact MDX rewrite.\n"
+            .to_vec();
     for line in block.buf.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        out.buf.extend_from_slice(HIDDEN);
-        out.buf.push(b' ');
-        out.buf.extend_from_slice(line);
-        out.buf.push(b'\n');
+        head.extend_from_slice(HIDDEN);
+        head.push(b' ');
+        head.extend_from_slice(line);
+        head.push(b'\n');
     }
+    out.buf.splice(0..0, head);
 }
 
 /// The mark of a comment line that holds the extension block: `//@mdlx ` then a line of it.

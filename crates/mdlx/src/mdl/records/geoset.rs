@@ -75,11 +75,6 @@ const GEOSET_WORDS: &[&str] = &[
 
 const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRadius"];
 
-/// Whether all bits of `v` are zero (`-0.0` is not).
-pub fn zero_bits(v: &[f32]) -> bool {
-    v.iter().all(|x| x.to_bits() == 0)
-}
-
 /// Whether `a` and `b` are the same bits.
 pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
@@ -101,25 +96,13 @@ pub fn read_extent_item(cx: &mut Cx, c: usize, e: &mut Extent) -> bool {
     true
 }
 
-/// Writes all three parts of an extent, zero or not: war3-model reads a Model or Geoset
-/// block without them as having no extent and fails when it writes the model.
-pub fn write_full_extent(out: &mut Out, e: &Extent) {
+/// Writes all three parts of an extent, zero or not: war3-model reads a Model, Geoset,
+/// geoset `Anim` or sequence block without them as having no extent and fails when it
+/// writes the model (reading zeros back gives the same model).
+pub fn write_extent(out: &mut Out, e: &Extent) {
     out.kv_floats("MinimumExtent", &e.min);
     out.kv_floats("MaximumExtent", &e.max);
     out.kv_f32("BoundsRadius", e.radius);
-}
-
-/// Writes the parts of an extent whose bits are not all zero.
-pub fn write_extent(out: &mut Out, e: &Extent) {
-    if !zero_bits(&e.min) {
-        out.kv_floats("MinimumExtent", &e.min);
-    }
-    if !zero_bits(&e.max) {
-        out.kv_floats("MaximumExtent", &e.max);
-    }
-    if e.radius.to_bits() != 0 {
-        out.kv_f32("BoundsRadius", e.radius);
-    }
 }
 
 /// Appends every number in the subtree of item `i` (nested `{ }` lists included) as an
@@ -414,7 +397,7 @@ impl MdlRecord for Geoset {
         }
         write_faces(out, self);
         write_groups(out, self);
-        write_full_extent(out, &self.extent);
+        write_extent(out, &self.extent);
         for e in &self.sequence_extents {
             out.open("Anim");
             write_extent(out, e);

@@ -85,7 +85,7 @@ pub fn write_info(out: &mut Out, m: &Model) {
         }
     }
     out.kv_int("BlendTime", m.info.blend_time as i64);
-    super::geoset::write_full_extent(out, &m.info.extent);
+    super::geoset::write_extent(out, &m.info.extent);
     if !m.info.animation_file.as_bytes().is_empty() {
         out.kv_str("AnimationFile", &m.info.animation_file);
     }
