@@ -115,8 +115,7 @@ pub fn from_bytes_with_options(
 /// same offsets as in `src`, so its diagnostics point at the right line and column.
 fn hidden_text(src: &[u8]) -> Option<Vec<u8>> {
     // Most files have none: look before copying anything.
-    src.windows(extension::HIDDEN.len())
-        .position(|w| w == extension::HIDDEN)?;
+    memchr::memmem::find(src, extension::HIDDEN)?;
     let mut text: Vec<u8> = src
         .iter()
         .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
