@@ -191,7 +191,9 @@ const KNOWN: &[Known] = &[
     k("w3m", "Model", "NumEvents", LITE_OVERFLOW, LITE_LOST),
     k("w3m", "Model", "NumParticleEmitters2", LITE_OVERFLOW, LITE_LOST),
     k("w3m", "Helper", "<block>", LITE_OVERFLOW, LITE_LOST),
-    k("w3m", "PivotPoints", "<block>", LITE_OVERFLOW, LITE_LOST),
+    // Our writer always writes `PivotPoints` (empty too), so the pivots w3m lost show as
+    // the block's count, not a missing block.
+    k("w3m", "PivotPoints", "<head>", LITE_OVERFLOW, LITE_LOST),
     k("w3m", "ParticleEmitter2", "<block>", LITE_OVERFLOW, LITE_LOST),
     k("w3m", "EventObject", "<block>", LITE_OVERFLOW, LITE_LOST),
     k("w3m", "Camera", "<block>", LITE_OVERFLOW, LITE_LOST),
