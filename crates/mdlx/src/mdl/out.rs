@@ -18,8 +18,9 @@ pub fn push_f32(buf: &mut Vec<u8>, v: f32) {
         buf.extend_from_slice(b"nan");
     } else if v.is_infinite() {
         buf.extend_from_slice(if v > 0.0 { b"inf" } else { b"-inf" });
-    } else if v == v.trunc() && v.abs() < 1e15 {
-        // Whole numbers: integer text (and `-0`).
+    } else if v.abs() < 1e15 && (v as i64) as f32 == v {
+        // Whole numbers: integer text (and `-0`). Below 1e15 the cast truncates exactly,
+        // so it tests wholeness as `v.trunc() == v` does, without a libm call.
         if v == 0.0 && v.is_sign_negative() {
             buf.extend_from_slice(b"-0");
         } else {

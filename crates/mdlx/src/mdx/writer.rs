@@ -79,8 +79,18 @@ impl Writer {
     /// Appends `N` floats.
     #[inline]
     pub fn f32s<const N: usize>(&mut self, v: &[f32; N]) {
-        for x in v {
-            self.f32(*x);
+        self.fill(v.iter().map(|x| x.to_bits().to_le_bytes()));
+    }
+
+    /// Appends values of `W` bytes each: the buffer grows once, then each value is stored
+    /// in place (a loop the compiler turns into plain stores, where pushing value by value
+    /// checks the capacity every time).
+    #[inline]
+    fn fill<const W: usize>(&mut self, values: impl ExactSizeIterator<Item = [u8; W]>) {
+        let start = self.buf.len();
+        self.buf.resize(start + values.len() * W, 0);
+        for (dst, b) in self.buf[start..].chunks_exact_mut(W).zip(values) {
+            dst.copy_from_slice(&b);
         }
     }
 
@@ -109,28 +119,22 @@ impl Writer {
 
     /// Appends a slice of `N`-float elements.
     pub fn vec_f32<const N: usize>(&mut self, v: &[[f32; N]]) {
-        self.buf.reserve(v.len() * 4 * N);
-        for e in v {
-            for x in e {
-                self.buf.extend_from_slice(&x.to_bits().to_le_bytes());
-            }
-        }
+        self.fill(v.as_flattened().iter().map(|x| x.to_bits().to_le_bytes()));
     }
 
     /// Appends a slice of `u32`s.
     pub fn vec_u32(&mut self, v: &[u32]) {
-        self.buf.reserve(v.len() * 4);
-        for x in v {
-            self.buf.extend_from_slice(&x.to_le_bytes());
-        }
+        self.fill(v.iter().map(|x| x.to_le_bytes()));
     }
 
     /// Appends a slice of `u16`s.
     pub fn vec_u16(&mut self, v: &[u16]) {
-        self.buf.reserve(v.len() * 2);
-        for x in v {
-            self.buf.extend_from_slice(&x.to_le_bytes());
-        }
+        self.fill(v.iter().map(|x| x.to_le_bytes()));
+    }
+
+    /// Appends a slice of `u16`s as one byte each (the caller has checked they fit).
+    pub fn vec_u16_as_u8(&mut self, v: &[u16]) {
+        self.fill(v.iter().map(|&x| [x as u8]));
     }
 
     /// Appends a count (checked to fit in 32 bits) .

@@ -289,7 +289,7 @@ impl MdxRecord for Geoset {
                                 w.len() as u64,
                             ));
                         }
-                        s.iter().for_each(|&v| w.u8(v as u8));
+                        w.vec_u16_as_u8(s);
                     }
                 }
             }
