@@ -41,11 +41,13 @@ macro_rules! particle_emitter_fields {
                     &["Latitude"],
                     $crate::format::track::KPLT,
                 ),
-                /// Spawned model path (260 bytes).
+                /// Spawned model path (260 bytes). Written even when empty (`Path ""`):
+                /// war3-model fails on an emitter without it, and both it and
+                /// mdx-m3-viewer always write it.
                 path: $crate::model::FixedString[$crate::format::len::PATH]
                     => $crate::mdl::records::fields::Field::new(
                         &["Path"],
-                        $crate::mdl::records::fields::Style::NonZero,
+                        $crate::mdl::records::fields::Style::Plain,
                     )
                     .group("Particle"),
                 /// Particle life span.

@@ -143,7 +143,9 @@ pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node, block: &'static st
 /// Starts a node block: `Kind "name" {`, ids and flag words.
 pub fn write_node_head(out: &mut Out, block: &str, node: &Node) {
     out.open_named(block, &node.name);
-    out.kv_int("ObjectId", node.object_id as i64);
+    // Signed, as mdx-m3-viewer and war3-model print it (war3-model sizes its node list by
+    // the largest id and hangs on 4294966975; -321 reads back to the same bits).
+    out.kv_int("ObjectId", node.object_id as i32 as i64);
     if node.parent_id != -1 {
         out.kv_int("Parent", node.parent_id as i64);
     }
@@ -152,16 +154,16 @@ pub fn write_node_head(out: &mut Out, block: &str, node: &Node) {
             out.flag(word);
         }
     }
-    let inherit: Vec<&str> = DONT_INHERIT
-        .iter()
-        .filter(|(_, b)| node.flags & b != 0)
-        .map(|(w, _)| *w)
-        .collect();
-    if !inherit.is_empty() {
-        out.indent();
-        out.raw("DontInherit { ");
-        out.raw(&inherit.join(", "));
-        out.raw(" },\n");
+    // One statement per bit, as mdx-m3-viewer writes them: war3-model reads a single word
+    // per `DontInherit { }` (it fails on `{ Rotation, Scaling }`); every reader, ours
+    // included, adds up the statements.
+    for (word, bit) in DONT_INHERIT {
+        if node.flags & bit != 0 {
+            out.indent();
+            out.raw("DontInherit { ");
+            out.raw(word);
+            out.raw(" },\n");
+        }
     }
 }
 
