@@ -3,13 +3,15 @@
 // the MDX it came from? The measuring instrument of crates/mdlx/tests/peer_reads_our_mdl.rs.
 //
 // Usage:
-//   node tools/peer-mdl/read-ours.js PEER_NODE_DIR LIST_FILE OUT_JSONL
+//   node tools/peer-mdl/read-ours.js PEER_NODE_DIR LIST_FILE OUT_JSONL [BYTES_DIR]
 //
 // PEER_NODE_DIR is the folder whose node_modules holds mdx-m3-viewer and war3-model (made
 // by ../shared/peers/SETUP.sh; scripts/peer-mdl.sh). LIST_FILE has one line per model,
 // `ORIGINAL.mdx<TAB>OURS.mdl`; further tab-separated columns name more MDL files of the
 // same model (other writer variants), each judged like the first, so that the work on the
-// original is done once.
+// original is done once. An ORIGINAL of `-` makes an evidence line: the tool only reads
+// the MDL (someone else's, to show it fails on a construct there too), and the row says
+// {file: '-', ours, tool, evidence: true, reads_ours, ours_error?, ours_error_in?}.
 //
 // For each line and each tool (m3v: mdx-m3-viewer, w3m: war3-model), three MDX files are
 // made with the tool, all in memory:
@@ -26,7 +28,12 @@
 //    own_error?,
 //    equal (A==B), own_equal (A==C), b_equals_c (B==C),
 //    first_diff?: {offset, chunk, chunks}        A vs B, when both exist and differ
-//    own_first_diff?: {offset, chunk, chunks}    A vs C, likewise}
+//    own_first_diff?: {offset, chunk, chunks}    A vs C, likewise,
+//    a_mdx?, b_mdx?, c_mdx?}
+// With BYTES_DIR, the MDX files of a row whose B differs from A are written there
+// (`TOOL/LINE.A.mdx`, `TOOL/LINE.C.mdx`, `TOOL/LINE.B<column>.mdx`) and named in the row,
+// so that the differences can be looked at field by field (peer_reads_our_mdl.rs reads
+// them with our reader).
 // `offset` is the first differing byte, `chunk` the tag of the top-level chunk of A
 // holding it (of B past A's end; `MDLX` for the magic, `?` outside any chunk) and
 // `chunks` the sorted tags whose bytes differ: the n-th chunk of a tag in A against the
@@ -267,12 +274,20 @@ async function runTool(tool, peerDir, steps, onResult) {
 }
 
 // The steps of one tool: per line A, then C and every B (not tried when A failed).
-async function judge(tool, peerDir, lines, out) {
+async function judge(tool, peerDir, lines, out, bytesDir) {
+  const keep = (i, name, bytes) => {
+    const p = path.join(bytesDir, tool, `${i}.${name}.mdx`);
+    fs.writeFileSync(p, bytes);
+    return p;
+  };
+  if (bytesDir) fs.mkdirSync(path.join(bytesDir, tool), { recursive: true });
   const steps = [];
   for (let i = 0; i < lines.length; i++) {
     const [orig, ...ours] = lines[i];
-    steps.push({ i, kind: 'A', path: orig });
-    steps.push({ i, kind: 'C', path: orig });
+    if (orig !== '-') {
+      steps.push({ i, kind: 'A', path: orig });
+      steps.push({ i, kind: 'C', path: orig });
+    }
     ours.forEach((p, j) => steps.push({ i, kind: 'B', j, path: p }));
   }
   const res = new Map(); // i -> {A, C, B: []}
@@ -282,6 +297,16 @@ async function judge(tool, peerDir, lines, out) {
     const [orig, ...ours] = lines[i];
     ours.forEach((p, j) => {
       const row = { file: orig, ours: p, tool };
+      if (orig === '-') {
+        // An evidence line: only whether the tool reads the MDL, and its error.
+        row.evidence = true;
+        row.reads_ours = !!r.B[j].bytes;
+        if (!r.B[j].bytes) row.ours_error = r.B[j].error;
+        if (r.B[j].where) row.ours_error_in = r.B[j].where;
+        out.write(JSON.stringify(row) + '\n');
+        rows++;
+        return;
+      }
       row.reads_mdx = !!r.A.bytes;
       if (!row.reads_mdx) {
         row.mdx_error = r.A.error;
@@ -295,7 +320,14 @@ async function judge(tool, peerDir, lines, out) {
         row.equal = !!B.bytes && equalBytes(r.A.bytes, B.bytes);
         row.own_equal = !!r.C.bytes && equalBytes(r.A.bytes, r.C.bytes);
         row.b_equals_c = !!B.bytes && !!r.C.bytes && equalBytes(B.bytes, r.C.bytes);
-        if (B.bytes && !row.equal) row.first_diff = diff(r.A.bytes, B.bytes);
+        if (B.bytes && !row.equal) {
+          row.first_diff = diff(r.A.bytes, B.bytes);
+          if (bytesDir) {
+            row.a_mdx = keep(i, 'A', r.A.bytes);
+            row.b_mdx = keep(i, `B${j}`, B.bytes);
+            if (r.C.bytes) row.c_mdx = keep(i, 'C', r.C.bytes);
+          }
+        }
         if (r.C.bytes && !row.own_equal) row.own_first_diff = diff(r.A.bytes, r.C.bytes);
       }
       out.write(JSON.stringify(row) + '\n');
@@ -305,7 +337,10 @@ async function judge(tool, peerDir, lines, out) {
   };
   await runTool(tool, peerDir, steps, (k, r) => {
     const s = steps[k];
-    if (!res.has(s.i)) res.set(s.i, { A: null, C: null, B: [] });
+    if (!res.has(s.i)) {
+      const none = lines[s.i][0] === '-' ? {} : null;
+      res.set(s.i, { A: none, C: none, B: [] });
+    }
     const e = res.get(s.i);
     if (s.kind === 'A') e.A = r;
     else if (s.kind === 'C') e.C = r;
@@ -317,16 +352,16 @@ async function judge(tool, peerDir, lines, out) {
 }
 
 async function main(argv) {
-  if (argv.length !== 3) {
-    process.stderr.write('usage: node read-ours.js PEER_NODE_DIR LIST_FILE OUT_JSONL\n');
+  if (argv.length !== 3 && argv.length !== 4) {
+    process.stderr.write('usage: node read-ours.js PEER_NODE_DIR LIST_FILE OUT_JSONL [BYTES_DIR]\n');
     process.exit(2);
   }
-  const [peerDir, listFile, outFile] = argv.map((a) => path.resolve(a));
+  const [peerDir, listFile, outFile, bytesDir] = argv.map((a) => path.resolve(a));
   const lines = fs
     .readFileSync(listFile, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => l.split('\t').map((p) => path.resolve(path.dirname(listFile), p)));
+    .map((l) => l.split('\t').map((p) => (p === '-' ? p : path.resolve(path.dirname(listFile), p))));
   for (const l of lines) {
     if (l.length < 2) {
       process.stderr.write(`read-ours: a line of ${listFile} has no MDL column: ${l[0]}\n`);
@@ -334,7 +369,7 @@ async function main(argv) {
     }
   }
   const out = fs.createWriteStream(outFile);
-  await Promise.all(Object.keys(TOOLS).map((tool) => judge(tool, peerDir, lines, out)));
+  await Promise.all(Object.keys(TOOLS).map((tool) => judge(tool, peerDir, lines, out, bytesDir)));
   await new Promise((r) => out.end(r));
 }
 

@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 pub mod judges;
+pub mod mdl_diff;
+pub mod peer_faults;
 
 use std::path::{Path, PathBuf};
 
