@@ -178,7 +178,8 @@ fi
 
 if [ -z "$peers_only" ]; then
   stamp="$out/.complete"
-  if [ -f "$stamp" ] && [ "$stamp" -nt "$convert" ] && [ "$stamp" -nt "${BASH_SOURCE[0]}" ] &&
+  if [ -f "$stamp" ] && [ "$stamp" -nt "$convert" ] && [ "$stamp" -nt "$(dirname "$convert")/peers.js" ] &&
+    [ "$stamp" -nt "${BASH_SOURCE[0]}" ] &&
     [ -d "$out/m3v" ] && [ -d "$out/w3m" ]; then
     say "using $out (up to date)"
   else

@@ -15,133 +15,59 @@
 // char codes. Files a tool cannot load or convert are listed, one per line with the error
 // (NAME.mdx<TAB>error), in OUT_DIR/<tool>/skipped.txt; a summary goes to stderr.
 //
-// Each tool runs in its own worker thread (both at once), converting every file in turn;
-// a file that takes longer than PEER_FILE_TIMEOUT_S seconds (default 60) or exhausts the
-// worker's heap (PEER_WORKER_HEAP_MB, default 2048) is skipped, the worker is thrown away
-// and a new one resumes at the next file. Exit status: 0 unless a tool could not be
-// loaded at all or the arguments are wrong (2).
+// Each tool runs in its own worker thread (both at once, see peers.js), converting every
+// file in turn; a file that takes longer than PEER_FILE_TIMEOUT_S seconds (default 60) or
+// exhausts the worker's heap (PEER_WORKER_HEAP_MB, default 2048) is skipped, the worker is
+// thrown away and a new one resumes at the next file. Exit status: 0 unless a tool could
+// not be loaded at all (1) or the arguments are wrong (2).
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
-const { Worker, isMainThread, parentPort, workerData } = require('worker_threads');
+const { isMainThread, parentPort, workerData } = require('worker_threads');
+const { TOOLS, oneLine, runSteps } = require('./peers');
 
 const FILE_TIMEOUT_S = Number(process.env.PEER_FILE_TIMEOUT_S || 60);
 const WORKER_HEAP_MB = Number(process.env.PEER_WORKER_HEAP_MB || 2048);
-
-// tool -> (peerDir) -> { encoding, convert(Buffer) -> string }
-const TOOLS = {
-  m3v(peerDir) {
-    const p = require.resolve('mdx-m3-viewer/dist/cjs/parsers/mdlx/model', { paths: [peerDir] });
-    const Model = require(p).default;
-    return {
-      encoding: 'utf8',
-      convert(buf) {
-        const m = new Model();
-        m.loadMdx(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
-        return m.saveMdl();
-      },
-    };
-  },
-  w3m(peerDir) {
-    const w = require(require.resolve('war3-model', { paths: [peerDir] }));
-    return {
-      encoding: 'latin1',
-      convert(buf) {
-        const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
-        return w.generateMDL(w.parseMDX(ab));
-      },
-    };
-  },
-};
-
-function oneLine(err) {
-  const s = err && err.message ? err.message : String(err);
-  return (err && err.name && err.name !== 'Error' ? err.name + ': ' : '') + s.replace(/\s+/g, ' ').trim();
-}
 
 // ------------------------------------------------------------------ worker --
 
 function workerMain() {
   const { tool, peerDir, mdxDir, outDir, files, start } = workerData;
   const T = TOOLS[tool](peerDir);
-  for (let i = start; i < files.length; i++) {
-    parentPort.postMessage({ i, phase: 'start' });
+  for (let k = start; k < files.length; k++) {
+    parentPort.postMessage({ k, phase: 'start' });
     let error = null;
     try {
-      const text = T.convert(fs.readFileSync(path.join(mdxDir, files[i])));
+      const text = T.saveMdl(T.loadMdx(fs.readFileSync(path.join(mdxDir, files[k]))));
       if (typeof text !== 'string') throw new Error(`MDL writer returned ${typeof text}`);
-      const name = files[i].replace(/\.mdx$/i, '.mdl');
+      const name = files[k].replace(/\.mdx$/i, '.mdl');
       fs.writeFileSync(path.join(outDir, name), Buffer.from(text, T.encoding));
     } catch (e) {
       error = oneLine(e);
     }
-    parentPort.postMessage({ i, phase: 'done', error });
+    parentPort.postMessage({ k, phase: 'done', r: { error } });
   }
 }
 
 // -------------------------------------------------------------------- main --
 
-// Converts `files` with `tool`, restarting the worker after a hang or crash.
-async function runTool(tool, peerDir, mdxDir, outDir, files) {
+async function convertAll(tool, peerDir, mdxDir, outDir, files) {
   const skipped = [];
   let ok = 0;
-  let next = 0;
-  while (next < files.length) {
-    const start = next;
-    next = await new Promise((resolve) => {
-      const w = new Worker(__filename, {
-        workerData: { tool, peerDir, mdxDir, outDir, files, start },
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      });
-      let pending = null;
-      let lastDone = start - 1;
-      let timer = null;
-      let settled = false;
-      const settle = (n) => {
-        if (!settled) {
-          settled = true;
-          clearTimeout(timer);
-          resolve(n);
-        }
-      };
-      const giveUp = (why) => {
-        const i = pending !== null ? pending : lastDone + 1;
-        if (i >= files.length) return settle(files.length);
-        if (i === start && pending === null) {
-          // The worker died before converting anything: the tool itself does not load.
-          process.stderr.write(`convert-all: ${tool}: ${why}\n`);
-          process.exitCode = 1;
-          return settle(files.length);
-        }
-        skipped.push(`${files[i]}\t${why}`);
-        settle(i + 1);
-      };
-      w.on('message', (m) => {
-        if (settled) return;
-        if (m.phase === 'start') {
-          pending = m.i;
-          clearTimeout(timer);
-          timer = setTimeout(() => {
-            giveUp(`timeout: no result after ${FILE_TIMEOUT_S}s`);
-            w.terminate();
-          }, FILE_TIMEOUT_S * 1000);
-        } else {
-          clearTimeout(timer);
-          pending = null;
-          lastDone = m.i;
-          if (m.error === null) ok++;
-          else skipped.push(`${files[m.i]}\t${m.error}`);
-        }
-      });
-      w.on('error', (e) => giveUp(`worker died: ${oneLine(e)}`));
-      w.on('exit', (code) => {
-        if (settled) return;
-        if (pending !== null || lastDone + 1 < files.length) giveUp(`worker exited with code ${code}`);
-        else settle(files.length);
-      });
-    });
-  }
+  await runSteps({
+    script: __filename,
+    tool,
+    count: files.length,
+    data: { peerDir, mdxDir, outDir, files },
+    timeoutS: FILE_TIMEOUT_S,
+    heapMb: WORKER_HEAP_MB,
+    label: 'convert-all',
+    onResult(k, r) {
+      if (r.error) skipped.push(`${files[k]}\t${r.error}`);
+      else ok++;
+    },
+  });
   skipped.sort();
   fs.writeFileSync(path.join(outDir, 'skipped.txt'), skipped.map((s) => s + '\n').join(''));
   process.stderr.write(`convert-all: ${tool}: ${ok} converted, ${skipped.length} skipped\n`);
@@ -162,7 +88,7 @@ async function main(argv) {
     Object.keys(TOOLS).map((tool) => {
       const outDir = path.join(outRoot, tool);
       fs.mkdirSync(outDir, { recursive: true });
-      return runTool(tool, peerDir, mdxDir, outDir, files);
+      return convertAll(tool, peerDir, mdxDir, outDir, files);
     }),
   );
 }

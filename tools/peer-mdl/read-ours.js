@@ -52,48 +52,11 @@
 
 const fs = require('fs');
 const path = require('path');
-const { Worker, isMainThread, parentPort, workerData } = require('worker_threads');
+const { isMainThread, parentPort, workerData } = require('worker_threads');
+const { TOOLS, oneLine, runSteps } = require('./peers');
 
 const FILE_TIMEOUT_S = Number(process.env.PEER_FILE_TIMEOUT_S || 30);
 const WORKER_HEAP_MB = Number(process.env.PEER_WORKER_HEAP_MB || 2048);
-
-// tool -> (peerDir) -> { encoding, loadMdx(Buffer), loadMdl(string), saveMdx(m), saveMdl(m) }
-const TOOLS = {
-  m3v(peerDir) {
-    const p = require.resolve('mdx-m3-viewer/dist/cjs/parsers/mdlx/model', { paths: [peerDir] });
-    const Model = require(p).default;
-    return {
-      encoding: 'utf8',
-      loadMdx(buf) {
-        const m = new Model();
-        m.loadMdx(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
-        return m;
-      },
-      loadMdl(text) {
-        const m = new Model();
-        m.loadMdl(text);
-        return m;
-      },
-      saveMdx: (m) => m.saveMdx(),
-      saveMdl: (m) => m.saveMdl(),
-    };
-  },
-  w3m(peerDir) {
-    const w = require(require.resolve('war3-model', { paths: [peerDir] }));
-    return {
-      encoding: 'latin1',
-      loadMdx: (buf) => w.parseMDX(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)),
-      loadMdl: (text) => w.parseMDL(text),
-      saveMdx: (m) => new Uint8Array(w.generateMDX(m)),
-      saveMdl: (m) => w.generateMDL(m),
-    };
-  },
-};
-
-function oneLine(err) {
-  const s = err && err.message ? err.message : String(err);
-  return (err && err.name && err.name !== 'Error' ? err.name + ': ' : '') + s.replace(/\s+/g, ' ').trim();
-}
 
 // ------------------------------------------------------------------ worker --
 
@@ -207,70 +170,22 @@ function diff(a, b) {
 
 // -------------------------------------------------------------------- main --
 
-// Runs `steps` with `tool`, restarting the worker after a hang or crash; calls
-// onResult(k, r) once per step, in order.
+// Runs `steps` with `tool` (see peers.js); calls onResult(k, r) once per step, in order.
 async function runTool(tool, peerDir, steps, onResult) {
   const failed = []; // lines whose A failed, for the workers that come after
-  const result = onResult;
-  onResult = (k, r) => {
-    if (steps[k].kind === 'A' && r.error) failed.push(steps[k].i);
-    result(k, r);
-  };
-  let next = 0;
-  while (next < steps.length) {
-    const start = next;
-    next = await new Promise((resolve) => {
-      const w = new Worker(__filename, {
-        workerData: { tool, peerDir, steps, start, failed },
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      });
-      let pending = null;
-      let lastDone = start - 1;
-      let timer = null;
-      let settled = false;
-      const settle = (n) => {
-        if (!settled) {
-          settled = true;
-          clearTimeout(timer);
-          resolve(n);
-        }
-      };
-      const giveUp = (why) => {
-        const k = pending !== null ? pending : lastDone + 1;
-        if (k >= steps.length) return settle(steps.length);
-        if (k === start && pending === null) {
-          process.stderr.write(`read-ours: ${tool}: ${why}\n`);
-          process.exitCode = 1;
-          for (let j = k; j < steps.length; j++) onResult(j, { error: `tool not loaded: ${why}` });
-          return settle(steps.length);
-        }
-        onResult(k, { error: why });
-        settle(k + 1);
-      };
-      w.on('message', (m) => {
-        if (settled) return;
-        if (m.phase === 'start') {
-          pending = m.k;
-          clearTimeout(timer);
-          timer = setTimeout(() => {
-            giveUp(`timeout: no result after ${FILE_TIMEOUT_S}s`);
-            w.terminate();
-          }, FILE_TIMEOUT_S * 1000);
-        } else {
-          clearTimeout(timer);
-          pending = null;
-          lastDone = m.k;
-          onResult(m.k, m.r);
-        }
-      });
-      w.on('error', (e) => giveUp(`worker died: ${oneLine(e)}`));
-      w.on('exit', (code) => {
-        if (settled) return;
-        if (pending !== null || lastDone + 1 < steps.length) giveUp(`worker exited with code ${code}`);
-        else settle(steps.length);
-      });
-    });
-  }
+  await runSteps({
+    script: __filename,
+    tool,
+    count: steps.length,
+    data: { peerDir, steps, failed },
+    timeoutS: FILE_TIMEOUT_S,
+    heapMb: WORKER_HEAP_MB,
+    label: 'read-ours',
+    onResult(k, r) {
+      if (steps[k].kind === 'A' && r.error) failed.push(steps[k].i);
+      onResult(k, r);
+    },
+  });
 }
 
 // The steps of one tool: per line A, then C and every B (not tried when A failed).
