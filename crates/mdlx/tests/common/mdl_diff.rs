@@ -529,4 +529,3 @@ pub fn compare(ours: &[u8], theirs: &[u8]) -> Vec<(String, Diff)> {
     }
     out
 }
-
