@@ -107,9 +107,6 @@ const BESIDE_TRACK: &str = "the tool keeps one value per animated property: it d
 const NOT_UTF8: &str = "m3v decodes MDX strings as UTF-8: names in other encodings (GBK \
      here) come out with U+FFFD; war3-model keeps the bytes";
 
-const REGROUPED: &str = "the tool writes all faces as one `Triangles` group; the MDX has \
-     several PTYP/PCNT groups (same indices)";
-
 /// Animated color keys are printed in stored MDX order, static colors reversed. Twins:
 /// Magos' War3 Model Editor `Flamestrike_I_00.mdl` reads back to exactly
 /// `Flamestrike_I_00.mdx` (4 KGAC tracks, keys such as `1200: { 0.6, 0.6, 1 }`),
@@ -150,8 +147,6 @@ const KNOWN: &[Known] = &[
     // Both tools.
     k("m3v", "*", "* (beside a track)", &[], BESIDE_TRACK),
     k("w3m", "*", "* (beside a track)", &[], BESIDE_TRACK),
-    k("m3v", "Geoset", "Faces (regrouped)", &[], REGROUPED),
-    k("w3m", "Geoset", "Faces (regrouped)", &[], REGROUPED),
     k("m3v", "GeosetAnim", "static Color (1s omitted)", &[], GEOA_WHITE),
     k("w3m", "GeosetAnim", "static Color (1s omitted)", &[], GEOA_WHITE),
     k("m3v", "ParticleEmitter2", "static Length (swapped with static Width)", &[], PRE2_AREA),
