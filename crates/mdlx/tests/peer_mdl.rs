@@ -75,8 +75,6 @@ const KNOWN: &[Known] = &[
     // Both tools.
     k("m3v", "*", "* (beside a track)", &[], BESIDE_TRACK),
     k("w3m", "*", "* (beside a track)", &[], BESIDE_TRACK),
-    k("m3v", "Geoset", "Faces (regrouped)", &[], REGROUPED),
-    k("w3m", "Geoset", "Faces (regrouped)", &[], REGROUPED),
     k("m3v", "GeosetAnim", "static Color (1s omitted)", &[], GEOA_WHITE),
     k("w3m", "GeosetAnim", "static Color (1s omitted)", &[], GEOA_WHITE),
     k("m3v", "ParticleEmitter2", "static Length (swapped with static Width)", &[], PRE2_AREA),

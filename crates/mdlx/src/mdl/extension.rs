@@ -1,5 +1,6 @@
 //! The `MdlxExtension` block: what standard MDL cannot hold, kept so that MDX -> MDL -> MDX
-//! gives back the same bytes. Written only when needed, always last:
+//! gives back the same bytes. Written only when needed, at the top of the file in comment
+//! lines marked `//@mdlx` (see [`finish`]); a visible block is read too. Its entries:
 //!
 //! ```text
 //! // mdlx extension: data standard MDL cannot express, kept for an exact MDX rewrite.
@@ -12,9 +13,18 @@
 //!     }
 //!     Unknown "MDVI" "0a0b0c...",     // an unknown chunk: tag and payload (hex)
 //!     Flags "Helper" 3 256,           // a record's flags word, where MDL words cannot say it
+//!     FaceGroups 2 { 4, 300, 4, 600 }, // a geoset's face groups, (type, size) pairs
 //!     Record "Bone" 3 "5c000000...",  // a record kept whole as MDX bytes (hex)
 //! }
 //! ```
+//!
+//! `FaceGroups`: a geoset whose faces are all triangles is written as one `Triangles`
+//! block (the only form mdx-m3-viewer and war3-model read), which reads back as one group
+//! of every index; when the MDX has other groups (several triangle groups, or none in a
+//! geoset without faces), the entry gives them, applied after reading. Their sizes must
+//! add up to the geoset's indices. `Flags` and `FaceGroups` are found while the record
+//! check re-reads each record's text (with the groups put back) and a record is kept
+//! whole (`Record`) only when they are not enough; it then needs neither.
 
 use super::cx::{is, Cx};
 use super::error::MdlErrorKind;
@@ -95,6 +105,27 @@ pub struct FlagsPatch {
     pub flags: u32,
 }
 
+/// A geoset whose face groups the MDL text writes as one `Triangles` block (see
+/// [`MdlRecord::face_groups`](super::records::MdlRecord::face_groups)).
+pub struct FaceGroupsPatch {
+    /// The record kind (`Geoset`).
+    pub kind: &'static str,
+    /// Its index in the model's list.
+    pub index: usize,
+    /// Its face groups: (type, size) pairs.
+    pub groups: Vec<(u32, u32)>,
+}
+
+/// What the records' MDL text could not hold, found while writing it.
+pub struct Kept {
+    /// Records kept whole.
+    pub residue: Vec<Residue>,
+    /// Flags words.
+    pub flags: Vec<FlagsPatch>,
+    /// Face groups (also listed for records kept whole; those need no entry).
+    pub face_groups: Vec<FaceGroupsPatch>,
+}
+
 /// A record whose MDL text does not read back to the same MDX bytes.
 pub struct Residue {
     /// The record kind (`Bone`, `Geoset`, ...).
@@ -133,14 +164,12 @@ fn exact(v: f32) -> bool {
 
 /// Adds the extension block (or, when strict, the list of losses) for what the standard
 /// text could not hold.
-pub fn finish(
-    out: &mut Out,
-    m: &Model,
-    mut residue: Vec<Residue>,
-    flags: Vec<FlagsPatch>,
-    strict: bool,
-    losses: &mut Vec<Loss>,
-) {
+pub fn finish(out: &mut Out, m: &Model, kept: Kept, strict: bool, losses: &mut Vec<Loss>) {
+    let Kept {
+        mut residue,
+        flags,
+        mut face_groups,
+    } = kept;
     plain_residue(m, &mut residue);
     let layout = m.layout.from_file
         && (m.layout.chunks != crate::mdx::conventional_layout(m) || !m.layout.trailing.is_empty());
@@ -161,12 +190,30 @@ pub fn finish(
             let what = format!("flags {:#x} (bits standard MDL has no word for)", f.flags);
             losses.push(Loss::new(format!("{}[{}]", f.kind, f.index), what));
         }
+        for g in &face_groups {
+            let what = format!(
+                "{} face groups (standard MDL holds one Triangles group)",
+                g.groups.len()
+            );
+            losses.push(Loss::new(format!("{}[{}]", g.kind, g.index), what));
+        }
         for r in residue {
             losses.push(Loss::new(format!("{}[{}]", r.kind, r.index), r.detail));
         }
         return;
     }
-    if !layout && m.unknown_chunks.is_empty() && residue.is_empty() && flags.is_empty() {
+    // A record kept whole needs no more.
+    face_groups.retain(|g| {
+        !residue
+            .iter()
+            .any(|r| r.kind == g.kind && r.index == g.index)
+    });
+    if !layout
+        && m.unknown_chunks.is_empty()
+        && residue.is_empty()
+        && flags.is_empty()
+        && face_groups.is_empty()
+    {
         return;
     }
     // The block goes in comment lines of a marked form ([`HIDDEN`]): every MDL reader skips
@@ -175,7 +222,7 @@ pub fn finish(
     // war3-model fails on a file that ends in a comment line (it looks for another one past
     // the end). A visible `MdlxExtension` block, as earlier versions wrote it, is still read.
     let outer = std::mem::replace(out, Out::with_capacity(4096));
-    write_block(out, m, layout, &flags, &residue);
+    write_block(out, m, layout, &flags, &face_groups, &residue);
     let block = std::mem::replace(out, outer);
     let mut head =
         b"// mdlx extension: data standard MDL cannot express, kept for an exact MDX rewrite.\n"
@@ -193,7 +240,14 @@ pub fn finish(
 pub const HIDDEN: &[u8] = b"//@mdlx";
 
 /// Writes the `MdlxExtension` block.
-fn write_block(out: &mut Out, m: &Model, layout: bool, flags: &[FlagsPatch], residue: &[Residue]) {
+fn write_block(
+    out: &mut Out,
+    m: &Model,
+    layout: bool,
+    flags: &[FlagsPatch],
+    face_groups: &[FaceGroupsPatch],
+    residue: &[Residue],
+) {
     out.open("MdlxExtension");
     if layout {
         write_layout(out, m);
@@ -209,6 +263,12 @@ fn write_block(out: &mut Out, m: &Model, layout: bool, flags: &[FlagsPatch], res
     for f in flags {
         out.indent();
         out.raw(&format!("Flags \"{}\" {} {},\n", f.kind, f.index, f.flags));
+    }
+    for g in face_groups {
+        out.kv_ints(
+            &format!("FaceGroups {}", g.index),
+            g.groups.iter().flat_map(|&(t, n)| [t as i64, n as i64]),
+        );
     }
     for r in residue {
         out.indent();
@@ -333,11 +393,13 @@ pub fn read(cx: &mut Cx, i: usize, m: &mut Model) {
             read_record(cx, c, m);
         } else if is(k, "Flags") {
             read_flags(cx, c, m);
+        } else if is(k, "FaceGroups") {
+            read_face_groups(cx, c, m);
         } else {
             cx.unknown(
                 c,
                 "MdlxExtension",
-                &["Layout", "Unknown", "Flags", "Record"],
+                &["Layout", "Unknown", "Flags", "FaceGroups", "Record"],
             );
         }
     }
@@ -494,6 +556,57 @@ fn read_flags(cx: &mut Cx, c: usize, m: &mut Model) {
     }
 }
 
+/// `FaceGroups <geoset index> { type, size, type, size, ... },`: the geoset's face groups,
+/// whose sizes must add up to its indices.
+fn read_face_groups(cx: &mut Cx, c: usize, m: &mut Model) {
+    let index = match cx.args(c).first().copied() {
+        Some(a) if a.kind == AtomKind::Number && cx.has_body(c) => {
+            match cx.atom_int(&a, c, 0, u32::MAX as i64, "a geoset index") {
+                Some(v) => v as usize,
+                None => return,
+            }
+        }
+        _ => {
+            return cx.error(
+                c,
+                MdlErrorKind::Expected {
+                    expected: "`FaceGroups index { type, size, ... }`".into(),
+                    found: cx.describe(c),
+                },
+            )
+        }
+    };
+    let before = cx.diags.len();
+    let values = cx.int_list(c, 0, u32::MAX as i64, "a face type or group size");
+    if cx.diags.len() > before {
+        return;
+    }
+    let note = |what: String| MdlErrorKind::Note(format!("extension face groups: {what}"));
+    if values.len() % 2 != 0 {
+        let what = format!("{} values, not (type, size) pairs", values.len());
+        return cx.error(c, note(what));
+    }
+    let geosets = m.geosets.len();
+    let Some(g) = m.geosets.get_mut(index) else {
+        let what = format!("geoset {index} does not exist (the model has {geosets})");
+        return cx.error(c, note(what));
+    };
+    let groups: Vec<(u32, u32)> = values
+        .chunks(2)
+        .map(|p| (p[0] as u32, p[1] as u32))
+        .collect();
+    let sum: u64 = groups.iter().map(|g| g.1 as u64).sum();
+    if sum != g.faces.len() as u64 {
+        let what = format!(
+            "the group sizes add up to {sum}, geoset {index} has {} indices",
+            g.faces.len()
+        );
+        return cx.error(c, note(what));
+    }
+    use super::records::MdlRecord;
+    g.set_face_groups(&groups);
+}
+
 #[cfg(test)]
 mod tests {
     use crate::model::{Model, Tag, UnknownChunk};
@@ -538,6 +651,165 @@ mod tests {
             crate::mdx::to_bytes(&back).unwrap(),
             crate::mdx::to_bytes(&m).unwrap()
         );
+    }
+
+    /// The cube with its 36 indices in three triangle groups.
+    fn three_groups() -> Model {
+        let mut m =
+            crate::mdx::from_bytes(include_bytes!("../../../../examples/cube.mdx")).unwrap();
+        let g = &mut m.geosets[0];
+        g.face_types = vec![4; 3];
+        g.face_group_sizes = vec![6, 12, 18];
+        m
+    }
+
+    fn mdx(m: &Model) -> Vec<u8> {
+        crate::mdx::to_bytes(m).unwrap()
+    }
+
+    #[test]
+    fn triangle_groups_are_one_block_and_a_face_groups_entry() {
+        let m = three_groups();
+        let text = String::from_utf8(crate::mdl::to_bytes(&m)).unwrap();
+        assert_eq!(text.matches("Triangles {").count(), 1, "{text}");
+        assert!(
+            text.contains("\tFaces 1 36 {\n\t\tTriangles {\n\t\t\t{ "),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n//@mdlx \tFaceGroups 0 { 4, 6, 4, 12, 4, 18 },\n"),
+            "{text}"
+        );
+        assert!(!text.contains("Record"), "{text}");
+        let back = crate::mdl::from_bytes(text.as_bytes()).unwrap();
+        assert_eq!(back.geosets[0].face_group_sizes, vec![6, 12, 18]);
+        assert_eq!(mdx(&back), mdx(&m));
+        // The conventional grouping needs no entry.
+        let plain = crate::mdx::from_bytes(include_bytes!("../../../../examples/cube.mdx"));
+        let text = crate::mdl::to_bytes(&plain.unwrap());
+        assert!(!String::from_utf8(text).unwrap().contains("//@mdlx"));
+    }
+
+    #[test]
+    fn the_skeleton_check_passes_with_the_groups_put_back() {
+        // A multi-group geoset must not need the full check of every vertex.
+        use crate::mdl::records::MdlRecord;
+        let g = &three_groups().geosets[0];
+        let sk = g.skeleton().unwrap();
+        assert_eq!(sk.face_groups(), Some(vec![(4, 3), (4, 3), (4, 3)]));
+        let mut out = crate::mdl::out::Out::default();
+        sk.write_mdl(&mut out, 800);
+        let groups = sk.face_groups();
+        assert!(crate::mdl::check(&sk, &out.buf, 800, groups.as_deref()).is_none());
+        assert!(crate::mdl::check(&sk, &out.buf, 800, None).is_some());
+    }
+
+    #[test]
+    fn strict_lists_the_lost_grouping() {
+        let m = three_groups();
+        let opts = crate::mdl::WriteOptions { strict: true };
+        let w = crate::mdl::to_bytes_with_options(&m, &opts);
+        let text = String::from_utf8(w.text).unwrap();
+        assert!(!text.contains("//@mdlx"), "{text}");
+        assert_eq!(text.matches("Triangles {").count(), 1, "{text}");
+        assert_eq!(
+            w.losses,
+            vec![crate::Loss::new(
+                "Geoset[0]",
+                "3 face groups (standard MDL holds one Triangles group)"
+            )]
+        );
+    }
+
+    #[test]
+    fn several_type_blocks_still_read_as_their_groups() {
+        // What earlier versions wrote: one `Triangles` block per group.
+        let m = three_groups();
+        let text = String::from_utf8(crate::mdl::to_bytes(&m)).unwrap();
+        let f = &m.geosets[0].faces;
+        let block = |r: std::ops::Range<usize>| {
+            let ints: Vec<String> = f[r].iter().map(|v| v.to_string()).collect();
+            format!(
+                "\t\tTriangles {{\n\t\t\t{{ {} }},\n\t\t}}\n",
+                ints.join(", ")
+            )
+        };
+        let all: Vec<String> = f.iter().map(|v| v.to_string()).collect();
+        let one = format!("\tFaces 1 36 {{\n{}\t}}\n", block(0..36));
+        assert!(text.contains(&one), "{text}");
+        let three = format!(
+            "\tFaces 3 36 {{\n{}{}{}\t}}\n",
+            block(0..6),
+            block(6..18),
+            block(18..36)
+        );
+        let old: String = text
+            .replace(&one, &three)
+            .lines()
+            .filter(|l| !l.starts_with("//"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(!old.contains(&all.join(", ")), "{old}");
+        let back = crate::mdl::from_bytes(old.as_bytes()).unwrap();
+        assert_eq!(mdx(&back), mdx(&m));
+        // A visible extension block with the entry reads too.
+        let visible = text.replace("//@mdlx ", "");
+        let back = crate::mdl::from_bytes(visible.as_bytes()).unwrap();
+        assert_eq!(mdx(&back), mdx(&m));
+    }
+
+    #[test]
+    fn a_bad_face_groups_entry_is_an_error_at_its_position() {
+        let text = String::from_utf8(crate::mdl::to_bytes(&three_groups())).unwrap();
+        let entry = "FaceGroups 0 { 4, 6, 4, 12, 4, 18 }";
+        for (bad, says) in [
+            ("FaceGroups 0 { 4, 6, 4, 12, 4, 17 }", "add up to 35"),
+            (
+                "FaceGroups 1 { 4, 6, 4, 12, 4, 18 }",
+                "geoset 1 does not exist",
+            ),
+            ("FaceGroups 0 { 4, 6, 4, 12, 4 }", "5 values"),
+            ("FaceGroups 0 { 4, 6, 4, 12, 4, x }", "an integer"),
+            ("FaceGroups { 4, 36 }", "FaceGroups index"),
+        ] {
+            let bad_text = text.replace(entry, bad);
+            let e = crate::mdl::from_bytes(bad_text.as_bytes()).unwrap_err();
+            let d = &e.diagnostics[0];
+            let (line, col) = d.line_col(bad_text.as_bytes());
+            let l = bad_text.lines().nth(line - 1).unwrap();
+            assert!(l.starts_with("//@mdlx \tFaceGroups"), "{bad}: {l}");
+            assert!(col > "//@mdlx".len(), "{bad}: {col}");
+            assert!(d.kind.to_string().contains(says), "{bad}: {}", d.kind);
+        }
+    }
+
+    #[test]
+    fn a_geoset_without_faces_writes_what_both_peers_read() {
+        // mdx-m3-viewer and war3-model both read `Faces 0 0 { Triangles { } }` (neither
+        // reads the `Faces 1 0 { Triangles { { }, } }` each writes).
+        let mut m = three_groups();
+        let g = &mut m.geosets[0];
+        g.faces.clear();
+        for (types, sizes, entry) in [
+            (vec![4], vec![0], None),
+            (vec![], vec![], Some("FaceGroups 0 {  },")),
+            (vec![4, 4], vec![0, 0], Some("FaceGroups 0 { 4, 0, 4, 0 },")),
+        ] {
+            let g = &mut m.geosets[0];
+            (g.face_types, g.face_group_sizes) = (types, sizes);
+            let text = String::from_utf8(crate::mdl::to_bytes(&m)).unwrap();
+            assert!(
+                text.contains("\tFaces 0 0 {\n\t\tTriangles {\n\t\t}\n\t}\n"),
+                "{text}"
+            );
+            match entry {
+                Some(e) => assert!(text.contains(&format!("//@mdlx \t{e}\n")), "{text}"),
+                None => assert!(!text.contains("//@mdlx"), "{text}"),
+            }
+            assert!(!text.contains("Record"), "{text}");
+            let back = crate::mdl::from_bytes(text.as_bytes()).unwrap();
+            assert_eq!(mdx(&back), mdx(&m));
+        }
     }
 
     #[test]

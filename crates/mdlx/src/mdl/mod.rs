@@ -6,9 +6,10 @@
 //! after names, unknown flag bits, the unparsed tail of a record, NaN payloads, the order
 //! of chunks). While writing, every record's MDL text is read back and compared with the
 //! record at the MDX byte level; a record that would not come back identical is also
-//! stored whole (as MDX bytes in hex) in a clearly marked `MdlxExtension` block at the end
-//! of the file, which this reader applies. The file layout and unknown chunks go there
-//! too. With [`WriteOptions::strict`] nothing non-standard is written and the same
+//! stored whole (as MDX bytes in hex) in a clearly marked `MdlxExtension` block (in comment
+//! lines marked `//@mdlx` at the top of the file), which this reader applies. Where only a record's flags word or a geoset's
+//! face groups would differ, just those are kept there. The file layout and unknown chunks
+//! go there too. With [`WriteOptions::strict`] nothing non-standard is written and the same
 //! check yields the list of [`Loss`](crate::Loss)es instead.
 
 pub(crate) mod cx;
@@ -165,17 +166,16 @@ pub fn to_bytes_with_options(model: &Model, opts: &WriteOptions) -> Written {
         version: model.version,
         residue: Vec::new(),
         flags: Vec::new(),
+        face_groups: Vec::new(),
     };
     write_document(&mut w, model);
     let mut losses = Vec::new();
-    extension::finish(
-        &mut w.out,
-        model,
-        w.residue,
-        w.flags,
-        opts.strict,
-        &mut losses,
-    );
+    let kept = extension::Kept {
+        residue: w.residue,
+        flags: w.flags,
+        face_groups: w.face_groups,
+    };
+    extension::finish(&mut w.out, model, kept, opts.strict, &mut losses);
     Written {
         text: w.out.buf,
         losses,
@@ -403,7 +403,11 @@ struct W {
     version: u32,
     residue: Vec<extension::Residue>,
     flags: Vec<extension::FlagsPatch>,
+    face_groups: Vec<extension::FaceGroupsPatch>,
 }
+
+/// Face groups to put back on a record read from its text ([`MdlRecord::face_groups`]).
+type Groups<'g> = Option<&'g [(u32, u32)]>;
 
 impl W {
     /// Writes each record, checking that its text reads back to the same MDX bytes.
@@ -416,24 +420,36 @@ impl W {
         for (index, r) in items.iter().enumerate() {
             let start = self.out.buf.len();
             r.write_mdl(&mut self.out, self.version);
+            // Face groups the text cannot hold are kept apart, put back on the record read
+            // from the text before it is compared, so they never make a record residue.
+            let groups = r.face_groups();
+            if let Some(groups) = &groups {
+                self.face_groups.push(extension::FaceGroupsPatch {
+                    kind,
+                    index,
+                    groups: groups.clone(),
+                });
+            }
             // Cheap check first: the record with its bulk lists cut short (their numbers
             // are known to print and read back exactly), then the full check if needed.
             if let Some(sk) = r.skeleton() {
                 scratch.buf.clear();
                 sk.write_mdl(&mut scratch, self.version);
-                if check(&sk, &scratch.buf, self.version).is_none() {
+                let sk_groups = sk.face_groups();
+                if check(&sk, &scratch.buf, self.version, sk_groups.as_deref()).is_none() {
                     continue;
                 }
             }
-            let Some(bytes) = check(r, &self.out.buf[start..], self.version) else {
+            let text = &self.out.buf[start..];
+            let Some(bytes) = check(r, text, self.version, groups.as_deref()) else {
                 continue;
             };
-            if let Some(flags) = flags_patch(r, &self.out.buf[start..], self.version, &bytes) {
+            if let Some(flags) = flags_patch(r, text, self.version, groups.as_deref(), &bytes) {
                 self.flags
                     .push(extension::FlagsPatch { kind, index, flags });
                 continue;
             }
-            let detail = describe_difference(r, &self.out.buf[start..], self.version);
+            let detail = describe_difference(r, text, self.version, groups.as_deref());
             self.residue.push(extension::Residue {
                 kind,
                 index,
@@ -450,29 +466,40 @@ fn flags_patch<T: MdlRecord + MdxRecord + Clone>(
     r: &T,
     text: &[u8],
     version: u32,
+    groups: Groups,
     want: &[u8],
 ) -> Option<u32> {
     let flags = *r.clone().flags_mut()?;
-    let mut back = reread::<T>(text, version)?;
+    let mut back = reread::<T>(text, version, groups)?;
     *back.flags_mut()? = flags;
     (mdx_bytes(&back, version).ok()? == want).then_some(flags)
 }
 
-/// The record's MDX bytes if its MDL `text` does not read back to the same bytes.
-fn check<T: MdlRecord + MdxRecord>(r: &T, text: &[u8], version: u32) -> Option<Vec<u8>> {
+/// The record's MDX bytes if its MDL `text` (with `groups` put back) does not read back to
+/// the same bytes.
+fn check<T: MdlRecord + MdxRecord>(
+    r: &T,
+    text: &[u8],
+    version: u32,
+    groups: Groups,
+) -> Option<Vec<u8>> {
     let original = mdx_bytes(r, version);
-    match reread::<T>(text, version) {
+    match reread::<T>(text, version, groups) {
         Some(back) if original.as_ref().ok() == mdx_bytes(&back, version).ok().as_ref() => None,
         _ => original.ok(),
     }
 }
 
-fn reread<T: MdlRecord>(text: &[u8], version: u32) -> Option<T> {
+/// The record read from `text`, with `groups` put back; `None` on a read error.
+fn reread<T: MdlRecord>(text: &[u8], version: u32, groups: Groups) -> Option<T> {
     let mut diags = Vec::new();
     let tree = parse::parse(text, &mut diags);
     let first = tree.children(0).next()?;
     let mut cx = Cx::new(&tree, diags, version);
-    let r = T::read_mdl(&mut cx, first);
+    let mut r = T::read_mdl(&mut cx, first);
+    if let Some(g) = groups {
+        r.set_face_groups(g);
+    }
     (!cx.diags.iter().any(|d| d.severity == Severity::Error)).then_some(r)
 }
 
@@ -483,8 +510,13 @@ fn mdx_bytes<T: MdxRecord>(r: &T, version: u32) -> Result<Vec<u8>, crate::mdx::M
 }
 
 /// The first line where the record's debug dump differs from what its text reads back as.
-fn describe_difference<T: MdlRecord + std::fmt::Debug>(r: &T, text: &[u8], version: u32) -> String {
-    let Some(back) = reread::<T>(text, version) else {
+fn describe_difference<T: MdlRecord + std::fmt::Debug>(
+    r: &T,
+    text: &[u8],
+    version: u32,
+    groups: Groups,
+) -> String {
+    let Some(back) = reread::<T>(text, version, groups) else {
         return "its MDL text does not read back".into();
     };
     let (a, b) = (format!("{r:#?}"), format!("{back:#?}"));

@@ -40,9 +40,6 @@ pub const BESIDE_TRACK: &str = "the tool keeps one value per animated property: 
 pub const NOT_UTF8: &str = "m3v decodes MDX strings as UTF-8: names in other encodings (GBK \
      here) come out with U+FFFD; war3-model keeps the bytes";
 
-pub const REGROUPED: &str = "the tool writes all faces as one `Triangles` group; the MDX has \
-     several PTYP/PCNT groups (same indices)";
-
 /// Animated color keys are printed in stored MDX order, static colors reversed. Twins:
 /// Magos' War3 Model Editor `Flamestrike_I_00.mdl` reads back to exactly
 /// `Flamestrike_I_00.mdx` (4 KGAC tracks, keys such as `1200: { 0.6, 0.6, 1 }`),

@@ -9,7 +9,7 @@
 //!     VertexGroup { 0, 0, 0, }
 //!     Tangents 3 { { a, b, c, d }, ... }     // 900+
 //!     SkinWeights 3 { 8 integers per vertex } // 900+
-//!     Faces 1 3 { Triangles { { 0, 1, 2 }, } } // one type block per face group
+//!     Faces 1 3 { Triangles { { 0, 1, 2 }, } } // see below
 //!     Groups 1 1 { Matrices { 0 }, }
 //!     MinimumExtent { ... }, MaximumExtent { ... }, BoundsRadius r,
 //!     Anim { MinimumExtent ..., MaximumExtent ..., BoundsRadius r }  // per sequence
@@ -17,6 +17,18 @@
 //!     LevelOfDetail 0, Name "lod name",       // 900+
 //! }
 //! ```
+//!
+//! **Faces**: triangles are written as one block, `Faces 1 <n> { Triangles { { ... }, } }`,
+//! whatever the MDX face groups (PTYP/PCNT): mdx-m3-viewer ("Unknown token in Geoset")
+//! and war3-model ("expected array") refuse a second type block, and both write exactly
+//! this. The groups, when not one group of every index, go to a `FaceGroups` entry of the
+//! extension block ([`MdlRecord::face_groups`]). A geoset without faces is
+//! `Faces 0 0 { Triangles { } }`: the one form both peers read (each writes
+//! `Faces 1 0 { Triangles { {  }, } }`, which neither reads back: war3-model wants one
+//! non-empty array per group, mdx-m3-viewer takes the inner `{` for the closing brace).
+//! Geosets with other face types keep one type block per group (`Faces 2 5 { Lines
+//! { { 0, 1 }, } TriangleFan { ... } }`); the reader reads any number of type blocks, one
+//! group each, whatever the nesting of the numbers inside.
 //!
 //! **Colors**: a static color is printed in the reverse of its MDX order ([`mdl_color`]),
 //! the keys of a color track as stored. That is what MdlxConv (Blizzard's converter) writes: in
@@ -270,10 +282,41 @@ fn write_skin(out: &mut Out, skin: &[u16]) {
     out.close();
 }
 
-/// `Faces <groups> <indices> { <Type> { { i, ... }, } ... }`, one type block per group.
-/// Face types the words cannot name are written as triangles (the record check then keeps
-/// the record in the extension block).
+/// Whether the geoset's faces are written as one `Triangles` block: every group is
+/// triangles and the groups account for every index exactly.
+fn one_triangle_block(g: &Geoset) -> bool {
+    g.face_types.iter().all(|&t| t == face_type::TRIANGLES)
+        && g.face_types.len() == g.face_group_sizes.len()
+        && g.face_group_sizes
+            .iter()
+            .map(|&s| s as usize)
+            .sum::<usize>()
+            == g.faces.len()
+}
+
+/// The faces: triangles as one block, `Faces 1 <n> { Triangles { { i, ... }, } }`, what
+/// mdx-m3-viewer and war3-model read and write (both read exactly one type block and
+/// refuse several); no faces as `Faces 0 0 { Triangles { } }`, the one form both read
+/// (each writes `Faces 1 0 { Triangles { { }, } }` and refuses it). Other face types as
+/// `Faces <groups> <indices> { <Type> { { i, ... }, } ... }`, one type block per group;
+/// types the words cannot name are written as triangles (the record check then keeps the
+/// record in the extension block).
 fn write_faces(out: &mut Out, g: &Geoset) {
+    if one_triangle_block(g) {
+        if g.faces.is_empty() {
+            out.open("Faces 0 0");
+            out.open("Triangles");
+        } else {
+            out.open(&format!("Faces 1 {}", g.faces.len()));
+            out.open("Triangles");
+            out.indent();
+            out.ints(g.faces.iter().map(|&v| v as i64));
+            out.raw(",\n");
+        }
+        out.close();
+        out.close();
+        return;
+    }
     out.open(&format!("Faces {} {}", g.face_types.len(), g.faces.len()));
     let mut start = 0usize;
     for (n, &ty) in g.face_types.iter().enumerate() {
@@ -366,6 +409,22 @@ impl MdlRecord for Geoset {
             uv_sets: self.uv_sets.iter().map(|uv| first(uv)).collect(),
             tail: self.tail.clone(),
         })
+    }
+
+    fn face_groups(&self) -> Option<Vec<(u32, u32)>> {
+        let one = [(face_type::TRIANGLES, self.faces.len() as u32)];
+        let groups: Vec<(u32, u32)> = self
+            .face_types
+            .iter()
+            .copied()
+            .zip(self.face_group_sizes.iter().copied())
+            .collect();
+        (one_triangle_block(self) && groups != one).then_some(groups)
+    }
+
+    fn set_face_groups(&mut self, groups: &[(u32, u32)]) {
+        self.face_types = groups.iter().map(|g| g.0).collect();
+        self.face_group_sizes = groups.iter().map(|g| g.1).collect();
     }
 
     fn read_mdl(cx: &mut Cx, i: usize) -> Self {
@@ -533,7 +592,8 @@ pub(crate) mod tests {
     }
 
     /// Writes `r` and reads the text back to the same record (same debug dump, same MDX
-    /// bytes: NaN values compare by bits); returns the text.
+    /// bytes: NaN values compare by bits), with the face groups the writer keeps in the
+    /// extension block put back, as the document reader does; returns the text.
     pub(crate) fn round_trip<T: MdlRecord + MdxRecord + std::fmt::Debug>(
         r: &T,
         version: u32,
@@ -541,7 +601,10 @@ pub(crate) mod tests {
         let mut out = Out::default();
         r.write_mdl(&mut out, version);
         let text = String::from_utf8(out.buf).expect("UTF-8");
-        let back = read_ok::<T>(&text, version);
+        let mut back = read_ok::<T>(&text, version);
+        if let Some(groups) = r.face_groups() {
+            back.set_face_groups(&groups);
+        }
         assert_eq!(format!("{back:?}"), format!("{r:?}"), "{text}");
         assert_eq!(mdx(&back, version), mdx(r, version), "{text}");
         text
@@ -636,9 +699,14 @@ pub(crate) mod tests {
             (g.material_id, g.selection_group, g.selection_flags),
             (2, 3, 4)
         );
+        // The two triangle groups are written as one block; the groups go to the
+        // extension block.
+        assert_eq!(g.face_groups(), Some(vec![(4, 3), (4, 3)]));
         let text = round_trip(&g, 800);
         assert!(
-            text.contains("\tFaces 2 6 {\n\t\tTriangles {\n\t\t\t{ 0, 1, 2 },\n"),
+            text.contains(
+                "\tFaces 1 6 {\n\t\tTriangles {\n\t\t\t{ 0, 1, 2, 2, 1, 0 },\n\t\t}\n\t}\n"
+            ),
             "{text}"
         );
         assert!(

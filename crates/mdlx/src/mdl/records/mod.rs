@@ -66,6 +66,16 @@ pub trait MdlRecord: Sized {
     fn node_mut(&mut self) -> Option<&mut crate::model::Node> {
         None
     }
+    /// The record's face groups as (type, size) pairs when its MDL text writes them in a
+    /// form that reads back as other groups (a geoset's triangle groups written as one
+    /// `Triangles` block); the extension block then keeps just the groups. `None` when the
+    /// text reads back to the same groups.
+    fn face_groups(&self) -> Option<Vec<(u32, u32)>> {
+        None
+    }
+    /// Puts back face groups given by [`MdlRecord::face_groups`]; the caller checks that
+    /// their sizes add up to the record's indices.
+    fn set_face_groups(&mut self, _groups: &[(u32, u32)]) {}
     /// A copy with the bulk lists (vertex data, keyframes) cut to their first elements, if
     /// every number cut away prints and reads back exactly (MDL writes each list element
     /// by the same code, so checking the copy checks the record); `None` to check all.
