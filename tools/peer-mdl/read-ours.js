@@ -190,9 +190,11 @@ async function runTool(tool, peerDir, steps, onResult) {
 
 // The steps of one tool: per line A, then C and every B (not tried when A failed).
 async function judge(tool, peerDir, lines, out, bytesDir) {
+  const kept = new Set(); // A and C serve every MDL column of a line: written once
   const keep = (i, name, bytes) => {
     const p = path.join(bytesDir, tool, `${i}.${name}.mdx`);
-    fs.writeFileSync(p, bytes);
+    if (!kept.has(p)) fs.writeFileSync(p, bytes);
+    kept.add(p);
     return p;
   };
   if (bytesDir) fs.mkdirSync(path.join(bytesDir, tool), { recursive: true });

@@ -772,14 +772,8 @@ mod tests {
             ("FaceGroups 0 { 4, 6, 4, 12, 4, x }", "an integer"),
             ("FaceGroups { 4, 36 }", "FaceGroups index"),
         ] {
-            let bad_text = text.replace(entry, bad);
-            let e = crate::mdl::from_bytes(bad_text.as_bytes()).unwrap_err();
-            let d = &e.diagnostics[0];
-            let (line, col) = d.line_col(bad_text.as_bytes());
-            let l = bad_text.lines().nth(line - 1).unwrap();
-            assert!(l.starts_with("//@mdlx \tFaceGroups"), "{bad}: {l}");
-            assert!(col > "//@mdlx".len(), "{bad}: {col}");
-            assert!(d.kind.to_string().contains(says), "{bad}: {}", d.kind);
+            let kind = hidden_error(&text.replace(entry, bad), "FaceGroups");
+            assert!(kind.contains(says), "{bad}: {kind}");
         }
     }
 
@@ -819,11 +813,18 @@ mod tests {
             "Unknown \"5a5a5a5a\" \"010203\"",
             "Unknown \"5a5a5a5a\" \"0x\"",
         );
-        let e = crate::mdl::from_bytes(bad.as_bytes()).unwrap_err();
+        hidden_error(&bad, "Unknown");
+    }
+
+    /// Reads `text`, which must fail on a hidden entry starting with `keyword`: checks that
+    /// the error points into that `//@mdlx` line past the mark, and returns its message.
+    fn hidden_error(text: &str, keyword: &str) -> String {
+        let e = crate::mdl::from_bytes(text.as_bytes()).unwrap_err();
         let d = &e.diagnostics[0];
-        let (line, col) = d.line_col(bad.as_bytes());
-        let l = bad.lines().nth(line - 1).unwrap();
-        assert!(l.starts_with("//@mdlx \tUnknown"), "{l}");
-        assert!(col > "//@mdlx".len(), "{col}");
+        let (line, col) = d.line_col(text.as_bytes());
+        let l = text.lines().nth(line - 1).unwrap();
+        assert!(l.starts_with(&format!("//@mdlx \t{keyword}")), "{l}");
+        assert!(col > "//@mdlx".len(), "{l}: {col}");
+        d.kind.to_string()
     }
 }
