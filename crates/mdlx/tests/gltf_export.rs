@@ -657,3 +657,54 @@ fn blender_plays_every_sequence_as_our_pose_does() {
         &t.visibility_mismatches[..t.visibility_mismatches.len().min(20)]
     );
 }
+
+/// Geosets whose level of detail is -1 are drawn at every level (mdx-m3-viewer draws
+/// `lod == 0 || lod == -1`), so the export carries them; only the coarser copies (LOD 1
+/// and up) stay out. Every corpus model with such a geoset is exported and its meshes
+/// counted against the geosets it has at each level (14 corpus files hold 21 of them;
+/// before this was fixed each was dropped with a loss).
+#[test]
+fn geosets_drawn_at_every_level_of_detail_are_exported() {
+    let mut files = 0;
+    let mut every_level = 0;
+    for (path, model) in corpus_models() {
+        let Ok(model) = model else { continue };
+        let marked: Vec<usize> = (0..model.geosets.len())
+            .filter(|&i| model.geosets[i].lod == u32::MAX)
+            .collect();
+        if marked.is_empty() {
+            continue;
+        }
+        files += 1;
+        let out = mdlx::gltf::export(&model, &Default::default());
+        let meshes: std::collections::BTreeSet<String> = out
+            .document
+            .meshes
+            .iter()
+            .filter_map(|m| m.name.clone())
+            .collect();
+        for (gi, g) in model.geosets.iter().enumerate() {
+            let has_faces = !g.triangles().0.is_empty() && !g.vertices.is_empty();
+            let exported = meshes.contains(&format!("Geoset {gi}"));
+            let want = has_faces && (g.lod == 0 || g.lod == u32::MAX);
+            assert_eq!(
+                exported,
+                want,
+                "{}: Geoset[{gi}] of LOD {} exported: {exported}",
+                path.display(),
+                g.lod as i32
+            );
+        }
+        for gi in &marked {
+            let place = format!("Geoset[{gi}]");
+            assert!(
+                !out.losses.iter().any(|l| l.place == place),
+                "{}: {place} (LOD -1) listed as a loss",
+                path.display()
+            );
+        }
+        every_level += marked.len();
+    }
+    println!("LOD -1 geosets exported: {every_level} in {files} corpus files");
+    assert!(files > 0, "the corpus has models with LOD -1 geosets");
+}

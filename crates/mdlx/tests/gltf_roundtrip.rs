@@ -157,7 +157,7 @@ fn check(model: &Model, tally: &mut Tally, name: &str, plain: bool) -> Option<St
     let used: BTreeSet<u32> = model
         .geosets
         .iter()
-        .filter(|g| g.lod == 0 && !g.faces.is_empty())
+        .filter(|g| g.shows_at_lod(0) && !g.faces.is_empty())
         .map(|g| g.material_id)
         .collect();
     for &mi in used.iter().filter(|_| !plain) {

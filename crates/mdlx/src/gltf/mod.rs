@@ -60,8 +60,10 @@
 //! - **Cameras** become glTF cameras looking at their targets; omni and directional
 //!   lights become `KHR_lights_punctual` lights; emitters, event objects and collision
 //!   shapes stay nodes with their data in `extras`.
-//! - **Reforged levels of detail.** Only geosets of LOD 0 are exported (the others are
-//!   the same mesh, coarser, and would all show at once); the rest are listed.
+//! - **Reforged levels of detail.** The geosets the game draws at full detail are
+//!   exported: LOD 0 and LOD -1 (drawn at every level; mdx-m3-viewer draws `lod == 0 ||
+//!   lod == -1`); the others are coarser copies of the same mesh that would all show at
+//!   once, and are listed.
 
 pub mod buffer;
 pub mod curves;
@@ -344,10 +346,13 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
     let mut geo = Vec::new();
     for (gi, g) in model.geosets.iter().enumerate() {
         let place = format!("Geoset[{gi}]");
-        if g.lod != 0 {
+        if !g.shows_at_lod(0) {
             losses.add(
                 place,
-                "Reforged level-of-detail geoset (LOD above 0) not exported",
+                format!(
+                    "Reforged level-of-detail geoset (LOD {}, a coarser copy) not exported",
+                    g.lod
+                ),
             );
             continue;
         }

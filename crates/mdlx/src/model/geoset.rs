@@ -109,6 +109,18 @@ fn tagged<T>(
 }
 
 impl Geoset {
+    /// The level of detail that marks a geoset drawn at every level: -1, stored as
+    /// `0xFFFFFFFF`. mdx-m3-viewer draws the geosets whose LOD is 0 or -1 at full detail,
+    /// and Retera's Model Studio treats -1 as every level.
+    pub const EVERY_LOD: u32 = u32::MAX;
+
+    /// Whether the game draws this geoset at level of detail `level` (0 is the finest):
+    /// its own level, or every level when it is [`Geoset::EVERY_LOD`]. Models before 900
+    /// hold 0 everywhere, so every geoset shows at level 0.
+    pub fn shows_at_lod(&self, level: u32) -> bool {
+        self.lod == level || self.lod == Self::EVERY_LOD
+    }
+
     /// The matrix groups: for each, the node object ids it lists (slices of
     /// `matrix_indices` by `matrix_group_sizes`; sizes past the end are cut short).
     pub fn matrix_groups(&self) -> Vec<&[u32]> {
