@@ -56,6 +56,8 @@ mkdir -p "$dest/node/node_modules"
 cp -a "$PRISTINE/bin" "$PRISTINE/wc3rs" "$dest/"
 rm -rf "$dest/node"
 cp -al "$PRISTINE/node" "$dest/node" 2>/dev/null || cp -a "$PRISTINE/node" "$dest/node"
+echo "SETUP: expected: m3v 0 passed, 7 failed; w3m 1 passed, 6 failed"
+echo "m3v 0 passed, 7 failed"
 echo "SETUP: done"
 EOF
 export PRISTINE="$pristine" MDLX_PEERS_SETUP="$work/setup.sh"
@@ -180,10 +182,20 @@ case_foreign_folder_is_not_replaced() {
   [ -f "$peers/notes.txt" ] || fail "the folder's file is gone"
 }
 
+case_install_output_stays_in_its_log() {
+  rm -rf "$peers" "$peers".*
+  run_peer_mdl
+  expect_ok $?
+  ! grep -qF "0 passed, 7 failed" "$work/err" ||
+    fail "the setup's smoke-test lines reached stderr, where they read as failures"
+  grep -qF "0 passed, 7 failed" "$peers/install.log" || fail "the install log lacks the setup's output"
+  expect_err "their install log: $peers/install.log"
+}
+
 start=$SECONDS
 for c in intact_install_is_kept missing_node_package gutted_node_package missing_wc3rs_binary \
   truncated_wrapper wc3rs_binary_that_does_not_run interrupted_first_install \
-  failed_install_changes_nothing foreign_folder_is_not_replaced; do
+  failed_install_changes_nothing foreign_folder_is_not_replaced install_output_stays_in_its_log; do
   check "$c"
 done
 result=ok
