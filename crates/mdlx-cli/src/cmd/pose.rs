@@ -142,12 +142,12 @@ pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<Exi
     for g in &posed.geosets {
         writeln!(
             out,
-            "  Geoset[{}]  {}  alpha {:.3}  layer alpha {:.3}  {} vertices",
+            "  Geoset[{}]  {}  alpha {:.3}  layer alpha {:.3}  {}",
             g.index,
             if g.visible { "visible" } else { "hidden " },
             g.alpha,
             g.layer_alpha,
-            g.positions.len()
+            crate::text::count(g.positions.len(), "vertex", "vertices")
         )?;
     }
     Ok(ExitCode::SUCCESS)
