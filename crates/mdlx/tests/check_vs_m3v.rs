@@ -352,6 +352,12 @@ const KNOWN: &[Known] = &[
         holds: |c, _| c.off("missing-death-sequence"),
     },
     Known {
+        rule: "no-sequences",
+        why: "m3v warns of every model without sequences; a doodad that never moves needs \
+              none (checked: the model was classified as a kind the rule is off for)",
+        holds: |c, _| c.off("no-sequences"),
+    },
+    Known {
         rule: "missing-stand-sequence",
         why: "m3v asks every model for a Stand sequence (severe); a portrait plays its Portrait \
               sequences instead (checked: the model was classified as a kind the rule is off \
