@@ -121,8 +121,12 @@ pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<Exi
     if posed.pose.billboards_ignored > 0 {
         writeln!(
             out,
-            "  {} billboarded node(s) left unturned: give --view X,Y,Z to face a camera",
-            posed.pose.billboards_ignored
+            "  {} left unturned: give --view X,Y,Z to face a camera",
+            crate::text::count(
+                posed.pose.billboards_ignored,
+                "billboarded node",
+                "billboarded nodes"
+            )
         )?;
     }
     writeln!(out, "nodes (pivot's position now)")?;

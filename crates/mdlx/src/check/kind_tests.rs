@@ -4,6 +4,7 @@
 
 use super::tests::clean;
 use super::*;
+use crate::model::{Extent, RibbonEmitter, Sequence};
 
 /// The severity `rule` has in `m` checked as `kind`, or None when it does not fire.
 fn severity(m: &Model, kind: Kind, rule: &str) -> Option<Severity> {
@@ -121,4 +122,67 @@ fn the_clean_model_is_a_doodad_and_kinds_round_trip_by_name() {
         assert_eq!(Kind::from_name(&k.name().to_uppercase()), Some(k));
     }
     assert_eq!(Kind::from_name("tree"), None);
+}
+
+/// The clean model with these sequences (one extent each, so nothing else changes).
+fn with_sequences(names: &[&str]) -> Model {
+    let mut m = clean();
+    m.sequences = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Sequence {
+            name: (*n).into(),
+            interval: [i as u32 * 1000, i as u32 * 1000 + 500],
+            ..Sequence::default()
+        })
+        .collect();
+    m.geosets[0].sequence_extents = vec![Extent::default(); names.len()];
+    m
+}
+
+#[test]
+fn each_row_of_the_decision_table() {
+    let row = |m: &Model, file: Option<&str>| {
+        let c = classify(m, file);
+        (c.kind, c.row)
+    };
+    let m = clean();
+    assert_eq!(
+        row(&m, Some("units\\Footman_Portrait.mdx")),
+        (Kind::Portrait, 1)
+    );
+    let m = with_sequences(&["Portrait", "Portrait Talk", "Stand"]);
+    assert_eq!(row(&m, None), (Kind::Portrait, 2));
+    let m = with_sequences(&["Birth", "Stand", "Death"]);
+    assert_eq!(row(&m, Some("ArrowMissile.mdl")), (Kind::Missile, 3));
+    // Without the name the same model is a doodad (a lit mesh, no emitters).
+    assert_eq!(row(&m, Some("Arrow.mdl")), (Kind::Doodad, 8));
+    let m = with_sequences(&["Stand", "Stand Work", "Birth", "Death", "Decay"]);
+    assert_eq!(row(&m, None), (Kind::Building, 4));
+    // A worker has Stand Work too, but walks.
+    let m = with_sequences(&["Stand", "Stand Work", "Walk", "Death"]);
+    assert_eq!(row(&m, None), (Kind::Unit, 5));
+    let m = with_sequences(&["Stand", "Attack - 1", "Death"]);
+    assert_eq!(row(&m, None), (Kind::Unit, 5));
+    let m = with_sequences(&["Stand", "Death"]);
+    assert_eq!(row(&m, Some("PowerupTome.mdx")), (Kind::Item, 6));
+    let m = with_sequences(&["Birth", "Death", "Portrait", "Stand - 1", "Stand - 2"]);
+    assert_eq!(row(&m, None), (Kind::Item, 6));
+    // Effects: emitters, glowing layers, no geoset, or the name.
+    let mut m = with_sequences(&["Birth", "Stand", "Death"]);
+    m.ribbon_emitters.push(RibbonEmitter::default());
+    assert_eq!(row(&m, None), (Kind::Effect, 7));
+    let mut m = with_sequences(&["Stand"]);
+    m.materials[0].layers[0].filter_mode = crate::model::filter_mode::ADDITIVE;
+    assert_eq!(row(&m, None), (Kind::Effect, 7));
+    let mut m = with_sequences(&["Birth"]);
+    m.geosets.clear();
+    assert_eq!(row(&m, None), (Kind::Effect, 7));
+    let m = with_sequences(&["Stand"]);
+    assert_eq!(row(&m, Some("HolyNova.mdx")), (Kind::Effect, 7));
+    // A sequence name the game does not play says nothing.
+    let m = with_sequences(&["Stand", "Nothing"]);
+    assert_eq!(row(&m, None), (Kind::Doodad, 8));
+    let m = with_sequences(&["Stand", "Morph"]);
+    assert_eq!(row(&m, None), (Kind::Unit, 9));
 }
