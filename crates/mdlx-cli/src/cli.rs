@@ -155,6 +155,11 @@ pub enum Command {
     /// alpha files are checked as the Warcraft III model they convert to. Textures found
     /// beside a model or under --textures are checked too.
     ///
+    /// What the game asks of a model depends on what it is for: each model is classified
+    /// as a unit, building, doodad, effect, portrait, missile or item (from its sequences,
+    /// nodes and name; --kind overrides), and rules take their severity for that kind (an
+    /// effect without a Death sequence is normal, a unit without one is an error).
+    ///
     /// Exit status: 1 when any error is found (with --deny warnings, any warning too) or a
     /// file cannot be read; 0 otherwise. Rules are silenced with --allow RULE or an
     /// `mdlx-check.toml` (`allow = ["rule", ...]`, `deny = "warnings"`) in the current
@@ -185,6 +190,10 @@ pub enum Command {
         /// A settings file (default: mdlx-check.toml in the current folder, if any).
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
+        /// Check every file as this kind of model instead of the kind found for it.
+        #[arg(long, value_name = "KIND",
+              value_parser = ["unit", "building", "doodad", "effect", "portrait", "missile", "item"])]
+        kind: Option<String>,
         /// A folder to look for textures in, after the model's own folder (repeat for
         /// several).
         #[arg(long, value_name = "DIR")]

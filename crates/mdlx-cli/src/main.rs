@@ -5,6 +5,7 @@ mod cli;
 mod cmd;
 mod files;
 mod report;
+mod text;
 
 use clap::{CommandFactory, Parser};
 use std::fmt;
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
             deny,
             allow,
             config,
+            kind,
             textures,
             rules,
             fix,
@@ -120,6 +122,7 @@ fn main() -> ExitCode {
                 deny,
                 allow,
                 config,
+                kind: kind.as_deref().and_then(mdlx::check::Kind::from_name),
                 textures,
                 rules,
                 fix,

@@ -132,7 +132,8 @@ fn human_output_groups_per_file_and_sums_up() {
     let file = broken(&d);
     let out = mdlx(&["check", &file, &example()], None);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("broken.mdl: 1 errors"), "{text}");
+    // One error: singular (the counts took "1 errors" before).
+    assert!(text.contains("broken.mdl: 1 error, "), "{text}");
     assert!(
         text.contains("error   invalid-material-ref geosets[0].material_id (line "),
         "{text}"
@@ -145,6 +146,104 @@ fn human_output_groups_per_file_and_sums_up() {
         "{text}"
     );
     assert!(!text.contains('\x1b'), "no colours when not on a terminal");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The cube with its Spin sequence dropped: a mesh with Stand only, which the decision
+/// table calls a doodad; no Death.
+fn stand_only(dir: &Path) -> String {
+    let mut m = mdlx::mdx::from_bytes(&std::fs::read(example()).unwrap()).unwrap();
+    m.sequences.truncate(1);
+    assert_eq!(m.sequences[0].name.text(), "Stand");
+    for g in &mut m.geosets {
+        g.sequence_extents.truncate(1);
+    }
+    let p = dir.join("stand_only.mdl");
+    std::fs::write(&p, mdlx::mdl::to_bytes(&m)).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn kind_sets_the_severity_and_is_in_every_output() {
+    let d = scratch("kind");
+    let file = stand_only(&d);
+    // The exit status, the kind of the findings, and the missing-death findings.
+    let death = |args: &[&str]| -> (Option<i32>, Value, Vec<Value>) {
+        let mut a = vec!["check", file.as_str(), "--json"];
+        a.extend_from_slice(args);
+        let out = mdlx(&a, None);
+        let found = lines(&out);
+        assert!(!found.is_empty());
+        assert!(found.iter().all(|v| v["kind"] == found[0]["kind"]));
+        let death = found
+            .iter()
+            .filter(|v| v["rule"] == "missing-death-sequence")
+            .cloned()
+            .collect();
+        (out.status.code(), found[0]["kind"].clone(), death)
+    };
+    // Found: a doodad, whose missing Death is an info; no error, so it passes.
+    let (code, kind, v) = death(&[]);
+    assert_eq!(kind, "doodad");
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0]["severity"], "info", "{v:?}");
+    assert_eq!(code, Some(0), "{v:?}");
+    // --kind unit: the same model fails for it.
+    let (code, kind, v) = death(&["--kind", "unit"]);
+    assert_eq!(kind, "unit");
+    assert_eq!(v[0]["severity"], "error", "{v:?}");
+    assert_eq!(code, Some(1));
+    // --kind effect: not asked at all.
+    let (code, kind, v) = death(&["--kind", "effect"]);
+    assert_eq!(kind, "effect");
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(code, Some(0));
+    // A kind that does not exist is a usage error.
+    let out = mdlx(&["check", &file, "--kind", "tree"], None);
+    assert_eq!(out.status.code(), Some(2));
+    // People see the kind and why; one file, one error: singular.
+    let out = mdlx(&["check", &file, "--kind", "unit"], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("stand_only.mdl: 1 error, ") && text.contains("(unit: as --kind says)"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("1 file checked: 1 error, "),
+        "{text}"
+    );
+    let out = mdlx(&["check", &file], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("(doodad: a mesh with Stand sequences only)"),
+        "{text}"
+    );
+    // SARIF: each result carries the kind; each rule its level per kind.
+    let out = mdlx(
+        &["check", &file, "--format", "sarif", "--kind", "portrait"],
+        None,
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &doc["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    assert!(results
+        .iter()
+        .all(|r| r["properties"]["modelKind"] == "portrait"));
+    assert!(results
+        .iter()
+        .any(|r| r["ruleId"] == "missing-portrait-sequence"));
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let death = rules
+        .iter()
+        .find(|r| r["id"] == "missing-death-sequence")
+        .unwrap();
+    assert_eq!(death["properties"]["levelByModelKind"]["unit"], "error");
+    assert_eq!(death["properties"]["levelByModelKind"]["effect"], "none");
+    assert_eq!(death["properties"]["levelByModelKind"]["doodad"], "note");
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -162,6 +261,21 @@ fn the_rule_list_names_every_rule_once() {
     assert!(rules
         .iter()
         .all(|r| ["error", "warning", "info"].contains(&r["severity"].as_str().unwrap())));
+    // Each rule's severity per kind (null: not reported for that kind).
+    let kinds = [
+        "unit", "building", "doodad", "effect", "portrait", "missile", "item",
+    ];
+    for r in &rules {
+        let per = r["kinds"].as_object().unwrap();
+        assert_eq!(per.len(), kinds.len(), "{r}");
+        assert!(kinds.iter().all(|k| per.contains_key(*k)), "{r}");
+    }
+    let death = rules
+        .iter()
+        .find(|r| r["id"] == "missing-death-sequence")
+        .unwrap();
+    assert_eq!(death["kinds"]["unit"], "error");
+    assert_eq!(death["kinds"]["portrait"], Value::Null);
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! `mdlx check PATH...`: the rules of [`mdlx::check`] over files and folders, printed for
 //! people, as JSON lines or as SARIF 2.1.0; `--fix` writes the safe repairs.
 
+use super::check_print::{list_rules, print_human, print_json, print_sarif};
 use crate::files;
 use crate::Ctx;
 use anyhow::{anyhow, bail, Context, Result};
-use mdlx::check::{Finding, Rule, Severity, SourceMap, SourcePos, RULES};
+use mdlx::check::{Classification, Finding, Kind, Rule, Severity, SourceMap};
 use rayon::prelude::*;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ pub struct Options {
     pub allow: Vec<String>,
     /// A settings file.
     pub config: Option<PathBuf>,
+    /// Check every file as this kind instead of the kind found for it.
+    pub kind: Option<Kind>,
     /// Folders to look for textures in.
     pub textures: Vec<PathBuf>,
     /// List the rules.
@@ -37,11 +40,20 @@ pub struct Options {
 const CONFIG: &str = "mdlx-check.toml";
 
 /// What one file gave.
-struct Checked {
-    file: PathBuf,
-    outcome: Result<Vec<Finding>, String>,
+pub(super) struct Checked {
+    pub file: PathBuf,
+    pub outcome: Result<Vec<Finding>, String>,
+    /// What the model was checked as (None when it could not be read).
+    pub kind: Option<AsKind>,
     /// What --fix did, for people.
-    fixed: Vec<String>,
+    pub fixed: Vec<String>,
+}
+
+/// The kind a model was checked as, and why.
+pub(super) struct AsKind {
+    pub kind: Kind,
+    /// `--kind` or what [`mdlx::check::classify`] said.
+    pub why: String,
 }
 
 /// Settings: from the file, then the command line.
@@ -161,6 +173,7 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
     let mut fixed = Vec::new();
+    let mut kind = None;
     let outcome = (|| -> Result<Vec<Finding>> {
         let data = files::read(file)?;
         let read_opts = super::read_options(ctx, file);
@@ -172,7 +185,19 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
         } else {
             (d.model, data)
         };
-        let mut findings = mdlx::check::check(&model);
+        let as_kind = match opts.kind {
+            Some(k) => AsKind {
+                kind: k,
+                why: "as --kind says".into(),
+            },
+            None => {
+                let Classification { kind, why, .. } =
+                    mdlx::check::classify(&model, file.to_str().filter(|_| !files::is_stdio(file)));
+                AsKind { kind, why }
+            }
+        };
+        let mut findings = mdlx::check::check_as(&model, as_kind.kind);
+        kind = Some(as_kind);
         let mut dirs: Vec<PathBuf> = Vec::new();
         if !files::is_stdio(file) {
             dirs.push(
@@ -196,6 +221,7 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
     Checked {
         file: file.to_path_buf(),
         outcome: outcome.map_err(|e| format!("{e:#}")),
+        kind,
         fixed,
     }
 }
@@ -247,9 +273,9 @@ fn fix(
     }
     if !fixed.actions.is_empty() {
         done.push(format!(
-            "the fixed model poses as the original at {} moments; {} bytes -> {}",
-            fixed.poses_checked,
-            data.len(),
+            "the fixed model poses as the original at {}; {} -> {}",
+            crate::text::count(fixed.poses_checked, "moment", "moments"),
+            crate::text::count(data.len(), "byte", "bytes"),
             bytes.len()
         ));
     }
@@ -295,256 +321,4 @@ pub fn run(ctx: &Ctx, paths: &[PathBuf], opts: &Options) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn list_rules(format: &str) -> Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
-    if format == "json" {
-        for r in RULES {
-            let v = json!({"id": r.id, "severity": r.severity.name(), "fixable": r.fixable, "summary": r.summary, "source": r.source});
-            writeln!(out, "{v}")?;
-        }
-    } else {
-        for r in RULES {
-            let fix = if r.fixable { " (--fix)" } else { "" };
-            writeln!(
-                out,
-                "{:<34} {:<7} {}{fix}\n{:<42} source: {}",
-                r.id,
-                r.severity.name(),
-                r.summary,
-                "",
-                r.source
-            )?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn where_(f: &Finding) -> String {
-    let mut s = if f.path.is_empty() {
-        "the model".to_owned()
-    } else {
-        f.path.clone()
-    };
-    if let Some(n) = &f.name {
-        s.push_str(&format!(" {n:?}"));
-    }
-    if let Some(at) = &f.at {
-        s.push_str(&format!(" ({at})"));
-    }
-    s
-}
-
-fn print_human(out: &mut dyn Write, results: &[Checked], colour: bool) -> Result<()> {
-    let paint = |code: &str, text: &str| {
-        if colour {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
-    };
-    let (mut te, mut tw, mut ti, mut clean) = (0, 0, 0, 0);
-    for r in results {
-        let shown = files::shown(&r.file);
-        match &r.outcome {
-            Err(e) => {
-                writeln!(
-                    out,
-                    "{}: {}",
-                    paint("1", &shown),
-                    paint("31", "cannot be checked")
-                )?;
-                writeln!(out, "  {e}")?;
-            }
-            Ok(findings) if findings.is_empty() && r.fixed.is_empty() => clean += 1,
-            Ok(findings) => {
-                let (e, w, i) = mdlx::check::tally(findings);
-                (te, tw, ti) = (te + e, tw + w, ti + i);
-                writeln!(
-                    out,
-                    "{}: {e} errors, {w} warnings, {i} infos",
-                    paint("1", &shown)
-                )?;
-                let mut sorted: Vec<&Finding> = findings.iter().collect();
-                sorted.sort_by_key(|f| std::cmp::Reverse(f.severity()));
-                for f in sorted {
-                    let (code, name) = match f.severity() {
-                        Severity::Error => ("31", "error  "),
-                        Severity::Warning => ("33", "warning"),
-                        Severity::Info => ("36", "info   "),
-                    };
-                    writeln!(
-                        out,
-                        "  {} {} {}: {}",
-                        paint(code, name),
-                        paint("2", f.rule.id),
-                        where_(f),
-                        f.message
-                    )?;
-                }
-                for x in &r.fixed {
-                    writeln!(out, "  {} {x}", paint("32", "fixed  "))?;
-                }
-            }
-        }
-    }
-    let failed = results.iter().filter(|r| r.outcome.is_err()).count();
-    writeln!(
-        out,
-        "{} files checked: {te} errors, {tw} warnings, {ti} infos; {clean} files clean{}",
-        results.len(),
-        if failed > 0 {
-            format!(", {failed} could not be read")
-        } else {
-            String::new()
-        }
-    )?;
-    Ok(())
-}
-
-fn pos_json(at: &Option<SourcePos>) -> Value {
-    match at {
-        Some(SourcePos::Offset(o)) => json!({"offset": o}),
-        Some(SourcePos::Line { line, column }) => json!({"line": line, "column": column}),
-        None => json!({}),
-    }
-}
-
-fn print_json(out: &mut dyn Write, results: &[Checked]) -> Result<()> {
-    for r in results {
-        let file = files::shown(&r.file);
-        match &r.outcome {
-            Err(e) => writeln!(out, "{}", json!({"file": file, "error": e}))?,
-            Ok(findings) => {
-                for f in findings {
-                    let mut v = json!({
-                        "file": file,
-                        "rule": f.rule.id,
-                        "severity": f.severity().name(),
-                        "path": f.path,
-                        "name": f.name,
-                        "message": f.message,
-                    });
-                    if let (Value::Object(o), Value::Object(p)) = (&mut v, pos_json(&f.at)) {
-                        o.extend(p);
-                    }
-                    writeln!(out, "{v}")?;
-                }
-                for x in &r.fixed {
-                    writeln!(out, "{}", json!({"file": file, "fixed": x}))?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A path as SARIF wants it: a relative path as a relative URI reference (`/` separators,
-/// what a URI cannot hold percent-encoded), which code scanning resolves against the
-/// repository; an absolute path as a `file://` URI.
-fn uri(path: &Path) -> String {
-    let text = path.to_string_lossy().replace('\\', "/");
-    let mut s = String::with_capacity(text.len() + 8);
-    if path.is_absolute() {
-        s.push_str("file://");
-        if !text.starts_with('/') {
-            s.push('/'); // C:/...
-        }
-    }
-    for b in text.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                s.push(b as char)
-            }
-            _ => s.push_str(&format!("%{b:02X}")),
-        }
-    }
-    s
-}
-
-fn sarif_level(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "note",
-    }
-}
-
-fn print_sarif(out: &mut dyn Write, results: &[Checked]) -> Result<()> {
-    let rules: Vec<Value> = RULES
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.id,
-                "shortDescription": {"text": r.summary},
-                "fullDescription": {"text": format!("{} Source: {}.", r.summary, r.source)},
-                "defaultConfiguration": {"level": sarif_level(r.severity)},
-                "properties": {"fixable": r.fixable},
-            })
-        })
-        .collect();
-    let mut res = Vec::new();
-    let mut notes = Vec::new();
-    for r in results {
-        let file = uri(&r.file);
-        match &r.outcome {
-            Err(e) => notes.push(json!({
-                "level": "error",
-                "message": {"text": e},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": file}}}],
-            })),
-            Ok(findings) => {
-                for f in findings {
-                    let mut phys = json!({"artifactLocation": {"uri": file}});
-                    match f.at {
-                        Some(SourcePos::Offset(o)) => phys["region"] = json!({"byteOffset": o}),
-                        Some(SourcePos::Line { line, column }) => {
-                            phys["region"] = json!({"startLine": line, "startColumn": column})
-                        }
-                        None => {}
-                    }
-                    let mut loc = json!({"physicalLocation": phys});
-                    if !f.path.is_empty() {
-                        let mut logical = json!({"fullyQualifiedName": f.path});
-                        if let Some(n) = &f.name {
-                            logical["name"] = json!(n);
-                        }
-                        loc["logicalLocations"] = json!([logical]);
-                    }
-                    let index = RULES
-                        .iter()
-                        .position(|r| std::ptr::eq(*r, f.rule))
-                        .unwrap_or(0);
-                    res.push(json!({
-                        "ruleId": f.rule.id,
-                        "ruleIndex": index,
-                        "level": sarif_level(f.severity()),
-                        "message": {"text": format!("{}: {}", where_(f), f.message)},
-                        "locations": [loc],
-                    }));
-                }
-            }
-        }
-    }
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "mdlx",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/",
-                "rules": rules,
-            }},
-            "invocations": [{
-                "executionSuccessful": notes.is_empty(),
-                "toolExecutionNotifications": notes,
-            }],
-            "results": res,
-        }],
-    });
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
-    writeln!(out)?;
-    Ok(())
 }

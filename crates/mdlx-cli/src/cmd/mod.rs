@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod check;
+mod check_print;
 pub mod convert;
 pub mod convert_dir;
 pub mod gltf_in;

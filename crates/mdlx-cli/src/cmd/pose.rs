@@ -121,8 +121,12 @@ pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<Exi
     if posed.pose.billboards_ignored > 0 {
         writeln!(
             out,
-            "  {} billboarded node(s) left unturned: give --view X,Y,Z to face a camera",
-            posed.pose.billboards_ignored
+            "  {} left unturned: give --view X,Y,Z to face a camera",
+            crate::text::count(
+                posed.pose.billboards_ignored,
+                "billboarded node",
+                "billboarded nodes"
+            )
         )?;
     }
     writeln!(out, "nodes (pivot's position now)")?;
@@ -142,12 +146,12 @@ pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<Exi
     for g in &posed.geosets {
         writeln!(
             out,
-            "  Geoset[{}]  {}  alpha {:.3}  layer alpha {:.3}  {} vertices",
+            "  Geoset[{}]  {}  alpha {:.3}  layer alpha {:.3}  {}",
             g.index,
             if g.visible { "visible" } else { "hidden " },
             g.alpha,
             g.layer_alpha,
-            g.positions.len()
+            crate::text::count(g.positions.len(), "vertex", "vertices")
         )?;
     }
     Ok(ExitCode::SUCCESS)

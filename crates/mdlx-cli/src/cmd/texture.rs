@@ -83,7 +83,7 @@ pub fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool) -> Re
     let alpha = match (t.has_alpha, t.alpha_bits) {
         (false, _) => "none (opaque)".to_string(),
         (true, 0) => "yes".to_string(),
-        (true, bits @ (1 | 4 | 8)) => format!("{bits} bit(s)"),
+        (true, bits @ (1 | 4 | 8)) => crate::text::count(bits as usize, "bit", "bits"),
         // Some writers put other numbers there; the content holds 8-bit alpha.
         (true, bits) => format!("8 bits (the header says {bits})"),
     };

@@ -2,7 +2,7 @@
 
 use super::rules::*;
 use super::usage::{visit_tracks, Owner, TrackVisitor};
-use super::{At, Findings};
+use super::{At, Findings, Kind};
 use crate::format::track as tk;
 use crate::model::{AnyTrack, Interpolation, Model, Tag, Track, Tracks, KIND_FIELDS};
 
@@ -22,7 +22,7 @@ pub(crate) fn sequence_word(name: &str) -> String {
 
 /// Sequence first words the game plays by name (mdx-m3-viewer's list, which follows the
 /// game's animation names).
-const STANDARD: &[&str] = &[
+pub(crate) const STANDARD: &[&str] = &[
     "attack",
     "birth",
     "cinematic",
@@ -46,7 +46,7 @@ pub(crate) fn sequences(m: &Model, f: &mut Findings) {
             "the model has no sequences: add at least Stand",
         );
     }
-    let (mut stand, mut death, mut portrait) = (false, false, false);
+    let (mut stand, mut death, mut portrait, mut walk) = (false, false, false, false);
     for (i, s) in m.sequences.iter().enumerate() {
         let name = s.name.text();
         let at = At::record("sequences", i, Some(&name));
@@ -54,6 +54,7 @@ pub(crate) fn sequences(m: &Model, f: &mut Findings) {
         stand |= word == "stand";
         death |= word == "death";
         portrait |= word == "portrait";
+        walk |= word == "walk";
         if !STANDARD.contains(&word.as_str()) {
             let msg = format!(
                 "\"{word}\" is not a name the game plays (Stand, Walk, Attack, Spell, Death, Decay, Birth, Portrait, ...): rename it if it should play"
@@ -89,19 +90,25 @@ pub(crate) fn sequences(m: &Model, f: &mut Findings) {
     }
     if !m.sequences.is_empty() {
         if !stand {
-            f.add(
-                &MISSING_STAND,
-                &At::model(),
-                "no Stand sequence: the game has nothing to play when the unit idles",
-            );
+            f.add(&MISSING_STAND, &At::model(), no_stand(f.kind));
         }
         if !death {
+            f.add(&MISSING_DEATH, &At::model(), no_death(f.kind));
+        }
+        if !walk {
             f.add(
-                &MISSING_DEATH,
+                &MISSING_WALK,
                 &At::model(),
-                "no Death sequence: the unit vanishes at once when it dies",
+                "no Walk sequence: the unit slides when it moves; add one unless it never moves",
             );
         }
+    }
+    if !portrait {
+        f.add(
+            &MISSING_PORTRAIT_SEQUENCE,
+            &At::model(),
+            "a portrait without a Portrait sequence: the portrait frame has nothing made for it to play; add Portrait (and Portrait Talk)",
+        );
     }
     if portrait && m.cameras.is_empty() {
         f.add(
@@ -120,6 +127,30 @@ pub(crate) fn sequences(m: &Model, f: &mut Findings) {
             );
         }
     }
+}
+
+/// What a missing Stand means for a model of `kind`.
+fn no_stand(kind: Kind) -> String {
+    let what = match kind {
+        Kind::Unit | Kind::Building => "the game has nothing to play when it idles",
+        Kind::Missile => "nothing to play in flight",
+        Kind::Effect => "nothing to loop after Birth; fine if the effect is meant to play once",
+        _ => "nothing to play while it stands",
+    };
+    format!("no Stand sequence ({kind}): {what}")
+}
+
+/// What a missing Death means for a model of `kind`.
+fn no_death(kind: Kind) -> String {
+    let what = match kind {
+        Kind::Unit | Kind::Building => "nothing to play when it dies; add one",
+        Kind::Doodad => {
+            "fine for a doodad that is never destroyed; a destructible vanishes at once"
+        }
+        Kind::Missile => "the missile vanishes on impact, with no impact animation",
+        _ => "it vanishes at once when destroyed",
+    };
+    format!("no Death sequence ({kind}): {what}")
 }
 
 /// A track's keys with values widened to four floats, whatever its kind.

@@ -11,6 +11,12 @@
 //!   author's Whim Model Editor (`ErrorChecker.xaml.cs`). Both run on MdxLib; their levels
 //!   are Unused, Warning, Severe and Error.
 //! - **mdlx**: checks neither tool makes, added here; each says why.
+//!
+//! A rule's severity is the one it has for a unit; a rule that matters differently for
+//! another [`Kind`] says so in its `kinds` list (a severity, or `off`: not reported for
+//! that kind). Neither peer knows kinds: both treat every model as a unit.
+
+use super::kind::Kind;
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,8 +47,11 @@ impl Severity {
 pub struct Rule {
     /// The stable id.
     pub id: &'static str,
-    /// Its severity (the same for every finding of the rule).
+    /// Its severity for a unit, and for every kind `kinds` does not name.
     pub severity: Severity,
+    /// The kinds for which the severity differs: `None` means the rule is not reported
+    /// for that kind (what it asks for is normal there).
+    pub kinds: &'static [(Kind, Option<Severity>)],
     /// What it checks, in one line.
     pub summary: &'static str,
     /// Where it comes from (see the module docs).
@@ -51,13 +60,37 @@ pub struct Rule {
     pub fixable: bool,
 }
 
+impl Rule {
+    /// The severity of this rule's findings for a model of `kind`, or `None` when the
+    /// rule is not reported for that kind.
+    pub fn severity_for(&self, kind: Kind) -> Option<Severity> {
+        match self.kinds.iter().find(|(k, _)| *k == kind) {
+            Some(&(_, s)) => s,
+            None => Some(self.severity),
+        }
+    }
+}
+
+/// A severity of a `kinds` list: `off` or a [`Severity`] variant.
+macro_rules! kind_severity {
+    (off) => {
+        None
+    };
+    ($s:ident) => {
+        Some(Severity::$s)
+    };
+}
+
 macro_rules! rules {
-    ($($name:ident $id:literal $sev:ident $fix:literal $source:literal $summary:literal;)*) => {
+    ($($name:ident $id:literal $sev:ident $fix:literal
+       $({ $($kind:ident: $ks:ident),* $(,)? })?
+       $source:literal $summary:literal;)*) => {
         $(
             #[doc = $summary]
             pub static $name: Rule = Rule {
                 id: $id,
                 severity: Severity::$sev,
+                kinds: &[$($((Kind::$kind, kind_severity!($ks))),*)?],
                 summary: $summary,
                 source: $source,
                 fixable: $fix,
@@ -84,12 +117,25 @@ rules! {
         "a number is NaN or infinite (vertices, normals, pivots, extents, keys)";
 
     // --- Sequences ---------------------------------------------------------------------
-    NO_SEQUENCES "no-sequences" Warning false "m3v testSequences"
+    NO_SEQUENCES "no-sequences" Warning false { Doodad: off }
+        "m3v testSequences; tuner Inspect; here not for doodads (a prop that never moves needs none)"
         "the model has no sequences";
-    MISSING_STAND "missing-stand-sequence" Error false "m3v testSequences (severe)"
+    MISSING_STAND "missing-stand-sequence" Error false
+        { Doodad: Warning, Effect: Warning, Missile: Warning, Item: Warning, Portrait: off }
+        "m3v testSequences (severe, every model); here an error for units and buildings, which idle in Stand, a warning for what may mean to play once, and not for portraits (missing-portrait-sequence)"
         "no sequence is named Stand (or Alternate Stand)";
-    MISSING_DEATH "missing-death-sequence" Error false "m3v testSequences (severe)"
+    MISSING_DEATH "missing-death-sequence" Error false
+        { Doodad: Info, Missile: Info, Item: Info, Effect: off, Portrait: off }
+        "m3v testSequences (severe, every model); here an error only for units and buildings, which play Death when they die: an effect or a portrait is never killed, and a doodad, a missile or an item without Death is a choice (a destructible or a missile that vanishes at once)"
         "no sequence is named Death (or Alternate Death)";
+    MISSING_WALK "missing-walk-sequence" Warning false
+        { Building: off, Doodad: off, Effect: off, Portrait: off, Missile: off, Item: off }
+        "mdlx: the issue's list (a unit needs Stand, Walk, ...); units only, a warning since some never move (wards, towers made units)"
+        "a unit has no Walk sequence: it slides when it moves";
+    MISSING_PORTRAIT_SEQUENCE "missing-portrait-sequence" Warning false
+        { Unit: off, Building: off, Doodad: off, Effect: off, Missile: off, Item: off }
+        "mdlx: the issue's list; portraits only (a portrait file's sequences are what the portrait frame plays)"
+        "a portrait has no Portrait sequence";
     NONSTANDARD_NAME "nonstandard-sequence-name" Warning false "m3v testSequence"
         "a sequence's first word is none the game plays by name (Stand, Walk, Attack, ...)";
     ZERO_LENGTH "sequence-zero-length" Warning false "m3v testSequence"
@@ -245,7 +291,9 @@ rules! {
         "an attachment's path does not end in .mdl or .mdx";
     HELPER_CHILDLESS "helper-without-children" Info false "whim (unused)"
         "a helper has no child nodes and no animation: it moves nothing";
-    MISSING_ORIGIN "missing-origin-attachment" Warning false "m3v testAttachments; tuner Inspect; here only for models with geosets (an effect without a mesh needs none)"
+    MISSING_ORIGIN "missing-origin-attachment" Warning false
+        { Doodad: off, Effect: off, Portrait: off, Missile: off, Item: off }
+        "m3v testAttachments; tuner Inspect; both for every model; here only for units and buildings with geosets (what effects attach to; a model without a mesh is not one)"
         "no attachment point is named Origin Ref (effects on the unit have nowhere to go)";
     EMITTER_PATH "emitter-path" Error false "m3v testParticleEmitter"
         "a particle emitter's model path does not end in .mdl or .mdx";

@@ -60,8 +60,9 @@ fn sequence(name: &str, start: u32, end: u32) -> Sequence {
 }
 
 /// A model no rule fires on: Stand and Death, one texture, material, geoset (one
-/// triangle on bone 0), an Origin Ref attachment, a light, an animated bone.
-fn clean() -> Model {
+/// triangle on bone 0), an Origin Ref attachment, a light, an animated bone. [`classify`]
+/// calls it a doodad (a mesh with Stand and Death only).
+pub(super) fn clean() -> Model {
     let geoset = Geoset {
         vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
         normals: vec![[0.0, 0.0, 1.0]; 3],
@@ -125,8 +126,18 @@ fn clean() -> Model {
     }
 }
 
+/// The rules that fire on `m` checked as a unit, and as a portrait for the one rule that
+/// only portraits have (a unit is what every other rule is on for).
 fn ids(m: &Model) -> Vec<&'static str> {
-    let mut v: Vec<_> = check(m).iter().map(|f| f.rule.id).collect();
+    let mut v: Vec<_> = check_as(m, Kind::Unit)
+        .iter()
+        .chain(
+            check_as(m, Kind::Portrait)
+                .iter()
+                .filter(|f| f.rule.id == "missing-portrait-sequence"),
+        )
+        .map(|f| f.rule.id)
+        .collect();
     v.sort_unstable();
     v.dedup();
     v
@@ -223,6 +234,18 @@ fn cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
             "missing-death-sequence",
             |m| m.sequences[1].name = "Walk".into(),
             Some(|m| m.sequences[1].name = "death alternate".into()),
+        ),
+        (
+            // The clean model has no Walk; checked as a unit, that is a finding.
+            "missing-walk-sequence",
+            |_| {},
+            Some(|m| m.sequences.push(sequence("Alternate Walk", 4000, 5000))),
+        ),
+        (
+            // Nor a Portrait sequence; checked as a portrait, that is a finding.
+            "missing-portrait-sequence",
+            |_| {},
+            Some(|m| m.sequences.push(sequence("Portrait Talk", 4000, 5000))),
         ),
         (
             "nonstandard-sequence-name",

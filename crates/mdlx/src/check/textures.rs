@@ -19,7 +19,8 @@ const MAX_JPEG_HEADER: u32 = 624;
 /// see [`TextureFinder`]). Textures that are not found are not reported: they may be in
 /// the game's archives. A file that cannot be read as a texture is left to `mdlx info`.
 pub fn check_textures(model: &Model, dirs: Vec<PathBuf>) -> Vec<Finding> {
-    let mut f = Findings::new();
+    // The texture rules are the same for every kind.
+    let mut f = Findings::new(super::Kind::Unit);
     let mut finder = TextureFinder::new(dirs);
     for (i, t) in model.textures.iter().enumerate() {
         let path = t.path.text();
