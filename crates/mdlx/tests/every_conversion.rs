@@ -79,10 +79,16 @@ struct Made {
     bound: f64,
 }
 
-/// Errors per rule.
-fn errors_by_rule(m: &Model) -> BTreeMap<&'static str, usize> {
+/// Errors per rule, the model checked as a model of `kind` (`None`: the kind `check`
+/// finds). A conversion's output is checked as the kind of its source: converting does
+/// not change what a model is for.
+fn errors_by_rule(m: &Model, kind: Option<mdlx::check::Kind>) -> BTreeMap<&'static str, usize> {
     let mut out = BTreeMap::new();
-    for f in mdlx::check::check(m) {
+    let findings = match kind {
+        Some(k) => mdlx::check::check_as(m, k),
+        None => mdlx::check::check(m),
+    };
+    for f in findings {
         if f.severity() == Severity::Error {
             *out.entry(f.rule.id).or_insert(0) += 1;
         }
@@ -215,9 +221,17 @@ impl Row {
                 return;
             }
         };
-        let before = made.model.as_ref().map(errors_by_rule).unwrap_or_default();
+        // The kind of the source (by its file name too, as `mdlx check` decides it), else
+        // of the output.
+        let kind =
+            Some(mdlx::check::classify(made.model.as_ref().unwrap_or(&out), Some(&name)).kind);
+        let before = made
+            .model
+            .as_ref()
+            .map(|m| errors_by_rule(m, kind))
+            .unwrap_or_default();
         let mut new_here = 0;
-        for (rule, n) in errors_by_rule(&out) {
+        for (rule, n) in errors_by_rule(&out, kind) {
             let extra = n.saturating_sub(before.get(rule).copied().unwrap_or(0));
             if extra > 0 {
                 *self.new_errors.entry(rule).or_insert(0) += extra;
