@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod classic;
 pub mod convert;
 pub mod convert_dir;
 pub mod gltf_in;
