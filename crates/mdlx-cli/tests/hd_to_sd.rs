@@ -86,9 +86,13 @@ fn with_textures_the_blp_files_are_written_beside_the_model() {
     let prefix = "TaylorMouse__warcraft_III_reforged_tools__Documentation__Tutorial__Resources__";
     let input = corpus(&format!("mdx/{prefix}blob.mdx"));
     let tex = temp_dir("tex");
-    for n in ["blob_diff2.dds", "blob_emis.dds", "blob_nrm.dds", "blob_orm2.dds"] {
-        std::os::unix::fs::symlink(corpus(&format!("textures/{prefix}{n}")), tex.join(n))
-            .unwrap();
+    for n in [
+        "blob_diff2.dds",
+        "blob_emis.dds",
+        "blob_nrm.dds",
+        "blob_orm2.dds",
+    ] {
+        std::os::unix::fs::symlink(corpus(&format!("textures/{prefix}{n}")), tex.join(n)).unwrap();
     }
     let dir = temp_dir("blob");
     let out = dir.join("blob.mdx");
@@ -128,7 +132,11 @@ fn with_textures_the_blp_files_are_written_beside_the_model() {
         "7",
     ]);
     assert!(!r.status.success());
-    assert!(text(&r.stderr).contains("level of detail 7"), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("level of detail 7"),
+        "{}",
+        text(&r.stderr)
+    );
     assert!(!dir.join("x.mdx").exists());
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&tex);

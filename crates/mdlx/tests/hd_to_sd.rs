@@ -91,14 +91,14 @@ fn deviation(src: &Model, dst: &Model) -> Option<f64> {
     }
     let mut worst = 0.0f64;
     for (gi, g) in dst.geosets.iter().enumerate() {
-        for v in 0..g.vertices.len() {
+        for (v, moments) in pd[gi].iter().enumerate() {
             let cands = by_key.get(&key(g, v))?;
             let best = cands
                 .iter()
                 .map(|&(sg, sv)| {
                     ps[sg][sv]
                         .iter()
-                        .zip(&pd[gi][v])
+                        .zip(moments)
                         .map(|(a, b)| {
                             (0..3)
                                 .map(|k| f64::from(a[k] - b[k]).powi(2))
@@ -125,6 +125,9 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
     assert_eq!(files.len(), 72, "the corpus's Reforged MDX files");
     let mut failures = Vec::new();
     let mut new_by_rule: BTreeMap<&str, usize> = BTreeMap::new();
+    // Errors by rule over all files: the sources, `Model::to_version(800)` (the version
+    // change this conversion replaces for Reforged input), and `to_classic`.
+    let mut totals: [BTreeMap<&str, usize>; 3] = Default::default();
     let (mut worst_rel, mut worst_name) = (0.0f64, String::new());
     println!(
         "{:<60} {:>5} {:>5} {:>6} {:>6} {:>10} {:>10} {:>8}",
@@ -142,6 +145,15 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
             }
         };
         let (before, after) = (errors(&src), errors(&out.model));
+        let plain = src
+            .to_version(800)
+            .map(|(m, _)| errors(&m))
+            .unwrap_or_default();
+        for (t, e) in totals.iter_mut().zip([&before, &plain, &after]) {
+            for (rule, n) in e {
+                *t.entry(rule).or_default() += n;
+            }
+        }
         for (rule, &n) in &after {
             let had = before.get(rule).copied().unwrap_or(0);
             if n > had {
@@ -153,7 +165,9 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
         let measured = match deviation(&src, &out.model) {
             Some(d) => d,
             None => {
-                failures.push(format!("{name}: a vertex of the result matches no source vertex"));
+                failures.push(format!(
+                    "{name}: a vertex of the result matches no source vertex"
+                ));
                 continue;
             }
         };
@@ -187,6 +201,12 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
             measured / size
         );
     }
+    for (what, t) in ["sources", "to_version(800)", "to_classic"]
+        .iter()
+        .zip(&totals)
+    {
+        println!("errors by rule, {what}: {t:?}");
+    }
     println!("new errors by rule: {new_by_rule:?}");
     println!("worst pose deviation: {worst_rel:.6} of the model's size ({worst_name})");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -202,7 +222,12 @@ fn textures_are_composed_resized_and_written_as_blp() {
     std::fs::create_dir_all(&dir).unwrap();
     let tex = common::corpus_dir().join("textures");
     let prefix = "TaylorMouse__warcraft_III_reforged_tools__Documentation__Tutorial__Resources__";
-    for n in ["blob_diff2.dds", "blob_emis.dds", "blob_nrm.dds", "blob_orm2.dds"] {
+    for n in [
+        "blob_diff2.dds",
+        "blob_emis.dds",
+        "blob_nrm.dds",
+        "blob_orm2.dds",
+    ] {
         std::os::unix::fs::symlink(tex.join(format!("{prefix}{n}")), dir.join(n)).unwrap();
     }
     let path = common::corpus_dir().join(format!("mdx/{prefix}blob.mdx"));

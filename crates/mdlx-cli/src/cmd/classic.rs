@@ -5,6 +5,16 @@ use crate::files;
 use crate::report::Note;
 use std::path::Path;
 
+/// A converted model, what to tell about it, and the BLP files to write beside it.
+pub struct Converted {
+    /// The version 800 model.
+    pub model: mdlx::Model,
+    /// Its losses and skinning error.
+    pub notes: Vec<Note>,
+    /// Textures to write beside the output.
+    pub textures: Vec<mdlx::gltf::import::ImportedTexture>,
+}
+
 /// `model` (900+) for the classic client ([`mdlx::convert::classic`]), with the textures
 /// found beside `input` or in `--textures`; its losses and skinning error as notes, and
 /// the BLP files to write beside the output.
@@ -13,7 +23,7 @@ pub fn to_classic(
     input: &Path,
     texture_dirs: &[std::path::PathBuf],
     lod: Option<u32>,
-) -> Result<(mdlx::Model, (Vec<Note>, Vec<mdlx::gltf::import::ImportedTexture>)), String> {
+) -> Result<Converted, String> {
     let mut dirs = Vec::new();
     if !files::is_stdio(input) {
         let dir = input.parent().unwrap_or(Path::new(""));
@@ -40,5 +50,9 @@ pub fn to_classic(
             done.skinning_error
         ),
     ));
-    Ok((done.model, (notes, done.textures)))
+    Ok(Converted {
+        model: done.model,
+        notes,
+        textures: done.textures,
+    })
 }

@@ -361,11 +361,11 @@ pub(super) fn convert_file(
         )));
     }
     if classic {
-        let (converted, more) = super::classic::to_classic(&model, input, &opts.textures, opts.lod)
+        let done = super::classic::to_classic(&model, input, &opts.textures, opts.lod)
             .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
-        model = converted;
-        notes.extend(more.0);
-        textures.extend(more.1);
+        model = done.model;
+        notes.extend(done.notes);
+        textures.extend(done.textures);
     } else if let Some(version) = opts.version.filter(|v| *v != model.version) {
         let (converted, losses) = model
             .to_version(version)

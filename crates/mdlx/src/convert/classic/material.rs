@@ -131,7 +131,10 @@ pub(super) fn convert(
         if !dropped_tracks.is_empty() {
             losses.push(Loss::new(
                 place.clone(),
-                format!("HD layer animations {} (no classic form)", dropped_tracks.join(", ")),
+                format!(
+                    "HD layer animations {} (no classic form)",
+                    dropped_tracks.join(", ")
+                ),
             ));
         }
         let mut layers = Vec::new();
@@ -156,7 +159,12 @@ pub(super) fn convert(
             if diffuse >= 0 {
                 jobs.push((mi, layers.len(), Job::Plain(diffuse as usize)));
             }
-            layers.push(classic_layer(&base, diffuse.max(0), base.filter_mode, flags));
+            layers.push(classic_layer(
+                &base,
+                diffuse.max(0),
+                base.filter_mode,
+                flags,
+            ));
         }
         let emissive = roles[EMISSIVE];
         if !black_or_none(model, emissive) && emissive_shows(model, emissive as usize) {

@@ -132,8 +132,9 @@ pub fn to_classic(model: &Model, opts: &ClassicOptions) -> Result<Classic, Strin
         g.skin = None;
         g.skin_wide = false;
     }
-    let finder = RefCell::new((!opts.texture_dirs.is_empty())
-        .then(|| TextureFinder::new(opts.texture_dirs.clone())));
+    let finder = RefCell::new(
+        (!opts.texture_dirs.is_empty()).then(|| TextureFinder::new(opts.texture_dirs.clone())),
+    );
     let shows = |model: &Model, id: usize| -> bool {
         let mut f = finder.borrow_mut();
         let Some(f) = f.as_mut() else { return true };
@@ -145,7 +146,11 @@ pub fn to_classic(model: &Model, opts: &ClassicOptions) -> Result<Classic, Strin
             .and_then(|p| std::fs::read(p).ok())
             .and_then(|b| crate::texture::decode(&b).ok());
         // Unknown: keep the layer; known: only if some pixel glows.
-        image.is_none_or(|i| i.pixels.chunks_exact(4).any(|p| p[..3].iter().any(|&c| c > 8)))
+        image.is_none_or(|i| {
+            i.pixels
+                .chunks_exact(4)
+                .any(|p| p[..3].iter().any(|&c| c > 8))
+        })
     };
     let jobs = material::convert(&mut m, &mut losses, &shows);
     let (mut m, more) = m.to_version(ver::CLASSIC)?;

@@ -79,7 +79,13 @@ pub(super) fn keep_lod(
         i += 1;
         keep[i - 1]
     });
-    renumber_geosets(m, &new_index.iter().map(|x| x.map(|i| vec![i])).collect::<Vec<_>>());
+    renumber_geosets(
+        m,
+        &new_index
+            .iter()
+            .map(|x| x.map(|i| vec![i]))
+            .collect::<Vec<_>>(),
+    );
     for g in &mut m.geosets {
         g.lod = 0;
         g.lod_name = FixedString::default();
@@ -219,9 +225,11 @@ fn normalised(acc: BTreeMap<usize, f32>) -> Vec<(usize, f32)> {
 fn still_bone(m: &mut Model, losses: &mut Vec<Loss>) -> u32 {
     {
         let s = Skeleton::new(m);
-        let found = s.nodes.iter().enumerate().find(|(i, n)| {
-            n.kind == crate::anim::NodeKind::Bone && still(&s, *i)
-        });
+        let found = s
+            .nodes
+            .iter()
+            .enumerate()
+            .find(|(i, n)| n.kind == crate::anim::NodeKind::Bone && still(&s, *i));
         if let Some((_, n)) = found {
             return n.node.object_id;
         }
@@ -302,7 +310,9 @@ pub(super) fn bone_for_unbound(m: &mut Model, losses: &mut Vec<Loss>) -> Option<
     let root = still_bone(m, losses);
     losses.push(Loss::new(
         "",
-        format!("{unbound} vertices bound to no node now follow the still bone of object id {root}"),
+        format!(
+            "{unbound} vertices bound to no node now follow the still bone of object id {root}"
+        ),
     ));
     Some(root as usize)
 }
@@ -410,7 +420,12 @@ fn piece(g: &Geoset, groups: &[Vec<usize>], verts: &[u32], tris: Option<&[[u32; 
             out.uv_sets = g
                 .uv_sets
                 .iter()
-                .map(|s| verts.iter().filter_map(|v| s.get(pick(v)).copied()).collect())
+                .map(|s| {
+                    verts
+                        .iter()
+                        .filter_map(|v| s.get(pick(v)).copied())
+                        .collect()
+                })
                 .collect();
             out.tangents = g.tangents.as_ref().map(|t| {
                 verts
@@ -434,7 +449,11 @@ fn piece(g: &Geoset, groups: &[Vec<usize>], verts: &[u32], tris: Option<&[[u32; 
         }
     }
     out.matrix_group_sizes = order.iter().map(|k| k.len() as u32).collect();
-    out.matrix_indices = order.iter().flat_map(|k| k.iter()).map(|&n| n as u32).collect();
+    out.matrix_indices = order
+        .iter()
+        .flat_map(|k| k.iter())
+        .map(|&n| n as u32)
+        .collect();
     out.vertex_groups = verts.iter().map(|v| index[&groups[pick(v)]]).collect();
     out
 }
@@ -455,8 +474,8 @@ pub(super) fn skinning_error(src: &Model, dst: &Model, pieces: &Pieces) -> f32 {
             for (l, &v) in verts.iter().enumerate() {
                 let a = gs[*from].positions[v as usize];
                 let b = gd[k].positions[l];
-                let d = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2))
-                    .sqrt();
+                let d =
+                    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
                 if d.is_finite() {
                     worst = worst.max(d);
                 }
@@ -471,10 +490,7 @@ pub(super) fn skinning_error(src: &Model, dst: &Model, pieces: &Pieces) -> f32 {
         let len = f64::from(seq.interval[1].saturating_sub(seq.interval[0]));
         for f in [0.0, 0.5, 1.0] {
             let t = len * f;
-            measure(
-                &Clock::unwrapped(src, si, t),
-                &Clock::unwrapped(dst, si, t),
-            );
+            measure(&Clock::unwrapped(src, si, t), &Clock::unwrapped(dst, si, t));
         }
     }
     worst

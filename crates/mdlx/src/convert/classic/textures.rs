@@ -17,7 +17,9 @@ pub const MAX_SIDE: u32 = 512;
 /// `path` with its extension replaced by `.blp` (`Textures\Foo.dds` ->
 /// `Textures\Foo.blp`); `suffix` goes before it.
 fn blp_path(path: &str, suffix: &str) -> String {
-    let cut = path.rfind('.').filter(|&d| !path[d..].contains(['\\', '/']));
+    let cut = path
+        .rfind('.')
+        .filter(|&d| !path[d..].contains(['\\', '/']));
     format!("{}{suffix}.blp", &path[..cut.unwrap_or(path.len())])
 }
 
@@ -151,11 +153,7 @@ pub(super) fn textures(
 
 /// The texture at `path`, or with `orm`: that diffuse with the ORM's alpha, inverted, as
 /// its alpha (the team colour shows where the ORM's alpha is high).
-fn compose(
-    finder: &mut TextureFinder,
-    path: &str,
-    orm: Option<&str>,
-) -> Result<RgbaImage, String> {
+fn compose(finder: &mut TextureFinder, path: &str, orm: Option<&str>) -> Result<RgbaImage, String> {
     let load = |finder: &mut TextureFinder, path: &str| -> Result<RgbaImage, String> {
         let file = finder
             .find(path)
@@ -233,8 +231,8 @@ fn pot(n: u32) -> u32 {
     p.clamp(1, MAX_SIDE)
 }
 
-/// A box-filtered resize (each output pixel the mean of the source pixels it covers;
-/// bilinear when enlarging).
+/// A box-filtered resize: each output pixel the mean of the source pixels it covers (the
+/// nearest one when enlarging).
 fn resize(img: &RgbaImage, w: u32, h: u32) -> RgbaImage {
     let (sw, sh) = (img.width.max(1), img.height.max(1));
     let mut out = vec![0u8; (w * h * 4) as usize];
@@ -248,15 +246,15 @@ fn resize(img: &RgbaImage, w: u32, h: u32) -> RgbaImage {
             for yy in y0..y1 {
                 for xx in x0..x1 {
                     let p = ((yy * sw + xx) * 4) as usize;
-                    for c in 0..4 {
-                        acc[c] += u32::from(img.pixels[p + c]);
+                    for (a, &v) in acc.iter_mut().zip(&img.pixels[p..p + 4]) {
+                        *a += u32::from(v);
                     }
                 }
             }
             let count = (y1 - y0) * (x1 - x0);
             let o = ((y * w + x) * 4) as usize;
-            for c in 0..4 {
-                out[o + c] = ((acc[c] + count / 2) / count) as u8;
+            for (px, a) in out[o..o + 4].iter_mut().zip(acc) {
+                *px = ((a + count / 2) / count) as u8;
             }
         }
     }
