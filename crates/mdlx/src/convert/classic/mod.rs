@@ -49,7 +49,7 @@
 //! - **Textures.** Every texture in use whose path is not a BLP (`.dds`, `.tif`, ...)
 //!   is named `.blp` (same folder and stem; a diffuse with the team-colour mask gets
 //!   `_TC`). With [`ClassicOptions::texture_dirs`] (looked up by
-//!   [`TextureFinder`](crate::gltf::TextureFinder)) each is decoded, composed, resized to
+//!   [`TextureFinder`]) each is decoded, composed, resized to
 //!   powers of two of at most [`MAX_SIDE`](textures::MAX_SIDE) (512) a side and encoded
 //!   as BLP1 ([`Classic::textures`]); the BLP specification on Hive Workshop
 //!   (Dr Super Good, "BLP Specifications (WC3)") gives 512 as the largest size BLP1 had
@@ -152,13 +152,14 @@ pub fn to_classic(model: &Model, opts: &ClassicOptions) -> Result<Classic, Strin
                 .any(|p| p[..3].iter().any(|&c| c > 8))
         })
     };
+    let was_used = textures::used(&m);
     let jobs = material::convert(&mut m, &mut losses, &shows);
     let (mut m, more) = m.to_version(ver::CLASSIC)?;
     losses.extend(more);
     layout::renumber_nodes(&mut m, &mut losses);
     layout::separate_sequences(&mut m, &mut losses);
     let mut finder = finder.into_inner();
-    let textures = textures::textures(&mut m, &jobs, finder.as_mut(), &mut losses);
+    let textures = textures::textures(&mut m, &jobs, finder.as_mut(), &was_used, &mut losses);
     Ok(Classic {
         model: m,
         losses,

@@ -332,6 +332,12 @@ pub(super) fn regroup(m: &mut Model, root: Option<usize>, losses: &mut Vec<Loss>
     let mut map: Vec<Option<Vec<usize>>> = Vec::new();
     let mut inexact = 0usize;
     for (gi, (g, wv)) in old.into_iter().zip(w).enumerate() {
+        if classic_already(&g, &live) {
+            map.push(Some(vec![pieces.len()]));
+            pieces.push((gi, (0..g.vertices.len() as u32).collect()));
+            m.geosets.push(g);
+            continue;
+        }
         let groups: Vec<Vec<usize>> = wv
             .iter()
             .map(|pairs| {
@@ -381,6 +387,21 @@ pub(super) fn regroup(m: &mut Model, root: Option<usize>, losses: &mut Vec<Loss>
     }
     renumber_geosets(m, &map);
     pieces
+}
+
+/// Whether geoset `g` is skinned as the classic client wants already (no skin weights;
+/// every vertex in a group of nodes that exist; within [`CLASSIC`]), so it stays as it is.
+fn classic_already(g: &Geoset, live: &HashSet<u32>) -> bool {
+    let groups = g.matrix_groups();
+    g.skin.is_none()
+        && groups.len() <= CLASSIC.groups
+        && g.vertices.len() <= CLASSIC.vertices
+        && g.vertex_groups.len() == g.vertices.len()
+        && g.vertex_groups.iter().all(|&k| {
+            groups
+                .get(k as usize)
+                .is_some_and(|ids| !ids.is_empty() && ids.iter().all(|id| live.contains(id)))
+        })
 }
 
 /// The geoset holding vertices `verts` of `g` (all, in order, when `tris` is `None`:

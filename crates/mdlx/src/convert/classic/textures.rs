@@ -42,6 +42,7 @@ pub(super) fn textures(
     model: &mut Model,
     jobs: &[(usize, usize, Job)],
     mut finder: Option<&mut TextureFinder>,
+    was_used: &BTreeSet<usize>,
     losses: &mut Vec<Loss>,
 ) -> Vec<ImportedTexture> {
     let mut made: BTreeMap<Job, Made> = BTreeMap::new();
@@ -97,7 +98,7 @@ pub(super) fn textures(
             model.materials[mi].layers[li].texture_id = m.record as i32;
         }
     }
-    let map = prune(model, losses);
+    let map = prune(model, was_used, losses);
     let mut out = Vec::new();
     for m in made.values() {
         let Some((old, orm)) = &m.write else { continue };
@@ -177,7 +178,7 @@ fn compose(finder: &mut TextureFinder, path: &str, orm: Option<&str>) -> Result<
 }
 
 /// Texture ids the model draws: layers (and their KMTF animations), particle emitters.
-fn used(model: &Model) -> BTreeSet<usize> {
+pub(super) fn used(model: &Model) -> BTreeSet<usize> {
     let counts = Usage::of(model);
     counts
         .counts(RefKind::Texture)
@@ -188,17 +189,24 @@ fn used(model: &Model) -> BTreeSet<usize> {
         .collect()
 }
 
-/// Removes the texture records nothing uses any more (the HD roles no classic layer
-/// draws), renumbering the rest; returns each old record's new index. Nothing is removed
-/// when some reference is out of range (then the numbering stays).
-fn prune(model: &mut Model, losses: &mut Vec<Loss>) -> Vec<Option<usize>> {
+/// Removes the texture records of `was_used` that nothing uses any more (the HD roles no
+/// classic layer draws; textures unused before stay), renumbering the rest; returns each
+/// old record's new index. Nothing is removed when some reference is out of range (then
+/// the numbering stays).
+fn prune(
+    model: &mut Model,
+    was_used: &BTreeSet<usize>,
+    losses: &mut Vec<Loss>,
+) -> Vec<Option<usize>> {
     let keep = used(model);
     let n = model.textures.len();
     let same: Vec<Option<usize>> = (0..n).map(Some).collect();
-    if keep.len() == n {
+    let drop: Vec<bool> = (0..n)
+        .map(|i| was_used.contains(&i) && !keep.contains(&i))
+        .collect();
+    if !drop.contains(&true) {
         return same;
     }
-    let drop: Vec<bool> = (0..n).map(|i| !keep.contains(&i)).collect();
     let names: Vec<String> = (0..n)
         .filter(|&i| drop[i])
         .map(|i| format!("{:?}", model.textures[i].path.text()))
