@@ -115,6 +115,41 @@ fn deviation(src: &Model, dst: &Model) -> Option<f64> {
     Some(worst)
 }
 
+/// A folder of the texture corpus's files that `files` name, under the names the models
+/// give them (links; the stem the model names, the extension of the file found; the
+/// manifest's `referenced_by` column says which), as `--textures` would take them.
+fn texture_folder(files: &[std::path::PathBuf]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mdlx-hd-to-sd-tex-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let tex = common::corpus_dir().join("textures");
+    let models: Vec<String> = files.iter().map(|p| common::name(p)).collect();
+    let manifest = std::fs::read_to_string(tex.join("MANIFEST.tsv")).unwrap();
+    for line in manifest.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (Some(local), Some(refs)) = (f.first(), f.get(11)) else {
+            continue;
+        };
+        for r in refs.split(';') {
+            let mut parts = r.split('|');
+            let (Some(model), Some(path)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            if !models.iter().any(|m| model.ends_with(m.as_str())) {
+                continue;
+            }
+            let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+            let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
+            let ext = local.rsplit_once('.').map_or("", |(_, e)| e);
+            let link = dir.join(format!("{stem}.{ext}"));
+            if !link.exists() {
+                std::os::unix::fs::symlink(tex.join(local), link).unwrap();
+            }
+        }
+    }
+    dir
+}
+
 #[test]
 fn every_reforged_corpus_model_converts_to_a_classic_model() {
     let files: Vec<_> = common::manifest()
@@ -123,6 +158,8 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
         .map(|r| common::corpus_dir().join(r.local_path))
         .collect();
     assert_eq!(files.len(), 72, "the corpus's Reforged MDX files");
+    let textures = texture_folder(&files);
+    let (mut written, mut missing) = (0usize, 0usize);
     let mut failures = Vec::new();
     let mut new_by_rule: BTreeMap<&str, usize> = BTreeMap::new();
     // Errors by rule over all files: the sources, `Model::to_version(800)` (the version
@@ -137,13 +174,29 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
         let name = common::name(path);
         let data = std::fs::read(path).unwrap();
         let src = mdlx::mdx::from_bytes(&data).unwrap();
-        let out = match to_classic(&src, &ClassicOptions::default()) {
+        let options = ClassicOptions {
+            texture_dirs: vec![textures.clone()],
+            ..Default::default()
+        };
+        let out = match to_classic(&src, &options) {
             Ok(o) => o,
             Err(e) => {
                 failures.push(format!("{name}: refused: {e}"));
                 continue;
             }
         };
+        for t in &out.textures {
+            let img = mdlx::texture::decode(&t.blp).unwrap();
+            assert!(img.width <= 512 && img.height <= 512, "{name}: {}", t.path);
+            assert!(img.width.is_power_of_two() && img.height.is_power_of_two());
+            assert!(out.model.textures.iter().any(|r| r.path.text() == t.path));
+        }
+        written += out.textures.len();
+        missing += out
+            .losses
+            .iter()
+            .filter(|l| l.what.contains("not written"))
+            .count();
         let (before, after) = (errors(&src), errors(&out.model));
         let plain = src
             .to_version(800)
@@ -208,6 +261,8 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
         println!("errors by rule, {what}: {t:?}");
     }
     println!("new errors by rule: {new_by_rule:?}");
+    println!("textures written as BLP: {written}; not found: {missing}");
+    let _ = std::fs::remove_dir_all(&textures);
     println!("worst pose deviation: {worst_rel:.6} of the model's size ({worst_name})");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -156,8 +156,11 @@ pub(super) fn textures(
 /// its alpha (the team colour shows where the ORM's alpha is high).
 fn compose(finder: &mut TextureFinder, path: &str, orm: Option<&str>) -> Result<RgbaImage, String> {
     let load = |finder: &mut TextureFinder, path: &str| -> Result<RgbaImage, String> {
+        // As named, else as a BLP (or the DDS, TGA or PNG of that name, as the finder
+        // looks for them): Reforged models name `.tif` files the game never shipped.
         let file = finder
             .find(path)
+            .or_else(|| finder.find(&blp_path(path, "")))
             .ok_or_else(|| format!("{path:?} not found in the texture folders"))?;
         let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         crate::texture::decode(&bytes).map_err(|e| format!("{}: {e}", file.display()))
