@@ -29,9 +29,10 @@
 //!   of shader type 1 with those six texture slots) become classic layers:
 //!   - an opaque material (filter mode None) whose team-colour role is the team colour
 //!     (replaceable id 1): a team-colour layer (filter None), then the diffuse layer with
-//!     filter Blend, whose texture's alpha is the team-colour mask. That is how Blizzard's
-//!     classic units are layered (the corpus's 800 models: team colour first, filter
-//!     None, then the skin texture with Blend, transparent where the team colour shows).
+//!     filter Blend, whose texture's alpha is the team-colour mask. That is how classic
+//!     units are layered: in the corpus's version 800 MDL files (94 with materials), all
+//!     11 materials that start with a team-colour layer have it with filter None and then
+//!     a texture with filter Blend, transparent where the team colour shows.
 //!     The mask is the ORM texture's alpha (mdx-m3-viewer's HD shader tints by the
 //!     team colour where the ORM alpha is above 0.1; the glTF import writes ORM alpha 0
 //!     for "no team colour"), so the diffuse's alpha becomes `255 - ORM alpha`;
