@@ -67,6 +67,9 @@ mod material;
 mod skinning;
 pub mod textures;
 
+#[cfg(test)]
+mod tests;
+
 use crate::format::version as ver;
 use crate::gltf::import::ImportedTexture;
 use crate::gltf::TextureFinder;
