@@ -132,6 +132,15 @@ pub fn to_classic(model: &Model, opts: &ClassicOptions) -> Result<Classic, Strin
     let src = m.clone();
     let pieces = skinning::regroup(&mut m, root, &mut losses);
     let skinning_error = skinning::skinning_error(&src, &m, &pieces);
+    if let Some(l) = losses
+        .iter_mut()
+        .find(|l| l.what.starts_with(skinning::APPROXIMATED))
+    {
+        l.what = format!(
+            "{}; posed at the start, middle and end of every sequence, a vertex lies at most {skinning_error} from where the weights put it",
+            l.what
+        );
+    }
     for g in &mut m.geosets {
         g.skin = None;
         g.skin_wide = false;

@@ -18,6 +18,9 @@ pub(super) const CLASSIC: Limits = Limits {
     vertices: 7394,
 };
 
+/// How the loss of the weights approximated by groups starts.
+pub(super) const APPROXIMATED: &str = "skin weights of";
+
 /// The LOD value of a geoset drawn at every level (stored as -1).
 pub(super) const EVERY_LOD: u32 = u32::MAX;
 
@@ -380,9 +383,7 @@ pub(super) fn regroup(m: &mut Model, root: Option<usize>, losses: &mut Vec<Loss>
     if inexact > 0 {
         losses.push(Loss::new(
             "",
-            format!(
-                "skin weights of {inexact} vertices approximated by matrix groups of at most 4 entries (the skinning error says by how much)"
-            ),
+            format!("{APPROXIMATED} {inexact} vertices approximated by matrix groups of at most 4 entries"),
         ));
     }
     renumber_geosets(m, &map);
