@@ -17,9 +17,14 @@ use std::collections::{BTreeMap, HashMap};
 
 /// Error counts by rule id.
 fn errors(m: &Model) -> BTreeMap<&'static str, usize> {
+    findings(m, mdlx::check::Severity::Error)
+}
+
+/// Counts by rule id of the findings of `severity`.
+fn findings(m: &Model, severity: mdlx::check::Severity) -> BTreeMap<&'static str, usize> {
     let mut out = BTreeMap::new();
     for f in mdlx::check::check(m) {
-        if f.severity() == mdlx::check::Severity::Error {
+        if f.severity() == severity {
             *out.entry(f.rule.id).or_default() += 1;
         }
     }
@@ -165,6 +170,7 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
     // Errors by rule over all files: the sources, `Model::to_version(800)` (the version
     // change this conversion replaces for Reforged input), and `to_classic`.
     let mut totals: [BTreeMap<&str, usize>; 3] = Default::default();
+    let mut warnings: [BTreeMap<&str, usize>; 2] = Default::default();
     let (mut worst_rel, mut worst_name) = (0.0f64, String::new());
     println!(
         "{:<60} {:>5} {:>5} {:>6} {:>6} {:>10} {:>10} {:>8}",
@@ -192,6 +198,12 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
             assert!(out.model.textures.iter().any(|r| r.path.text() == t.path));
         }
         written += out.textures.len();
+        let warn = mdlx::check::Severity::Warning;
+        for (t, m) in warnings.iter_mut().zip([&src, &out.model]) {
+            for (rule, n) in findings(m, warn) {
+                *t.entry(rule).or_default() += n;
+            }
+        }
         missing += out
             .losses
             .iter()
@@ -261,6 +273,9 @@ fn every_reforged_corpus_model_converts_to_a_classic_model() {
         println!("errors by rule, {what}: {t:?}");
     }
     println!("new errors by rule: {new_by_rule:?}");
+    for (what, t) in ["sources", "to_classic"].iter().zip(&warnings) {
+        println!("warnings by rule, {what}: {t:?}");
+    }
     println!("textures written as BLP: {written}; not found: {missing}");
     let _ = std::fs::remove_dir_all(&textures);
     println!("worst pose deviation: {worst_rel:.6} of the model's size ({worst_name})");

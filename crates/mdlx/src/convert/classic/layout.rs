@@ -153,3 +153,23 @@ impl TrackVisitorMut for Retime<'_> {
         track.times = times;
     }
 }
+
+/// Gives every geoset one extent per sequence (Magos' editor fails to read a classic
+/// geoset without; Reforged files do not always have them): the geoset's own extent where
+/// the count differs.
+pub(super) fn extents_per_sequence(m: &mut Model, losses: &mut Vec<Loss>) {
+    let n = m.sequences.len();
+    let mut fixed = 0;
+    for g in &mut m.geosets {
+        if g.sequence_extents.len() != n {
+            g.sequence_extents = vec![g.extent; n];
+            fixed += 1;
+        }
+    }
+    if fixed > 0 {
+        losses.push(Loss::new(
+            "",
+            format!("{fixed} geosets had not one extent per sequence: each sequence's is the geoset's own"),
+        ));
+    }
+}

@@ -171,6 +171,7 @@ pub fn to_classic(model: &Model, opts: &ClassicOptions) -> Result<Classic, Strin
     losses.extend(more);
     layout::renumber_nodes(&mut m, &mut losses);
     layout::separate_sequences(&mut m, &mut losses);
+    layout::extents_per_sequence(&mut m, &mut losses);
     let mut finder = finder.into_inner();
     let textures = textures::textures(&mut m, &jobs, finder.as_mut(), &was_used, &mut losses);
     Ok(Classic {
