@@ -96,10 +96,16 @@ pub enum Command {
         /// colours; alpha kept at 8 bits).
         #[arg(long, conflicts_with = "blp_quality")]
         blp_palette: bool,
-        /// glTF output: a folder to look for textures in, after the model's own folder
-        /// (repeat for several; e.g. an extracted game archive).
+        /// glTF output, and Reforged to classic (--version 800): a folder to look for
+        /// textures in, after the model's own folder (repeat for several; e.g. an extracted
+        /// game archive). Going to 800, the textures the classic materials need are written
+        /// as BLP beside OUT.
         #[arg(long, value_name = "DIR")]
         textures: Vec<PathBuf>,
+        /// Reforged to classic (--version 800): the level of detail to keep (geosets drawn
+        /// at every level stay too). [default: 0]
+        #[arg(long, value_name = "N")]
+        lod: Option<u32>,
         /// glTF output: the colour team-colour layers are filled with, as RRGGBB hex
         /// (default ff0303, the red player's).
         #[arg(long, value_name = "RRGGBB", value_parser = parse_color)]
@@ -124,6 +130,9 @@ pub enum Command {
         /// The model version to write: 800 (classic), or 900 to 1800 in steps of 100
         /// (Reforged). A model of another version is converted: what the target lacks is
         /// listed and refused unless --allow-lossy; what it adds gets the game's defaults.
+        /// A Reforged model going to 800 is converted for the classic client instead (skin
+        /// weights as matrix groups, HD materials as classic layers, BLP textures, one
+        /// level of detail), its losses listed.
         /// glTF input builds this version (800: skin weights become matrix groups).
         /// [default: the input's; glTF input: 800]
         #[arg(long = "version", value_name = "800|900..1800", value_parser = parse_model_version)]

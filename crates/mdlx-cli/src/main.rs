@@ -74,6 +74,7 @@ fn main() -> ExitCode {
             linear,
             model_version,
             texture_path,
+            lod,
         } => cmd::convert::run(
             &ctx,
             &input,
@@ -96,6 +97,7 @@ fn main() -> ExitCode {
                 team_color,
                 linear,
                 version: model_version,
+                lod,
                 texture_path,
                 in_folder: false,
                 ledger: Default::default(),

@@ -145,6 +145,8 @@ pub struct Options {
     /// The model version to write (`None`: the input's; glTF input: 800). A Warcraft III
     /// model of another version is converted ([`mdlx::model::Model::to_version`]).
     pub version: Option<u32>,
+    /// Reforged to classic: the level of detail to keep (`None`: 0).
+    pub lod: Option<u32>,
     /// glTF input: the game's path prefix of the textures (`None`: `war3mapImported\`).
     pub texture_path: Option<String>,
     /// Set for each file of a folder conversion: the glTF-input options then apply to the
@@ -347,10 +349,24 @@ pub(super) fn convert_file(
     let super::Decoded {
         mut model,
         mut notes,
-        textures,
+        mut textures,
         ..
     } = decoded;
-    if let Some(version) = opts.version.filter(|v| *v != model.version) {
+    let classic = opts.version == Some(mdlx::format::version::CLASSIC)
+        && model.version >= mdlx::format::version::REFORGED;
+    if opts.lod.is_some() && !classic && !opts.in_folder {
+        return Err(usage(format!(
+            "{shown}: --lod is for a Reforged model going to classic (--version 800); this is version {}",
+            model.version
+        )));
+    }
+    if classic {
+        let done = super::classic::to_classic(&model, input, &opts.textures, opts.lod)
+            .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        model = done.model;
+        notes.extend(done.notes);
+        textures.extend(done.textures);
+    } else if let Some(version) = opts.version.filter(|v| *v != model.version) {
         let (converted, losses) = model
             .to_version(version)
             .map_err(|e| usage(format!("{shown}: {e}")))?;

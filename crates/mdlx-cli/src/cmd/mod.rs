@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 mod check_print;
+pub mod classic;
 pub mod convert;
 pub mod convert_dir;
 pub mod gltf_in;

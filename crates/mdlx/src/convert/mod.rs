@@ -2,4 +2,6 @@
 //! could not carry as a list of [`Loss`](crate::Loss)es, so a tool can say exactly what
 //! was dropped.
 
+pub mod classic;
 pub mod ms3d;
+pub(crate) mod skin;

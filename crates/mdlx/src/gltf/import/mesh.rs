@@ -6,6 +6,9 @@ use super::material::Materials;
 use super::{finite, from_y_up, GeosetSource, Importer};
 use crate::anim::math::{invert_affine, transform_point, transform_vector, Mat4, Vec3};
 use crate::anim::{posed_geosets, Clock, Skeleton};
+use crate::convert::skin::{
+    apportion, group_of, split_by, FORMAT_LIMITS, MAX_GROUPS, MAX_VERTICES,
+};
 use crate::model::{Extent, FixedString, Geoset, Model};
 use gltf_json::mesh::{Mode, Semantic};
 use gltf_json::validation::Checked;
@@ -27,14 +30,6 @@ pub(super) struct Built {
     pub material: Option<usize>,
 }
 
-/// The most entries of a version 800 matrix group (what viewers skin with, and what real
-/// files use).
-const GROUP_ENTRIES: usize = 4;
-/// The most matrix groups of one geoset (a vertex names its group in a byte).
-const MAX_GROUPS: usize = 256;
-/// The most vertices of one geoset (faces index them in 16 bits).
-const MAX_VERTICES: usize = 65_535;
-
 /// How a vertex is skinned in the model: a version 800 group (node entries, repeated to
 /// weigh more) or up to four (node, weight in 255ths) pairs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,70 +45,6 @@ impl Binding {
             Binding::Skin(s) => s.iter().map(|p| p.0).collect(),
         }
     }
-}
-
-/// Largest-remainder rounding of `weights` (summing to 1) to integers summing to `total`.
-fn apportion(weights: &[f32], total: u32) -> Vec<u32> {
-    let raw: Vec<f64> = weights
-        .iter()
-        .map(|&w| f64::from(w) * f64::from(total))
-        .collect();
-    let mut out: Vec<u32> = raw.iter().map(|r| r.floor() as u32).collect();
-    let mut left = total.saturating_sub(out.iter().sum());
-    let mut order: Vec<usize> = (0..raw.len()).collect();
-    order.sort_by(|&a, &b| {
-        let fa = raw[a] - raw[a].floor();
-        let fb = raw[b] - raw[b].floor();
-        fb.total_cmp(&fa).then(a.cmp(&b))
-    });
-    for &i in order.iter().cycle().take(raw.len() * 2) {
-        if left == 0 {
-            break;
-        }
-        out[i] += 1;
-        left -= 1;
-    }
-    out
-}
-
-/// The version 800 group nearest `pairs` (sorted heaviest first, summing to 1): equal
-/// weights are their group, exactly; otherwise, of the groups of 1 to 4 entries, the one
-/// whose equal shares differ least from the weights (largest difference of any bone,
-/// then fewest entries).
-fn group_of(pairs: &[(usize, f32)]) -> (Vec<usize>, bool) {
-    // Equal weights (a group from a Warcraft III model, exported): that group, exactly,
-    // however many bones it has.
-    let equal = pairs.len() > GROUP_ENTRIES
-        && pairs
-            .iter()
-            .all(|p| (p.1 * pairs.len() as f32 - 1.0).abs() < 1e-4);
-    if equal {
-        let mut g: Vec<usize> = pairs.iter().map(|p| p.0).collect();
-        g.sort_unstable();
-        return (g, true);
-    }
-    let mut best: Option<(f32, Vec<usize>)> = None;
-    for n in 1..=GROUP_ENTRIES {
-        let w: Vec<f32> = pairs.iter().map(|p| p.1).collect();
-        let counts = apportion(&w, n as u32);
-        let err = pairs
-            .iter()
-            .zip(&counts)
-            .map(|(p, &c)| (p.1 - c as f32 / n as f32).abs())
-            .fold(0.0f32, f32::max);
-        if best.as_ref().is_none_or(|b| err < b.0 - 1e-6) {
-            let mut g = Vec::new();
-            for (p, &c) in pairs.iter().zip(&counts) {
-                for _ in 0..c {
-                    g.push(p.0);
-                }
-            }
-            g.sort_unstable();
-            best = Some((err, g));
-        }
-    }
-    let (err, g) = best.expect("one group at least");
-    (g, err <= 1e-6)
 }
 
 /// Up to four (node, 255ths) pairs for `pairs` (heaviest first, summing to 1).
@@ -606,56 +537,13 @@ fn transpose3(m: &Mat4) -> Mat4 {
 /// order, when they fit in one; else triangles packed in order until a geoset would hold
 /// more than 256 groups or 65,535 vertices.
 fn split(bindings: &[Binding], tris: &[[u32; 3]], nv: usize) -> Vec<(Vec<u32>, Vec<[u32; 3]>)> {
-    use std::collections::BTreeSet;
-    let keys = |b: &Binding| -> Vec<Vec<usize>> {
-        match b {
+    let keys = |v: u32| -> Vec<Vec<usize>> {
+        match &bindings[v as usize] {
             Binding::Group(g) => vec![g.clone()],
             Binding::Skin(s) => s.iter().map(|p| vec![p.0]).collect(),
         }
     };
-    let all: BTreeSet<Vec<usize>> = bindings.iter().flat_map(keys).collect();
-    if all.len() <= MAX_GROUPS && nv <= MAX_VERTICES {
-        return vec![((0..nv as u32).collect(), tris.to_vec())];
-    }
-    #[derive(Default)]
-    struct Chunk {
-        verts: Vec<u32>,
-        seen: HashMap<u32, ()>,
-        groups: BTreeSet<Vec<usize>>,
-        tris: Vec<[u32; 3]>,
-    }
-    let mut out = Vec::new();
-    let mut cur = Chunk::default();
-    for t in tris {
-        let new_v: Vec<u32> = t
-            .iter()
-            .copied()
-            .filter(|v| !cur.seen.contains_key(v))
-            .collect();
-        let new_g: BTreeSet<Vec<usize>> = new_v
-            .iter()
-            .flat_map(|&v| keys(&bindings[v as usize]))
-            .filter(|k| !cur.groups.contains(k))
-            .collect();
-        if !cur.tris.is_empty()
-            && (cur.groups.len() + new_g.len() > MAX_GROUPS
-                || cur.verts.len() + new_v.len() > MAX_VERTICES)
-        {
-            let done = std::mem::take(&mut cur);
-            out.push((done.verts, done.tris));
-        }
-        for &v in t {
-            if cur.seen.insert(v, ()).is_none() {
-                cur.verts.push(v);
-                cur.groups.extend(keys(&bindings[v as usize]));
-            }
-        }
-        cur.tris.push(*t);
-    }
-    if !cur.tris.is_empty() {
-        out.push((cur.verts, cur.tris));
-    }
-    out
+    split_by(keys, tris, nv, FORMAT_LIMITS)
 }
 
 /// Area-weighted vertex normals, for primitives without any.

@@ -1,0 +1,58 @@
+//! Reforged to classic in `mdlx convert --version 800`: the library's conversion
+//! ([`mdlx::convert::classic`]), its report as notes.
+
+use crate::files;
+use crate::report::Note;
+use std::path::Path;
+
+/// A converted model, what to tell about it, and the BLP files to write beside it.
+pub struct Converted {
+    /// The version 800 model.
+    pub model: mdlx::Model,
+    /// Its losses and skinning error.
+    pub notes: Vec<Note>,
+    /// Textures to write beside the output.
+    pub textures: Vec<mdlx::gltf::import::ImportedTexture>,
+}
+
+/// `model` (900+) for the classic client ([`mdlx::convert::classic`]), with the textures
+/// found beside `input` or in `--textures`; its losses and skinning error as notes, and
+/// the BLP files to write beside the output.
+pub fn to_classic(
+    model: &mdlx::Model,
+    input: &Path,
+    texture_dirs: &[std::path::PathBuf],
+    lod: Option<u32>,
+) -> Result<Converted, String> {
+    let mut dirs = Vec::new();
+    if !files::is_stdio(input) {
+        let dir = input.parent().unwrap_or(Path::new(""));
+        dirs.push(if dir.as_os_str().is_empty() {
+            Path::new(".").to_path_buf()
+        } else {
+            dir.to_path_buf()
+        });
+    }
+    dirs.extend(texture_dirs.iter().cloned());
+    let done = mdlx::convert::classic::to_classic(
+        model,
+        &mdlx::convert::classic::ClassicOptions {
+            lod,
+            texture_dirs: dirs,
+        },
+    )?;
+    let what = "classic (800) cannot hold";
+    let mut notes: Vec<Note> = done.losses.iter().map(|l| Note::loss(what, l)).collect();
+    notes.push(Note::info(
+        "classic (800)",
+        format!(
+            "skinning error {} (largest distance of a vertex between skin weights and matrix groups, at the start, middle and end of every sequence)",
+            done.skinning_error
+        ),
+    ));
+    Ok(Converted {
+        model: done.model,
+        notes,
+        textures: done.textures,
+    })
+}

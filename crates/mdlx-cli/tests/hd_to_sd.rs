@@ -1,0 +1,143 @@
+//! `mdlx convert IN OUT --version 800` of a Reforged model: a classic model, no
+//! `--allow-lossy` needed, its losses listed; with `--textures`, BLP files beside it.
+//! The corpus files are read in place (outputs go to temporary folders).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mdlx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mdlx"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus")
+        .join(rel)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mdlx-hd-sd-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Error counts of `mdlx check --json`-free checking, through the library.
+fn error_ids(m: &mdlx::Model) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = mdlx::check::check(m)
+        .into_iter()
+        .filter(|f| f.severity() == mdlx::check::Severity::Error)
+        .map(|f| f.rule.id)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn peon_axe_hd_converts_to_800_without_allow_lossy_and_lists_its_losses() {
+    let input = corpus("mdx/Bergi-bear__roguelike__map.w3x__PeonAxeHD.mdx");
+    let dir = temp_dir("peon");
+    let out = dir.join("sd.mdx");
+    let r = mdlx(&[
+        "convert",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--version",
+        "800",
+    ]);
+    let err = text(&r.stderr);
+    println!("{err}");
+    assert!(r.status.success(), "{err}");
+    // The losses are listed: the HD shading, the skinning error, the missing textures.
+    assert!(err.contains("classic (800) cannot hold"), "{err}");
+    assert!(err.contains("skinning error"), "{err}");
+    assert!(err.contains("not drawn by the classic client"), "{err}");
+    assert!(err.contains("Orc_Peon_Axe_Diffuse.blp"), "{err}");
+    let m = mdlx::mdx::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(m.version, 800);
+    // No vertex is left unattached, and no texture path is one the classic client
+    // cannot read.
+    let ids = error_ids(&m);
+    assert!(!ids.contains(&"vertex-unattached"), "{ids:?}");
+    for t in &m.textures {
+        let p = t.path.text().to_ascii_lowercase();
+        assert!(t.replaceable_id != 0 || p.ends_with(".blp"), "{p}");
+    }
+    // Every layer draws a classic texture: none of the six HD roles is left.
+    assert!(m.materials.iter().all(|mat| mat.layers.len() <= 3));
+    // Nothing is written beside it without textures.
+    let beside: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(beside.len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The texture corpus holds files under flattened names (`OWNER__REPO__path`), which
+/// `TextureFinder` does not match against a model's paths; a folder laid out under the
+/// names the model gives them (here: links) is what `--textures` takes.
+#[test]
+fn with_textures_the_blp_files_are_written_beside_the_model() {
+    let prefix = "TaylorMouse__warcraft_III_reforged_tools__Documentation__Tutorial__Resources__";
+    let input = corpus(&format!("mdx/{prefix}blob.mdx"));
+    let tex = temp_dir("tex");
+    for n in [
+        "blob_diff2.dds",
+        "blob_emis.dds",
+        "blob_nrm.dds",
+        "blob_orm2.dds",
+    ] {
+        std::os::unix::fs::symlink(corpus(&format!("textures/{prefix}{n}")), tex.join(n)).unwrap();
+    }
+    let dir = temp_dir("blob");
+    let out = dir.join("blob.mdx");
+    let r = mdlx(&[
+        "convert",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--version",
+        "800",
+        "--textures",
+        tex.to_str().unwrap(),
+    ]);
+    let err = text(&r.stderr);
+    println!("{err}");
+    assert!(r.status.success(), "{err}");
+    let m = mdlx::mdx::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let mut written = 0;
+    for t in m.textures.iter().filter(|t| t.replaceable_id == 0) {
+        let p = t.path.text().replace('\\', "/");
+        let file = dir.join(&p);
+        if file.exists() {
+            let img = mdlx::texture::decode(&std::fs::read(&file).unwrap()).unwrap();
+            assert!(img.width <= 512 && img.height <= 512, "{p}");
+            written += 1;
+        }
+    }
+    println!("{written} textures written beside the model");
+    assert!(written >= 1);
+    // --lod of a level the model lacks is refused with the reason.
+    let r = mdlx(&[
+        "convert",
+        input.to_str().unwrap(),
+        dir.join("x.mdx").to_str().unwrap(),
+        "--version",
+        "800",
+        "--lod",
+        "7",
+    ]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr).contains("level of detail 7"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!dir.join("x.mdx").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&tex);
+}

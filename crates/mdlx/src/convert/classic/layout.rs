@@ -1,0 +1,175 @@
+//! What the classic client wants of a model's layout: object ids in node order, and
+//! sequences in time order without overlap.
+
+use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
+use crate::model::{AnyTrack, EventTrack, Model, Track, Tracks};
+use crate::Loss;
+use std::collections::HashMap;
+
+/// Gives every node the object id of its place (bones, lights, helpers, attachments,
+/// emitters, event objects, collision shapes in turn), as the classic files do, moving
+/// pivots, parents and matrix groups with it. Nodes that went (popcorn emitters) leave
+/// their places to the next; a parent that went becomes none.
+pub(super) fn renumber_nodes(m: &mut Model, losses: &mut Vec<Loss>) {
+    let old_pivots = m.pivot_points.clone();
+    let mut map: HashMap<u32, u32> = HashMap::new();
+    let mut pivots = Vec::new();
+    let mut changed = false;
+    for (i, n) in super::skinning::nodes_mut(m).into_iter().enumerate() {
+        map.entry(n.object_id).or_insert(i as u32);
+        changed |= n.object_id != i as u32;
+        pivots.push(
+            old_pivots
+                .get(n.object_id as usize)
+                .copied()
+                .unwrap_or([0.0; 3]),
+        );
+        n.object_id = i as u32;
+    }
+    if !changed && pivots.len() == old_pivots.len() {
+        return;
+    }
+    let mut orphans = 0;
+    for n in super::skinning::nodes_mut(m) {
+        if let Ok(p) = u32::try_from(n.parent_id) {
+            n.parent_id = match map.get(&p) {
+                Some(&q) => q as i32,
+                None => {
+                    orphans += 1;
+                    -1
+                }
+            };
+        }
+    }
+    for g in &mut m.geosets {
+        for id in &mut g.matrix_indices {
+            if let Some(&q) = map.get(id) {
+                *id = q;
+            }
+        }
+    }
+    m.pivot_points = pivots;
+    if orphans > 0 {
+        losses.push(Loss::new(
+            "",
+            format!("{orphans} nodes whose parent went (a popcorn emitter) have no parent"),
+        ));
+    }
+}
+
+/// Moves overlapping sequences apart (the classic client wants them in time order
+/// without overlap): each starts 100 ms after the previous one ends, every track's keys of
+/// its time copied to its new time. Sequences already apart stay as they are.
+pub(super) fn separate_sequences(m: &mut Model, losses: &mut Vec<Loss>) {
+    let overlap = m.sequences.iter().enumerate().any(|(i, s)| {
+        m.sequences[..i]
+            .iter()
+            .any(|o| s.interval[0] == o.interval[0] || s.interval[0] < o.interval[1])
+    });
+    if !overlap {
+        return;
+    }
+    let old: Vec<[u32; 2]> = m.sequences.iter().map(|s| s.interval).collect();
+    let mut new = Vec::with_capacity(old.len());
+    let mut cursor = 0u32;
+    for &[a, b] in &old {
+        let len = b.saturating_sub(a);
+        new.push([cursor, cursor + len]);
+        cursor = cursor + len + 100;
+    }
+    let moves: Vec<([u32; 2], i64)> = old
+        .iter()
+        .zip(&new)
+        .map(|(o, n)| (*o, i64::from(n[0]) - i64::from(o[0])))
+        .collect();
+    let mut v = Retime { moves: &moves };
+    visit_tracks_mut(m, &mut v);
+    for (s, n) in m.sequences.iter_mut().zip(&new) {
+        s.interval = *n;
+    }
+    losses.push(Loss::new(
+        "",
+        format!(
+            "{} sequences overlapped in time; laid out one after another (100 ms apart), their keys copied",
+            old.len()
+        ),
+    ));
+}
+
+/// Copies each sequence's keys to its new time.
+struct Retime<'a> {
+    /// Per sequence: its old interval and how far it moves.
+    moves: &'a [([u32; 2], i64)],
+}
+
+impl Retime<'_> {
+    fn track<T: Clone>(&self, t: &mut Track<T>) {
+        if t.global_sequence_id >= 0 {
+            return;
+        }
+        let mut keys = Vec::with_capacity(t.keys.len());
+        for ([a, b], d) in self.moves {
+            for k in &t.keys {
+                let time = i64::from(k.time);
+                if time >= i64::from(*a) && time <= i64::from(*b) {
+                    let mut c = k.clone();
+                    c.time = (time + d) as i32;
+                    keys.push(c);
+                }
+            }
+        }
+        t.keys = keys;
+    }
+}
+
+impl TrackVisitorMut for Retime<'_> {
+    fn tracks(&mut self, _owner: Owner, _at: &dyn Fn() -> String, tracks: &mut Tracks) {
+        for a in tracks.0.iter_mut() {
+            match &mut a.track {
+                AnyTrack::Float(t) => self.track(t),
+                AnyTrack::Vector3(t) => self.track(t),
+                AnyTrack::Quaternion(t) => self.track(t),
+                AnyTrack::Integer(t) => self.track(t),
+            }
+        }
+    }
+
+    fn slot(&mut self, _owner: Owner, _at: &dyn Fn() -> String, track: &mut Track<u32>) {
+        self.track(track);
+    }
+
+    fn event(&mut self, _at: &dyn Fn() -> String, track: &mut EventTrack) {
+        if track.global_sequence_id >= 0 {
+            return;
+        }
+        let mut times = Vec::with_capacity(track.times.len());
+        for ([a, b], d) in self.moves {
+            for &t in &track.times {
+                if t >= *a && t <= *b {
+                    times.push((i64::from(t) + d) as u32);
+                }
+            }
+        }
+        track.times = times;
+    }
+}
+
+/// Gives every geoset one extent per sequence (Magos' editor fails to read a classic
+/// geoset without; Reforged files do not always have them): the geoset's own extent where
+/// the count differs.
+pub(super) fn extents_per_sequence(m: &mut Model, losses: &mut Vec<Loss>) {
+    let n = m.sequences.len();
+    let mut fixed = 0;
+    for g in &mut m.geosets {
+        if g.sequence_extents.len() != n {
+            g.sequence_extents = vec![g.extent; n];
+            fixed += 1;
+        }
+    }
+    if fixed > 0 {
+        losses.push(Loss::new(
+            "",
+            format!("{fixed} geosets had not one extent per sequence: each sequence's is the geoset's own"),
+        ));
+    }
+}
