@@ -28,6 +28,7 @@ pub mod rules;
 mod textures;
 pub(crate) mod usage;
 
+pub(crate) use anim::{is_standard_sequence, sequence_word};
 pub use locate::{SourceMap, SourcePos};
 pub use rules::{Rule, Severity, RULES};
 pub use textures::check_textures;

@@ -3,3 +3,5 @@
 //! was dropped.
 
 pub mod ms3d;
+pub mod ready;
+pub mod scale;
