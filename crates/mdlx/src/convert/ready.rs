@@ -144,13 +144,16 @@ pub fn parse_renames(text: &str) -> Result<Vec<Rename>, String> {
 pub struct ReadyOptions {
     /// Sequence names to set, before the table of [`NAMES`] is consulted.
     pub renames: Vec<Rename>,
+    /// The sequence names were chosen by the user (Milkshape `--frames`): none of them is
+    /// made the `Stand`; one is added when missing.
+    pub chosen: bool,
 }
 
 /// Makes `model` ready for the game (see the module docs) and returns what it changed and
 /// what is still not standard, as notes (a place and what).
 pub fn finish(model: &mut Model, opts: &ReadyOptions) -> Vec<Loss> {
     let mut notes = Vec::new();
-    name_sequences(model, &opts.renames, &mut notes);
+    name_sequences(model, opts, &mut notes);
     let opened = opening_keys(model);
     if opened > 0 {
         notes.push(Loss::new(
@@ -252,7 +255,8 @@ enum Why {
     FirstAsStand,
 }
 
-fn name_sequences(model: &mut Model, renames: &[Rename], notes: &mut Vec<Loss>) {
+fn name_sequences(model: &mut Model, opts: &ReadyOptions, notes: &mut Vec<Loss>) {
+    let renames = &opts.renames;
     let originals: Vec<String> = model
         .sequences
         .iter()
@@ -287,7 +291,7 @@ fn name_sequences(model: &mut Model, renames: &[Rename], notes: &mut Vec<Loss>) 
             *n = if walk { "Walk Fast" } else { "Walk" }.to_string();
         }
     }
-    if !names.iter().any(|(n, _)| sequence_word(n) == "stand") {
+    if !opts.chosen && !names.iter().any(|(n, _)| sequence_word(n) == "stand") {
         if let Some(first) = names
             .iter_mut()
             .find(|(n, w)| *w != Why::Renamed && !is_standard_sequence(n))
@@ -598,9 +602,12 @@ mod tests {
             ],
             ..Default::default()
         };
-        let renames = parse_renames("survey=Spell Slam").unwrap();
+        let opts = ReadyOptions {
+            renames: parse_renames("survey=Spell Slam").unwrap(),
+            chosen: false,
+        };
         let mut notes = Vec::new();
-        name_sequences(&mut m, &renames, &mut notes);
+        name_sequences(&mut m, &opts, &mut notes);
         assert_eq!(
             names(&m),
             [

@@ -228,6 +228,7 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
     };
     let ready_opts = ReadyOptions {
         renames: opts.renames.clone(),
+        chosen: false,
     };
     match identify(data) {
         Content::NotAModel(looks_like) => Err(Error::NotAModel { looks_like }),
@@ -256,7 +257,11 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
         Content::Model(Format::Ms3d) => {
             let doc = crate::ms3d::from_bytes(data)?;
             let (mut model, losses) = crate::convert::ms3d::to_model(&doc, &opts.ms3d);
-            let notes = ready::finish(&mut model, &ready_opts);
+            let chosen = ReadyOptions {
+                chosen: !opts.ms3d.ranges.is_empty(),
+                ..ready_opts
+            };
+            let notes = ready::finish(&mut model, &chosen);
             Ok(Loaded {
                 losses,
                 notes,

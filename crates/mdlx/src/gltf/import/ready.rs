@@ -67,6 +67,7 @@ impl Importer<'_> {
         }
         let opts = ready::ReadyOptions {
             renames: self.opts.renames.clone(),
+            chosen: false,
         };
         if self.ours() {
             return ready::rename_only(model, &opts.renames);
