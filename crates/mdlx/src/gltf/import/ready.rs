@@ -7,10 +7,12 @@ use crate::convert::{ready, scale};
 ///
 /// The game's units are not metres: its people are drawn larger than life (heads, hands
 /// and weapons big enough to read from the game's high camera). Measured on the shared
-/// corpus, standing in the first frame of their `Stand`: a peon is 97 units tall, a hero
-/// 117, an archer 135. An adult is 1.6 to 1.8 m tall; 70 units a metre makes one 112 to
-/// 126 units tall, among the game's own people, and a glTF figure of 1.5 m (CesiumMan)
-/// 105 units. See the import's notes for the scale used and the height it gives; use
+/// corpus, posed at the start of their `Stand` (`mdlx convert X.mdl x.obj --sequence Stand
+/// --time 0`, the height of the OBJ): the orc peon (`units/Orc/Peon/peon1.mdl` of
+/// Bergi-bear's OrcWinter) stands 95.8 units tall, the rifleman of TheScourgeSlayer
+/// 122.8; issue 25 reports a peon at 97, a hero at 117 and an archer at 135. An adult is
+/// 1.6 to 1.8 m tall; 70 units a metre makes one 112 to 126 units tall, among the game's
+/// own people, and the 1.46 m CesiumMan sample 102 units. See the import's notes for the scale used and the height it gives; use
 /// `--height` to fit a model whose size says nothing (an animal, a building, a prop
 /// authored at another scale).
 pub const UNITS_PER_METRE: f32 = 70.0;
