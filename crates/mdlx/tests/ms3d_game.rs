@@ -161,3 +161,40 @@ fn milkshape_corpus_converts_ready_for_the_game() {
     assert_eq!(redundant_after, 0, "redundant keys left after the pass");
     assert!(after_total < before_total);
 }
+
+/// The corpus's WoW alpha file (the only one), through the same pass: its errors before
+/// (`AlphaModel::to_model`) and after (`mdlx::read`).
+#[test]
+fn the_wow_alpha_boar_converts_ready_for_the_game() {
+    let path = common::corpus_dir().join("mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx");
+    let data = std::fs::read(&path).unwrap();
+    let (plain, _) = mdlx::alpha::from_bytes(&data).unwrap().to_model();
+    let loaded = mdlx::read(&data, &mdlx::ReadOptions::default()).unwrap();
+    let (b, a) = (errors(&plain), errors(&loaded.model));
+    let (rb, ra) = (redundant(&plain), redundant(&loaded.model));
+    println!(
+        "Boar (WoW alpha 1300): errors before {} ({}), after {} ({}); redundant keys {rb} -> {ra}",
+        b.values().sum::<usize>(),
+        show(&b),
+        a.values().sum::<usize>(),
+        show(&a)
+    );
+    for n in &loaded.notes {
+        println!("  {}: {}", n.place, n.what);
+    }
+    for rule in [
+        "missing-opening-key",
+        "missing-stand-sequence",
+        "missing-death-sequence",
+    ] {
+        assert!(!a.contains_key(rule), "{rule} left: {}", show(&a));
+    }
+    for (r, n) in &a {
+        assert!(
+            b.get(r).is_some_and(|m| m >= n),
+            "{r} x{n} after, {:?} before",
+            b.get(r)
+        );
+    }
+    assert_eq!(ra, 0);
+}

@@ -65,7 +65,7 @@ pub const NAMES: &[(&[&str], &str)] = &[
     (&["spell", "cast", "casting", "magic", "channel"], "Spell"),
     (&["run", "running", "sprint", "jog", "jogging"], RUN),
     (&["walk", "walking", "move", "moving", "locomotion"], "Walk"),
-    (&["hit", "hurt", "damage", "flinch"], "Stand Hit"),
+    (&["hit", "hurt", "damage", "flinch", "wound"], "Stand Hit"),
     (&["victory", "cheer", "celebrate", "dance"], "Stand Victory"),
     (&["ready", "alert"], "Stand Ready"),
     (
