@@ -142,6 +142,21 @@ pub enum Command {
         /// beside the model. [default: war3mapImported\]
         #[arg(long, value_name = "PREFIX", value_parser = parse_texture_path)]
         texture_path: Option<String>,
+        /// glTF input: game units per glTF unit (glTF's unit is the metre). [default: 70,
+        /// which makes a 1.7 m figure 119 units tall, a hero's height; a file mdlx
+        /// exported: 1]
+        #[arg(long, value_name = "F", value_parser = parse_positive)]
+        scale: Option<f32>,
+        /// glTF input: scale the model so that it stands H game units tall in its first
+        /// pose (a peon is about 97, a hero 117).
+        #[arg(long, value_name = "H", value_parser = parse_positive, conflicts_with = "scale")]
+        height: Option<f32>,
+        /// Converted input (glTF, Milkshape, WoW alpha): sequence names to set,
+        /// `Survey=Stand,Run=Walk Fast` (the source's name, without case, `=` the name to
+        /// give). The others are mapped to the game's names by a table (Idle is Stand, Die
+        /// is Death, ...); what is still not a name the game plays is listed.
+        #[arg(long, value_name = "FROM=TO,...", value_parser = parse_renames)]
+        rename: Option<Renames>,
         /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
         #[arg(long)]
         strict_mdl: bool,
@@ -325,6 +340,23 @@ fn parse_frames(text: &str) -> Result<Ranges, String> {
         return Err("expected at least one range, like Stand=1-30".into());
     }
     Ok(Ranges(ranges))
+}
+
+/// `--rename`'s pairs.
+#[derive(Clone, Debug)]
+pub struct Renames(pub Vec<mdlx::convert::ready::Rename>);
+
+/// `--rename`: `FROM=TO,...`, checked while parsing.
+fn parse_renames(text: &str) -> Result<Renames, String> {
+    mdlx::convert::ready::parse_renames(text).map(Renames)
+}
+
+/// `--scale`, `--height`: a finite number above 0.
+fn parse_positive(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("{text:?} is not a number above 0")),
+    }
 }
 
 /// `--version`: a Warcraft III model version.

@@ -49,6 +49,19 @@ impl Note {
         }
     }
 
+    /// What a conversion changed to suit the game (a scale, a sequence name), at its
+    /// place, listed under `context`: neither a loss nor a warning.
+    pub fn fitted(context: &str, note: &mdlx::Loss) -> Note {
+        Note {
+            kind: "info",
+            context: context.to_string(),
+            place: (!note.place.is_empty()).then(|| note.place.clone()),
+            what: note.what.clone(),
+            at: None,
+            rendered: None,
+        }
+    }
+
     /// A note about the output that is neither a loss nor a warning of the input.
     pub fn info(context: &str, what: String) -> Note {
         Note {

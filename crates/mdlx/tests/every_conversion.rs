@@ -531,16 +531,20 @@ fn versions(path: &Path, versions: &[u32]) -> Option<Made> {
     })
 }
 
-/// Reforged to classic.
+/// Reforged to classic ([`mdlx::convert::classic`]); its bound is the skinning error it
+/// reports.
 fn hd_to_sd(path: &Path) -> Option<Made> {
     let (data, src) = mdx_source(path)?;
-    let out = src.to_version(800).and_then(|(m, _)| mdx_out(&m));
+    let classic = mdlx::convert::classic::to_classic(&src, &Default::default());
+    let bound = classic
+        .as_ref()
+        .map_or(0.0, |c| f64::from(c.skinning_error) / model_size(&src));
     Some(Made {
         source: path.into(),
         model: Some(src),
         source_mdx: Some(data),
-        out,
-        bound: 0.0,
+        out: classic.and_then(|c| mdx_out(&c.model)),
+        bound,
     })
 }
 

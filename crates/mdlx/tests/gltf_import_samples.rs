@@ -328,10 +328,21 @@ fn shape_problems(s: &Sample, i: &Import) -> Vec<String> {
         }
     }
     // One sequence per animation; a model without any gets one `Stand` (see the
-    // mapping in `mdlx::gltf::import`).
-    if m.sequences.len() != s.animations().max(1) {
+    // mapping in `mdlx::gltf::import`); after them, the game-ready pass may add a `Stand`
+    // and a `Death` (`mdlx::convert::ready`), nothing else.
+    let n = s.animations().max(1);
+    let added: Vec<String> = m
+        .sequences
+        .iter()
+        .skip(n)
+        .map(|q| q.name.text().into_owned())
+        .collect();
+    if m.sequences.len() < n
+        || added.len() > 2
+        || added.iter().any(|a| a != "Stand" && a != "Death")
+    {
         out.push(format!(
-            "{} sequences for {} glTF animations",
+            "{} sequences for {} glTF animations (added: {added:?})",
             m.sequences.len(),
             s.animations()
         ));
@@ -607,7 +618,8 @@ fn compare(import: &Import, r: &serde_json::Value) -> Compared {
                     ));
                     break;
                 };
-                let p = mdlx::gltf::from_y_up(*p);
+                // three.js poses the source in its own units: ours are `scale` times them.
+                let p = mdlx::gltf::from_y_up(*p).map(|x| x * import.scale);
                 let d = (0..3)
                     .map(|k| (f64::from(p[k]) - f64::from(q[k])).powi(2))
                     .sum::<f64>()
@@ -880,6 +892,9 @@ fn as_import(model: mdlx::model::Model, json: &serde_json::Value) -> Import {
         geosets,
         skin_error: 0.0,
         rotation_error: 0.0,
+        scale: 1.0,
+        height: 0.0,
+        notes: Vec::new(),
     }
 }
 

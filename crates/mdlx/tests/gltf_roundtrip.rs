@@ -76,8 +76,13 @@ fn check(model: &Model, tally: &mut Tally, name: &str, plain: bool) -> Option<St
     if plain {
         strip_extras(&mut src.root);
     }
+    // Without extras the file looks like another tool's, which the import would scale from
+    // metres and make ready for the game (names, Stand and Death, keys): this compares the
+    // import itself, at the model's own scale, so both are off.
     let opts = ImportOptions {
         version: model.version,
+        scale: mdlx::gltf::import::ImportScale::Factor(1.0),
+        game_ready: !plain,
         ..Default::default()
     };
     let back = match import(&src, &opts) {

@@ -149,6 +149,12 @@ pub struct Options {
     pub lod: Option<u32>,
     /// glTF input: the game's path prefix of the textures (`None`: `war3mapImported\`).
     pub texture_path: Option<String>,
+    /// glTF input: game units per glTF unit (`None`: the import's default).
+    pub scale: Option<f32>,
+    /// glTF input: the height in game units to fit the model's first pose to.
+    pub height: Option<f32>,
+    /// Converted input (glTF, Milkshape, WoW alpha): sequence names to set.
+    pub renames: Vec<mdlx::convert::ready::Rename>,
     /// Set for each file of a folder conversion: the glTF-input options then apply to the
     /// glTF files only, instead of being refused for the others.
     pub in_folder: bool,
@@ -335,13 +341,27 @@ pub(super) fn convert_file(
     let mut read = super::read_options(ctx, input);
     read.ms3d.rate = rate;
     read.ms3d.ranges = opts.ranges.clone();
+    read.renames = opts.renames.clone();
     let decoded = if format == mdlx::Format::Gltf {
         decode_gltf(ctx, &data, (input, output), to, opts, read)?
     } else {
-        if !opts.in_folder && opts.texture_path.is_some() {
-            return Err(usage(format!(
-                "{shown}: --texture-path is for glTF input; this is no glTF file"
-            )));
+        if !opts.in_folder {
+            let given = [
+                ("--texture-path", opts.texture_path.is_some()),
+                ("--scale", opts.scale.is_some()),
+                ("--height", opts.height.is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                return Err(usage(format!(
+                    "{shown}: {flag} is for glTF input; this is no glTF file"
+                )));
+            }
+            let converted = matches!(format, mdlx::Format::Ms3d | mdlx::Format::AlphaMdx);
+            if !opts.renames.is_empty() && !converted {
+                return Err(usage(format!(
+                    "{shown}: --rename is for converted input (glTF, Milkshape, WoW alpha); this model's sequences are its own"
+                )));
+            }
         }
         super::decode(&data, input, &read)?
     };
@@ -554,6 +574,12 @@ fn decode_gltf(
     }
     if let Some(path) = &opts.texture_path {
         read.gltf.texture_path = path.clone();
+    }
+    if let Some(f) = opts.scale {
+        read.gltf.scale = mdlx::gltf::import::ImportScale::Factor(f);
+    }
+    if let Some(h) = opts.height {
+        read.gltf.scale = mdlx::gltf::import::ImportScale::Height(h);
     }
     let decoded = super::decode(data, input, &read)?;
     let lost: Vec<&Note> = decoded.notes.iter().filter(|n| n.kind == "loss").collect();

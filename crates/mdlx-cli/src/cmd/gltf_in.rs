@@ -6,6 +6,11 @@
 //! any conversion's; the measured approximations (version 800 matrix groups standing in for
 //! skin weights, resampled rotations) are among them, with their bounds.
 //!
+//! The import's scale (`--scale`, `--height`, else 70 game units a metre) and what it did
+//! to make the model ready for the game (sequence names, `--rename`, added Stand and Death,
+//! opening keys, dropped redundant keys; [`mdlx::convert::ready`]) are notes of their own,
+//! listed under [`super::READY`].
+//!
 //! What is left here is writing the import's textures.
 //!
 //! The textures an import makes are BLP files written beside the output model at the

@@ -18,6 +18,9 @@ use anyhow::{anyhow, Result};
 use mdlx::{Model, Source};
 use std::path::Path;
 
+/// The heading of what a conversion did to make the model ready for the game.
+pub const READY: &str = "made ready for the game";
+
 /// Reads a Milkshape document, with errors as `file:line`.
 pub fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
     let shown = crate::files::shown(path);
@@ -74,7 +77,8 @@ pub fn decode(data: &[u8], path: &Path, opts: &mdlx::ReadOptions) -> Result<Deco
     };
     let warnings = loaded.warnings.iter().map(|w| Note::mdl_warning(w, &shown));
     let losses = (loaded.losses.iter()).map(|l| Note::loss(from, l));
-    let notes = warnings.chain(losses).collect();
+    let ready = (loaded.notes.iter()).map(|l| Note::fitted(READY, l));
+    let notes = warnings.chain(losses).chain(ready).collect();
     let described = match loaded.source {
         Source::Gltf { .. } => format!(
             "{}, imported as a version-{} model",

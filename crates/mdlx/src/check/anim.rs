@@ -38,6 +38,11 @@ pub(crate) const STANDARD: &[&str] = &[
     "ready",
 ];
 
+/// Whether the game plays a sequence of this name by its first word (see [`sequence_word`]).
+pub(crate) fn is_standard_sequence(name: &str) -> bool {
+    STANDARD.contains(&sequence_word(name).as_str())
+}
+
 pub(crate) fn sequences(m: &Model, f: &mut Findings) {
     if m.sequences.is_empty() {
         f.add(

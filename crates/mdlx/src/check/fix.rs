@@ -164,6 +164,51 @@ pub fn fix(model: &Model, opts: &FixOptions) -> Result<Fixed, FixError> {
     })
 }
 
+/// Drops every key `--fix` finds redundant (with the keys it sorts and the duplicates it
+/// drops) from every track of `model`, pass after pass until none is left; returns how
+/// many keys went. No pose check: the redundancy test itself bounds the change.
+pub(crate) fn thin(model: &mut Model) -> usize {
+    let mut total = 0;
+    for _ in 0..16 {
+        let before = key_count(model);
+        let mut keys = KeyFixer {
+            windows: Windows::of(model),
+            tolerance: FixOptions::default().tolerance * DETECT_SHARE,
+            actions: Vec::new(),
+        };
+        usage::visit_tracks_mut(model, &mut keys);
+        let after = key_count(model);
+        total += before - after;
+        if after == before {
+            break;
+        }
+    }
+    total
+}
+
+/// How many keys the tracks of `model` hold (events not counted).
+fn key_count(model: &Model) -> usize {
+    struct Count(usize);
+    impl<'m> TrackVisitor<'m> for Count {
+        fn tracks(&mut self, _: Owner, _: &dyn Fn() -> String, tracks: &'m Tracks) {
+            for a in tracks.iter() {
+                self.0 += match &a.track {
+                    AnyTrack::Float(t) => t.keys.len(),
+                    AnyTrack::Vector3(t) => t.keys.len(),
+                    AnyTrack::Quaternion(t) => t.keys.len(),
+                    AnyTrack::Integer(t) => t.keys.len(),
+                };
+            }
+        }
+        fn slot(&mut self, _: Owner, _: &dyn Fn() -> String, track: &'m Track<u32>) {
+            self.0 += track.keys.len();
+        }
+    }
+    let mut c = Count(0);
+    usage::visit_tracks(model, &mut c);
+    c.0
+}
+
 /// Which keys `--fix` would drop as redundant, for the `redundant-key` rule: the check
 /// flags exactly what the fixer removes.
 pub(crate) struct Redundancy(KeyFixer);

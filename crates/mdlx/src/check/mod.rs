@@ -61,6 +61,7 @@ mod textures;
 pub(crate) mod usage;
 
 pub use kind::{classify, Classification, Kind};
+pub(crate) use anim::{is_standard_sequence, sequence_word};
 pub use locate::{SourceMap, SourcePos};
 pub use rules::{Rule, Severity, RULES};
 pub use textures::check_textures;

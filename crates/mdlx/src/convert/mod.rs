@@ -5,3 +5,5 @@
 pub mod classic;
 pub mod ms3d;
 pub(crate) mod skin;
+pub mod ready;
+pub mod scale;

@@ -22,6 +22,7 @@ pub use identify::{identify, Content, Format, LooksLike};
 
 use crate::alpha::AlphaModel;
 use crate::convert::ms3d::ToModelOptions;
+use crate::convert::ready::{self, ReadyOptions, Rename};
 use crate::gltf::import::ImportedTexture;
 use crate::gltf::ImportOptions;
 use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors};
@@ -45,6 +46,9 @@ pub struct ReadOptions {
     /// glTF: the folder its external files (buffers, images) are read from; `None`: a glTF
     /// that names external files is refused (it came from memory or standard input).
     pub base: Option<PathBuf>,
+    /// Sequence names to set in a converted model (Milkshape, WoW alpha, glTF when
+    /// [`ImportOptions::renames`] is empty); see [`crate::convert::ready`].
+    pub renames: Vec<Rename>,
 }
 
 impl ReadOptions {
@@ -186,6 +190,10 @@ pub struct Loaded {
     pub alpha: Option<AlphaModel>,
     /// For glTF: the textures the model names, as BLP files to write beside it.
     pub textures: Vec<ImportedTexture>,
+    /// What the conversion did to make the model ready for the game (glTF: its scale;
+    /// all: sequence names, added keys and sequences; [`crate::convert::ready`]) and what
+    /// is still not standard.
+    pub notes: Vec<Loss>,
 }
 
 /// Reads a model of any format, told by the content (see [`identify`]): MDX of every
@@ -216,17 +224,24 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
         losses: Vec::new(),
         alpha: None,
         textures: Vec::new(),
+        notes: Vec::new(),
+    };
+    let ready_opts = ReadyOptions {
+        renames: opts.renames.clone(),
+        chosen: false,
     };
     match identify(data) {
         Content::NotAModel(looks_like) => Err(Error::NotAModel { looks_like }),
         Content::Model(Format::AlphaMdx) => {
             let alpha = crate::alpha::from_bytes(data)?;
-            let (model, losses) = alpha.to_model();
+            let (mut model, losses) = alpha.to_model();
+            let notes = ready::finish(&mut model, &ready_opts);
             let source = Source::AlphaMdx {
                 version: alpha.version,
             };
             Ok(Loaded {
                 losses,
+                notes,
                 alpha: Some(alpha),
                 ..plain(model, source)
             })
@@ -241,21 +256,32 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
         }
         Content::Model(Format::Ms3d) => {
             let doc = crate::ms3d::from_bytes(data)?;
-            let (model, losses) = crate::convert::ms3d::to_model(&doc, &opts.ms3d);
+            let (mut model, losses) = crate::convert::ms3d::to_model(&doc, &opts.ms3d);
+            let chosen = ReadyOptions {
+                chosen: !opts.ms3d.ranges.is_empty(),
+                ..ready_opts
+            };
+            let notes = ready::finish(&mut model, &chosen);
             Ok(Loaded {
                 losses,
+                notes,
                 ..plain(model, Source::Ms3d)
             })
         }
         Content::Model(Format::Gltf) => {
             let source = crate::gltf::Source::from_bytes(data, opts.base.as_deref())?;
-            let import = crate::gltf::import(&source, &opts.gltf)?;
+            let mut gltf = opts.gltf.clone();
+            if gltf.renames.is_empty() {
+                gltf.renames = opts.renames.clone();
+            }
+            let import = crate::gltf::import(&source, &gltf)?;
             let source = Source::Gltf {
                 binary: data.starts_with(b"glTF"),
             };
             Ok(Loaded {
                 losses: import.losses,
                 textures: import.textures,
+                notes: import.notes,
                 ..plain(import.model, source)
             })
         }

@@ -11,6 +11,25 @@
 //! ```
 //!
 //! # The mapping, and why
+//! - **Scale.** glTF's unit is the metre; the game's people are drawn larger than life. The
+//!   default ([`ImportScale::Metres`]) multiplies every length by [`UNITS_PER_METRE`] (70,
+//!   measured against the game's own units: see there), so a 1.7 m figure stands 119 units
+//!   tall, between the corpus's peon (97) and archer (135). [`ImportScale::Factor`] sets the
+//!   factor, [`ImportScale::Height`] fits the model's first pose to a height. Vertices,
+//!   pivots, translations, extents, cameras, light distances (every length,
+//!   [`crate::convert::scale`]) are scaled; the import's notes say the factor and the
+//!   height it gives ([`Import::scale`], [`Import::height`]). A file this crate exported is
+//!   in game units already: its default scale is 1. Non-humanoid models get their
+//!   real-world size at the same scale (a 0.5 m animal stands 35 units tall); a model much taller than any unit (over 1,000 units, likely not
+//!   authored in metres, as the Fox sample, in centimetres) is flagged in the note, to be
+//!   fitted with a height.
+//! - **Ready for the game** ([`crate::convert::ready`], unless
+//!   [`ImportOptions::game_ready`] is off): sequence names the game plays (`Idle` is
+//!   `Stand`, `Die` is `Death`, ... and [`ImportOptions::renames`] first), a `Stand` and a
+//!   `Death` when none can be named so, a key at the start of every sequence a track
+//!   animates (glTF holds a channel's first value before its first key; the game would
+//!   carry the previous sequence's value in), and no redundant key. A file this crate
+//!   exported only gets its renames: it is a Warcraft III model already.
 //! - **Axes.** glTF is +Y up, Warcraft III +Z up: `(x, y, z) -> (x, -z, y)` for every
 //!   position, direction and rotation (the inverse of the export's turn).
 //! - **Scene.** The default scene (`scene`), else the first; other scenes are listed as a
@@ -83,6 +102,7 @@ mod keys;
 pub mod material;
 mod mesh;
 mod nodes;
+mod ready;
 
 use graph::{finite, graph, Graph};
 use keys::*;
@@ -108,6 +128,22 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// curve (measured at the quarter points of every sampled interval).
 pub const ROTATION_TOLERANCE: f32 = 1e-4;
 
+pub use ready::UNITS_PER_METRE;
+
+/// How big the imported model is.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum ImportScale {
+    /// glTF's metres times [`UNITS_PER_METRE`]; a file this crate exported is in game units
+    /// already and keeps its size.
+    #[default]
+    Metres,
+    /// Every length times this factor (finite, above 0).
+    Factor(f32),
+    /// Scaled so that the model's first pose is this many game units tall (finite, above
+    /// 0); see [`crate::convert::scale::first_pose_height`].
+    Height(f32),
+}
+
 /// How to import.
 #[derive(Clone, Debug)]
 pub struct ImportOptions {
@@ -119,6 +155,15 @@ pub struct ImportOptions {
     pub texture_path: String,
     /// The model's name (the file name, say); the glTF's scene name when empty.
     pub name: String,
+    /// The scale from the glTF's units to the game's.
+    pub scale: ImportScale,
+    /// Sequence names to set (`Survey=Stand`), before the table of
+    /// [`crate::convert::ready::NAMES`].
+    pub renames: Vec<crate::convert::ready::Rename>,
+    /// Make the model ready for the game ([`crate::convert::ready::finish`]: sequence names
+    /// the game plays, a Stand and a Death, opening keys, no redundant keys). A file this
+    /// crate exported is a Warcraft III model already: it only gets its `renames`.
+    pub game_ready: bool,
 }
 
 impl Default for ImportOptions {
@@ -127,6 +172,9 @@ impl Default for ImportOptions {
             version: 800,
             texture_path: "war3mapImported\\".into(),
             name: String::new(),
+            scale: ImportScale::Metres,
+            renames: Vec::new(),
+            game_ready: true,
         }
     }
 }
@@ -174,6 +222,14 @@ pub struct Import {
     pub skin_error: f32,
     /// The largest angle (radians) by which resampled rotations leave the glTF's curve.
     pub rotation_error: f32,
+    /// Game units per glTF unit: every glTF length was multiplied by it.
+    pub scale: f32,
+    /// How tall the model stands in its first pose, in game units (0 without vertices);
+    /// see [`crate::convert::scale::first_pose_height`].
+    pub height: f32,
+    /// What the import did to fit the game (its scale, sequence names, added keys and
+    /// sequences) and what is still not standard: notes, not losses.
+    pub notes: Vec<Loss>,
 }
 
 /// glTF's +Y up to Warcraft III's +Z up, for a quaternion.
@@ -351,6 +407,23 @@ impl<'a> Importer<'a> {
                 ),
             ));
         }
+        match opts.scale {
+            ImportScale::Factor(f) if !(f.is_finite() && f > 0.0) => {
+                return Err(GltfError::new(
+                    "",
+                    format!("cannot scale by {f}: give a finite factor above 0"),
+                ))
+            }
+            ImportScale::Height(h) if !(h.is_finite() && h > 0.0) => {
+                return Err(GltfError::new(
+                    "",
+                    format!(
+                        "cannot fit the model to a height of {h}: give a finite height above 0"
+                    ),
+                ))
+            }
+            _ => {}
+        }
         let doc = &src.root;
         let g = graph(doc)?;
         let mdlx = doc.nodes.iter().map(|n| mdlx_extras(&n.extras)).collect();
@@ -439,6 +512,8 @@ impl<'a> Importer<'a> {
         );
         model.info.blend_time = 150;
         let skin_error = mesh::extents_and_error(&mut model, &exact_weights);
+        let (scale, height, mut notes) = self.fit(&mut model);
+        let skin_error = skin_error * scale;
         if skin_error > 0.0 {
             let what = if self.opts.version >= 900 {
                 "skin weights rounded to 255ths, at most four per vertex"
@@ -463,6 +538,7 @@ impl<'a> Importer<'a> {
             );
         }
         let textures = mats.into_textures();
+        notes.extend(self.finish(&mut model));
         Ok(Import {
             model,
             losses: self.losses.into_list(),
@@ -470,6 +546,9 @@ impl<'a> Importer<'a> {
             geosets: sources,
             skin_error,
             rotation_error: self.rotation_error,
+            scale,
+            height,
+            notes,
         })
     }
 

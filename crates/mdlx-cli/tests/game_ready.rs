@@ -1,0 +1,247 @@
+//! `mdlx convert` of glTF and Milkshape input at the game's scale and ready for the game:
+//! `--scale`, `--height`, `--rename`, what the output says about them, and what is
+//! refused. The heights are measured here on the written model (posed with `mdlx::anim`),
+//! not taken from the tool's output.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mdlx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mdlx"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn shared(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn cesium() -> String {
+    shared("gltf-samples/CesiumMan/CesiumMan.glb")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mdlx-ready-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn read_model(path: &Path) -> mdlx::Model {
+    mdlx::mdx::from_bytes(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The height of the model's first pose (the start of its first sequence).
+fn height(m: &mdlx::Model) -> f32 {
+    use mdlx::anim::{posed_geosets, Clock, Skeleton};
+    let skeleton = Skeleton::new(m);
+    let clock = Clock::unwrapped(m, 0, 0.0);
+    let pose = skeleton.pose_at(&clock, None);
+    let (mut lo, mut hi) = (f32::MAX, f32::MIN);
+    for g in posed_geosets(m, &skeleton, &pose, &clock) {
+        for p in g.positions {
+            lo = lo.min(p[2]);
+            hi = hi.max(p[2]);
+        }
+    }
+    // No vertex: no height.
+    (hi - lo).max(0.0)
+}
+
+fn names(m: &mdlx::Model) -> Vec<String> {
+    m.sequences
+        .iter()
+        .map(|q| q.name.text().into_owned())
+        .collect()
+}
+
+fn errors(m: &mdlx::Model) -> Vec<String> {
+    mdlx::check::check(m)
+        .into_iter()
+        .filter(|f| f.severity() == mdlx::check::Severity::Error)
+        .map(|f| f.to_string())
+        .collect()
+}
+
+/// Converts `input` to `out` with `args`; the notes of the JSON output.
+fn convert(input: &str, out: &Path, args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["convert", input, out.to_str().unwrap(), "--json"];
+    all.extend_from_slice(args);
+    let r = mdlx(&all);
+    assert_eq!(r.status.code(), Some(0), "{args:?}: {}", stderr(&r));
+    let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+    v["notes"].as_array().cloned().unwrap_or_default()
+}
+
+/// The notes at `place`, joined by ` | `.
+fn note(notes: &[Value], place: &str) -> String {
+    let at: Vec<&str> = notes
+        .iter()
+        .filter(|n| n["place"] == place)
+        .filter_map(|n| n["what"].as_str())
+        .collect();
+    assert!(!at.is_empty(), "no note at {place}: {notes:?}");
+    at.join(" | ")
+}
+
+#[test]
+fn the_default_scale_makes_cesium_man_a_man_of_the_game_with_no_check_error() {
+    let dir = temp_dir("default");
+    let out = dir.join("man.mdx");
+    let notes = convert(&cesium(), &out, &[]);
+    let m = read_model(&out);
+    let h = height(&m);
+    println!(
+        "CesiumMan at the default scale: {h:.1} units tall; {}",
+        note(&notes, "scale")
+    );
+    assert!((50.0..=300.0).contains(&h), "{h}");
+    assert!(note(&notes, "scale").contains("scaled by 70"));
+    assert!(errors(&m).is_empty(), "{:?}", errors(&m));
+    // Its one unnamed animation is the Stand; a Death is added.
+    assert_eq!(names(&m), ["Stand", "Death"]);
+    // The human output says the scale too.
+    let r = mdlx(&["convert", &cesium(), &s(&dir.join("man2.mdx"))]);
+    assert!(
+        stderr(&r).contains("made ready for the game"),
+        "{}",
+        stderr(&r)
+    );
+    assert!(stderr(&r).contains("scale: scaled by 70"), "{}", stderr(&r));
+}
+
+#[test]
+fn scale_multiplies_every_length() {
+    let dir = temp_dir("scale");
+    let (one, two) = (dir.join("one.mdx"), dir.join("two.mdx"));
+    convert(&cesium(), &one, &["--scale", "1"]);
+    let notes = convert(&cesium(), &two, &["--scale", "2.5"]);
+    assert!(note(&notes, "scale").starts_with("scaled by 2.5 (as --scale asks)"));
+    let (a, b) = (read_model(&one), read_model(&two));
+    let (ha, hb) = (height(&a), height(&b));
+    assert!((hb - 2.5 * ha).abs() <= 1e-3 * hb, "{ha} and {hb}");
+    assert!(
+        (1.4..1.6).contains(&ha),
+        "CesiumMan is 1.5 m tall, {ha} at scale 1"
+    );
+    for (pa, pb) in a.pivot_points.iter().zip(&b.pivot_points) {
+        for k in 0..3 {
+            assert!((pa[k] * 2.5 - pb[k]).abs() <= 1e-4 * pb[k].abs().max(1.0));
+        }
+    }
+}
+
+#[test]
+fn height_fits_the_first_pose_to_the_height_asked() {
+    let dir = temp_dir("height");
+    for (file, h) in [
+        ("gltf-samples/CesiumMan/CesiumMan.glb", 135.0f32),
+        ("gltf-samples/Fox/Fox.glb", 60.0),
+    ] {
+        let out = dir.join("fitted.mdx");
+        let arg = h.to_string();
+        let notes = convert(&shared(file), &out, &["--height", &arg]);
+        let got = height(&read_model(&out));
+        println!("{file} --height {h}: {got:.3}; {}", note(&notes, "scale"));
+        assert!((got - h).abs() <= 1e-3 * h, "{file}: {got}");
+        assert!(note(&notes, "scale").contains("as --height asks"));
+    }
+}
+
+#[test]
+fn rename_sets_sequence_names_and_the_rest_are_mapped_or_listed() {
+    let dir = temp_dir("rename");
+    let out = dir.join("fox.mdx");
+    let fox = shared("gltf-samples/Fox/Fox.glb");
+    let notes = convert(
+        &fox,
+        &out,
+        &[
+            "--height",
+            "60",
+            "--rename",
+            "Survey=Stand Ready,Run=Walk Fast",
+        ],
+    );
+    let m = read_model(&out);
+    assert_eq!(names(&m), ["Stand Ready", "Walk", "Walk Fast", "Death"]);
+    assert!(note(&notes, "sequences[0]").contains("as --rename asks"));
+    assert!(errors(&m).is_empty(), "{:?}", errors(&m));
+    // A name the game does not play is listed; one that names no sequence too.
+    let notes = convert(&fox, &out, &["--rename", "Walk=Strut,Jump=Attack"]);
+    assert!(
+        note(&notes, "sequences[1]").contains("not a name the game plays"),
+        "{notes:?}"
+    );
+    assert!(
+        note(&notes, "sequences").contains("no sequence is named \"Jump\""),
+        "{notes:?}"
+    );
+    // Milkshape input takes --rename too: its one sequence over the whole file.
+    let ms = shared("corpus/ms3d_ascii");
+    let file = std::fs::read_dir(&ms)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .min()
+        .unwrap();
+    let out = dir.join("ms.mdx");
+    convert(&s(&file), &out, &["--rename", "Anim=Walk"]);
+    let m = read_model(&out);
+    assert_eq!(names(&m)[0], "Walk", "{:?}", names(&m));
+    assert!(names(&m).contains(&"Stand".to_string()), "{:?}", names(&m));
+}
+
+#[test]
+fn bad_scale_height_and_rename_are_refused_with_a_clear_error() {
+    let dir = temp_dir("bad");
+    let out = dir.join("x.mdx");
+    for args in [
+        vec!["--scale", "0"],
+        vec!["--scale", "-2"],
+        vec!["--scale", "nan"],
+        vec!["--height", "abc"],
+        vec!["--scale", "2", "--height", "100"],
+        vec!["--rename", "Survey"],
+        vec!["--rename", "=Stand"],
+    ] {
+        let c = cesium();
+        let mut all: Vec<&str> = vec!["convert", &c, out.to_str().unwrap()];
+        all.extend_from_slice(&args);
+        let r = mdlx(&all);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", stderr(&r));
+        assert!(!stderr(&r).contains("panicked"), "{}", stderr(&r));
+        assert!(!out.exists(), "{args:?} wrote a model");
+    }
+    // An MDX's sequences are its own; --scale is for glTF.
+    let mdx = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
+    let r = mdlx(&["convert", &s(&mdx), &s(&out), "--rename", "Stand=Walk"]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("--rename is for converted input"),
+        "{}",
+        stderr(&r)
+    );
+    let r = mdlx(&["convert", &s(&mdx), &s(&out), "--scale", "2"]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("--scale is for glTF input"),
+        "{}",
+        stderr(&r)
+    );
+}
