@@ -60,8 +60,8 @@ pub mod rules;
 mod textures;
 pub(crate) mod usage;
 
-pub use kind::{classify, Classification, Kind};
 pub(crate) use anim::{is_standard_sequence, sequence_word};
+pub use kind::{classify, Classification, Kind};
 pub use locate::{SourceMap, SourcePos};
 pub use rules::{Rule, Severity, RULES};
 pub use textures::check_textures;

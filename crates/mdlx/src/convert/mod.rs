@@ -4,6 +4,6 @@
 
 pub mod classic;
 pub mod ms3d;
-pub(crate) mod skin;
 pub mod ready;
 pub mod scale;
+pub(crate) mod skin;

@@ -21,12 +21,15 @@
 //! reads the word before ` - `, so both play as `Stand`, picked at random).
 //!
 //! # Stand and Death
-//! The game needs a `Stand` to show an idle unit and a `Death` to play when it dies (it
-//! removes the unit at once otherwise; `mdlx check` counts both as errors). When no
-//! sequence can be named so, one is added after the others (starting on a whole second at
-//! least half a second after the last one ends, one second long) that holds the first pose
-//! of the `Stand` (of the first sequence, for a missing `Stand`); the `Death` does not
-//! loop. Each addition is listed, so that it can be replaced by a real animation.
+//! The game shows an idle model with its `Stand` and plays a unit's `Death` when the unit
+//! dies (`mdlx check` counts a missing Stand as an error, and a missing Death on a unit or
+//! a building: [`crate::check::classify`] tells the model's kind). When no sequence can be
+//! named so, one is added after the others (starting on a whole second at least half a
+//! second after the last one ends, one second long) that holds the first pose of the
+//! `Stand` (of the first sequence, for a missing `Stand`); the `Death` does not loop, and
+//! is added only to a model that `check` takes for a unit or a building (a doodad, an
+//! effect or a portrait needs none). Each addition is listed, so that it can be replaced
+//! by a real animation.
 //!
 //! # Keys
 //! - **Opening keys.** A track with keys in a sequence but none at its start makes the game
@@ -539,13 +542,18 @@ fn stand_and_death(model: &mut Model, notes: &mut Vec<Loss>) {
         let place = format!("sequences[{}]", model.sequences.len() - 1);
         notes.push(Loss::new(place, what));
     }
-    if find(model, "death").is_none() {
+    // A Death only where `check` calls its absence an error: a unit or a building (a
+    // doodad, an effect or a portrait stands without one; see `check::kind`).
+    let kind = crate::check::classify(model, None).kind;
+    let death_needed = crate::check::rules::MISSING_DEATH.severity_for(kind)
+        == Some(crate::check::Severity::Error);
+    if death_needed && find(model, "death").is_none() {
         let stand = find(model, "stand");
         add_sequence(model, "Death", stand, SEQUENCE_NON_LOOPING);
         let place = format!("sequences[{}]", model.sequences.len() - 1);
         notes.push(Loss::new(
             place,
-            "no death animation: a one-second Death holding the Stand's first pose added (the game removes a dying unit at once without one); --rename one to Death to use it instead",
+            "no death animation: a one-second Death holding the Stand's first pose added (the game plays Death when a unit dies); --rename one to Death to use it instead",
         ));
     }
 }
@@ -625,9 +633,24 @@ mod tests {
     }
 
     #[test]
-    fn a_model_gets_a_stand_a_death_and_opening_keys() {
+    fn a_standing_model_gets_a_stand_and_no_death() {
+        // Only a Stand: check takes it for a doodad, which needs no Death.
         let mut m = Model {
             sequences: vec![seq("Animation 0", 0, 1000)],
+            ..Default::default()
+        };
+        let notes = finish(&mut m, &ReadyOptions::default());
+        assert_eq!(names(&m), ["Stand"], "{notes:?}");
+        assert!(crate::check::check(&m)
+            .iter()
+            .all(|f| f.severity() != crate::check::Severity::Error));
+    }
+
+    #[test]
+    fn a_unit_gets_a_stand_a_death_and_opening_keys() {
+        // A walk makes it a unit, which needs a Death.
+        let mut m = Model {
+            sequences: vec![seq("Animation 0", 0, 1000), seq("walk cycle", 1500, 2500)],
             ..Default::default()
         };
         m.bones.push(crate::model::Bone::default());
@@ -645,9 +668,9 @@ mod tests {
             }),
         }]);
         let notes = finish(&mut m, &ReadyOptions::default());
-        assert_eq!(names(&m), ["Stand", "Death"], "{notes:?}");
-        assert_eq!(m.sequences[1].interval, [2000, 3000]);
-        assert_eq!(m.sequences[1].flags, SEQUENCE_NON_LOOPING);
+        assert_eq!(names(&m), ["Stand", "walk cycle", "Death"], "{notes:?}");
+        assert_eq!(m.sequences[2].interval, [3000, 4000]);
+        assert_eq!(m.sequences[2].flags, SEQUENCE_NON_LOOPING);
         let AnyTrack::Vector3(t) = &m.bones[0].node.tracks.0[0].track else {
             unreachable!()
         };
@@ -656,7 +679,7 @@ mod tests {
         // Death holding the Stand's first value.
         assert_eq!(
             keys,
-            [(0, 1.0), (200, 1.0), (800, 3.0), (1000, 4.0), (2000, 1.0)]
+            [(0, 1.0), (200, 1.0), (800, 3.0), (1000, 4.0), (3000, 1.0)]
         );
         assert!(crate::check::check(&m)
             .iter()
