@@ -212,6 +212,15 @@ pub fn run(
         };
         return super::convert_dir::run_dir(ctx, input, output, to, &opts);
     }
+    let into_folder;
+    let output = match super::convert_dir::output_in_folder(input, output, to) {
+        Ok(Some(inside)) => {
+            into_folder = inside;
+            into_folder.as_path()
+        }
+        Ok(None) => output,
+        Err(e) => return Err(usage(e.to_string())),
+    };
     let to = match to {
         Some(t) => t,
         None if files::is_stdio(output) => {
@@ -242,6 +251,8 @@ pub(super) struct Done {
     pub notes: Vec<Note>,
     /// Texture files written (or already in place) beside the output.
     textures: Vec<String>,
+    /// glTF output: the model's texture paths that were not found (each once).
+    pub missing_textures: Vec<String>,
 }
 
 /// One file's outcome as a JSON object.
@@ -304,6 +315,7 @@ pub(super) fn convert_file(
             from: "texture",
             notes: Vec::new(),
             textures: Vec::new(),
+            missing_textures: Vec::new(),
         });
     }
     if to.is_texture() {
@@ -328,6 +340,7 @@ pub(super) fn convert_file(
             from: "ms3d",
             notes: Vec::new(),
             textures: Vec::new(),
+            missing_textures: Vec::new(),
         });
     }
     let mut read = super::read_options(ctx, input);
@@ -368,6 +381,7 @@ pub(super) fn convert_file(
         notes.extend(losses.iter().map(|l| Note::loss(&what, l)));
         model = converted;
     }
+    let mut missing_textures = Vec::new();
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts
@@ -409,6 +423,14 @@ pub(super) fn convert_file(
             }
             let out = mdlx::gltf::export(&model, &options);
             notes.extend(out.losses.iter().map(|l| Note::loss("glTF cannot hold", l)));
+            missing_textures = super::convert_dir::not_found(&out.missing_textures);
+            if !opts.in_folder {
+                notes.extend(super::convert_dir::where_looked(
+                    &missing_textures,
+                    &options.texture_dirs,
+                    opts.textures.len(),
+                ));
+            }
             if to == To::Glb {
                 out.to_glb()
             } else {
@@ -507,6 +529,7 @@ pub(super) fn convert_file(
         from,
         notes,
         textures: beside.written,
+        missing_textures,
     })
 }
 
