@@ -48,6 +48,12 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
     // PNG output takes the textures, every other format the models.
     let exts: &[&str] = if to == To::Png {
         &["blp", "dds", "tga"]
+    } else if matches!(to, To::Tga | To::Dds) {
+        // Not the output's own kind: re-encoding it as itself only costs.
+        match to {
+            To::Tga => &["blp", "dds", "png"],
+            _ => &["blp", "tga", "png"],
+        }
     } else if to == To::Blp {
         // Not .blp: re-encoding a BLP as BLP only loses quality.
         &["png", "tga", "dds"]
@@ -63,6 +69,10 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
     if inputs.is_empty() {
         let what = if to == To::Png {
             ".blp, .dds or .tga"
+        } else if to == To::Tga {
+            ".blp, .dds or .png"
+        } else if to == To::Dds {
+            ".blp, .tga or .png"
         } else if to == To::Blp {
             ".png, .tga or .dds"
         } else if matches!(to, To::Glb | To::Gltf) {
@@ -245,7 +255,7 @@ fn skipped_summary(same_output: usize, other_kind: usize, to: To) -> String {
 
 /// Whether `to` is a texture's format.
 fn is_texture_format(to: To) -> bool {
-    matches!(to, To::Png | To::Blp) || to.extension() == "dds" || to.extension() == "tga"
+    matches!(to, To::Png | To::Blp | To::Tga | To::Dds)
 }
 
 /// Why `input` is not of the kind a conversion to `to` takes, if it is not: a model among
