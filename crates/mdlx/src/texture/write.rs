@@ -136,3 +136,46 @@ pub fn nearest_power_of_two(n: u32) -> u32 {
         up
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An image with runs, lone pixels and rows longer than one packet, written raw and
+    /// run-length encoded, reads back through the TGA reader to the same pixels; the RLE
+    /// file is smaller.
+    #[test]
+    fn tga_raw_and_rle_read_back_to_the_same_pixels() {
+        let (w, h) = (300u32, 7u32);
+        let mut pixels = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let v = if x < 150 { 10 } else { (x * 7 + y) as u8 };
+                pixels.extend_from_slice(&[v, v / 2, 255 - v, if y == 3 { 0 } else { 255 }]);
+            }
+        }
+        let image = RgbaImage {
+            width: w,
+            height: h,
+            pixels,
+        };
+        let raw = tga_to_bytes(&image, false).unwrap();
+        let rle = tga_to_bytes(&image, true).unwrap();
+        assert!(rle.len() < raw.len());
+        for bytes in [&raw, &rle] {
+            let back = crate::texture::decode(bytes).unwrap();
+            assert_eq!((back.width, back.height), (w, h));
+            assert!(back.pixels == image.pixels);
+        }
+        let dds = crate::texture::decode(&dds_to_bytes(&image)).unwrap();
+        assert!(dds.pixels == image.pixels);
+    }
+
+    #[test]
+    fn nearest_powers_of_two() {
+        let got: Vec<u32> = [1, 3, 5, 6, 200, 300, 384]
+            .map(nearest_power_of_two)
+            .to_vec();
+        assert_eq!(got, [1, 4, 4, 8, 256, 256, 512]);
+    }
+}
