@@ -84,11 +84,16 @@ pub enum Command {
         /// Output format: mdx, mdl, obj, glb, gltf, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
         /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png or blp;
         /// needed for a folder and for `-`.
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "glb", "gltf", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp"])]
+        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "glb", "gltf", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp", "tga", "dds"])]
         to: Option<String>,
         /// Textures: the mip level to write (0, the default, is the full size).
         #[arg(long, value_name = "N", default_value_t = 0)]
         mip: usize,
+        /// Texture output: resize first (nearest neighbour): `pow2` (each side to its
+        /// nearest power of two, as the game needs), `WxH`, or `max:N` (powers of two, the
+        /// longer side at most N).
+        #[arg(long, value_name = "HOW", value_parser = crate::cmd::texture::Resize::parse)]
+        resize: Option<crate::cmd::texture::Resize>,
         /// BLP output: JPEG quality, 1 (smallest) to 100 (best).
         #[arg(long, value_name = "N", default_value_t = 80, value_parser = clap::value_parser!(u8).range(1..=100))]
         blp_quality: u8,

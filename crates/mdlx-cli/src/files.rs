@@ -186,7 +186,7 @@ impl Staged<'_> {
                     return Ok(());
                 };
                 let renamed = fs::rename(&tmp, &target)
-                    .with_context(|| format!("cannot rename to {}", target.display()));
+                    .map_err(|e| write_error(&target, &folder_of(&target), &e));
                 if renamed.is_err() {
                     let _ = fs::remove_file(&tmp);
                 }
@@ -287,21 +287,37 @@ fn stage_atomic<'a>(target: &Path, data: &[u8]) -> Result<Stage<'a>> {
             Ok(f) => break (tmp, f),
             // Left by an earlier process of the same id that was killed: take another.
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
-            Err(e) => return Err(e).with_context(|| format!("cannot create {}", tmp.display())),
+            Err(e) => return Err(write_error(target, &dir, &e)),
         }
     };
     let written = f
         .write_all(data)
-        .with_context(|| format!("cannot write {}", tmp.display()))
-        .and_then(|()| {
-            f.sync_all()
-                .with_context(|| format!("cannot sync {}", tmp.display()))
-        });
+        .and_then(|()| f.sync_all())
+        .map_err(|e| write_error(target, &dir, &e));
     if let Err(e) = written {
         let _ = fs::remove_file(&tmp);
         return Err(e);
     }
     Ok(Stage::Atomic(Some((tmp, target.to_path_buf()))))
+}
+
+/// The error of writing `target` in the folder `dir`, naming the target and the folder,
+/// never the temporary file the write goes through (that name means nothing to a user).
+fn write_error(target: &Path, dir: &Path, e: &std::io::Error) -> anyhow::Error {
+    use std::io::ErrorKind;
+    let shown_dir = dir.display();
+    let why = match e.kind() {
+        ErrorKind::NotFound if !dir.exists() => {
+            format!("the folder {shown_dir} does not exist (create it first)")
+        }
+        ErrorKind::NotFound => format!("a folder on the way to {shown_dir} is missing"),
+        ErrorKind::PermissionDenied => {
+            format!("no permission to write in the folder {shown_dir}")
+        }
+        _ if dir.is_file() => format!("{shown_dir} is a file, not a folder"),
+        _ => format!("in the folder {shown_dir}: {e}"),
+    };
+    anyhow::anyhow!("cannot write {}: {why}", target.display())
 }
 
 /// Whether two paths name the same existing file (through any links).

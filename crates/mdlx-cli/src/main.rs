@@ -67,6 +67,7 @@ fn main() -> ExitCode {
             allow_lossy,
             json,
             mip,
+            resize,
             blp_quality,
             blp_palette,
             textures,
@@ -91,6 +92,7 @@ fn main() -> ExitCode {
                 ranges: frames.map(|r| r.0).unwrap_or_default(),
                 json,
                 mip,
+                resize,
                 blp: if blp_palette {
                     mdlx::texture::BlpOptions::palette()
                 } else {

@@ -33,6 +33,10 @@ pub enum To {
     Blp,
     /// Binary glTF 2.0 (`.glb`): skeleton, skinning, animations, textures.
     Glb,
+    /// TGA (32-bit, uncompressed), from a texture.
+    Tga,
+    /// DDS (32-bit, uncompressed), from a texture.
+    Dds,
     /// glTF 2.0 JSON (`.gltf`) with everything inside it (a base64 buffer).
     Gltf,
 }
@@ -50,10 +54,12 @@ impl To {
             "alpha1500" => Ok(To::Alpha(1500)),
             "png" => Ok(To::Png),
             "blp" => Ok(To::Blp),
+            "tga" => Ok(To::Tga),
+            "dds" => Ok(To::Dds),
             "glb" => Ok(To::Glb),
             "gltf" => Ok(To::Gltf),
             _ => bail!(
-                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp)"
+                "unknown output format {name:?} (supported: mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp, tga, dds)"
             ),
         }
     }
@@ -69,12 +75,10 @@ impl To {
             Some(e) if e.eq_ignore_ascii_case("blp") => Ok(To::Blp),
             Some(e) if e.eq_ignore_ascii_case("glb") => Ok(To::Glb),
             Some(e) if e.eq_ignore_ascii_case("gltf") => Ok(To::Gltf),
-            Some(e) if e.eq_ignore_ascii_case("dds") => bail!(
-                "{}: writing DDS is not supported yet; textures convert to PNG and BLP",
-                path.display()
-            ),
+            Some(e) if e.eq_ignore_ascii_case("dds") => Ok(To::Dds),
+            Some(e) if e.eq_ignore_ascii_case("tga") => Ok(To::Tga),
             _ => bail!(
-                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .glb, .gltf, .txt for Milkshape, .png or .blp for textures, or name one with --to)",
+                "{}: unsupported output format (supported: .mdx, .mdl, .obj, .glb, .gltf, .txt for Milkshape, .png, .blp, .tga or .dds for textures, or name one with --to)",
                 path.display()
             ),
         }
@@ -92,6 +96,8 @@ impl To {
             To::Alpha(_) => "alpha1500",
             To::Png => "png",
             To::Blp => "blp",
+            To::Tga => "tga",
+            To::Dds => "dds",
             To::Glb => "glb",
             To::Gltf => "gltf",
         }
@@ -106,6 +112,8 @@ impl To {
             To::Alpha(_) => "mdx",
             To::Png => "png",
             To::Blp => "blp",
+            To::Tga => "tga",
+            To::Dds => "dds",
             To::Glb => "glb",
             To::Gltf => "gltf",
         }
@@ -113,7 +121,7 @@ impl To {
 
     /// Whether the format is a texture's.
     fn is_texture(self) -> bool {
-        matches!(self, To::Png | To::Blp)
+        matches!(self, To::Png | To::Blp | To::Tga | To::Dds)
     }
 }
 
@@ -136,6 +144,9 @@ pub struct Options {
     pub mip: usize,
     /// BLP output: JPEG quality (1-100), or palette content.
     pub blp: mdlx::texture::BlpOptions,
+    /// Texture output: how to resize (`pow2`, `WxH`, `max:N`; see
+    /// [`super::texture::Resize`]).
+    pub resize: Option<super::texture::Resize>,
     /// glTF output: folders to find textures in (after the model's own folder).
     pub textures: Vec<std::path::PathBuf>,
     /// glTF output: the colour of team-colour layers.
@@ -220,6 +231,15 @@ pub fn run(
         };
         return super::convert_dir::run_dir(ctx, input, output, to, &opts);
     }
+    let into_folder;
+    let output = match super::convert_dir::output_in_folder(input, output, to) {
+        Ok(Some(inside)) => {
+            into_folder = inside;
+            into_folder.as_path()
+        }
+        Ok(None) => output,
+        Err(e) => return Err(usage(e.to_string())),
+    };
     let to = match to {
         Some(t) => t,
         None if files::is_stdio(output) => {
@@ -250,6 +270,8 @@ pub(super) struct Done {
     pub notes: Vec<Note>,
     /// Texture files written (or already in place) beside the output.
     textures: Vec<String>,
+    /// glTF output: the model's texture paths that were not found (each once).
+    pub missing_textures: Vec<String>,
 }
 
 /// One file's outcome as a JSON object.
@@ -298,20 +320,17 @@ pub(super) fn convert_file(
                 _ => "a texture".to_string(),
             };
             bail!(
-                "{shown}: not an MDX, MDL or Milkshape file (looks like {like}); as a texture it converts to PNG or BLP (--to png|blp, or an output named .png or .blp)"
+                "{shown}: not an MDX, MDL or Milkshape file (looks like {like}); as a texture it converts to PNG, BLP, TGA or DDS (--to png|blp|tga|dds, or an output named so)"
             );
         }
         let image = super::texture::decode(&data, input, opts.mip)?;
-        let bytes = match to {
-            To::Blp => mdlx::texture::blp1::to_bytes(&image, &opts.blp)
-                .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?,
-            _ => mdlx::texture::png::to_bytes(&image),
-        };
+        let (bytes, notes) = super::texture::encode(image, to, opts, &shown)?;
         files::write(output, &bytes, input)?;
         return Ok(Done {
             from: "texture",
-            notes: Vec::new(),
+            notes,
             textures: Vec::new(),
+            missing_textures: Vec::new(),
         });
     }
     if to.is_texture() {
@@ -336,6 +355,7 @@ pub(super) fn convert_file(
             from: "ms3d",
             notes: Vec::new(),
             textures: Vec::new(),
+            missing_textures: Vec::new(),
         });
     }
     let mut read = super::read_options(ctx, input);
@@ -404,6 +424,7 @@ pub(super) fn convert_file(
         notes.extend(losses.iter().map(|l| Note::loss(&what, l)));
         model = converted;
     }
+    let mut missing_textures = Vec::new();
     let bytes = match to {
         To::Ms3d => {
             let sequence = opts
@@ -445,13 +466,23 @@ pub(super) fn convert_file(
             }
             let out = mdlx::gltf::export(&model, &options);
             notes.extend(out.losses.iter().map(|l| Note::loss("glTF cannot hold", l)));
+            missing_textures = super::convert_dir::not_found(&out.missing_textures);
+            if !opts.in_folder {
+                notes.extend(super::convert_dir::where_looked(
+                    &missing_textures,
+                    &options.texture_dirs,
+                    opts.textures.len(),
+                ));
+            }
             if to == To::Glb {
                 out.to_glb()
             } else {
                 out.to_gltf().into_bytes()
             }
         }
-        To::Png | To::Blp => unreachable!("a model with texture output is refused above"),
+        To::Png | To::Blp | To::Tga | To::Dds => {
+            unreachable!("a model with texture output is refused above")
+        }
         To::Alpha(version) => {
             let (alpha, losses) = mdlx::alpha::AlphaModel::from_model(&model, version);
             notes.extend(
@@ -543,6 +574,7 @@ pub(super) fn convert_file(
         from,
         notes,
         textures: beside.written,
+        missing_textures,
     })
 }
 

@@ -8,6 +8,7 @@
 use super::convert::{convert_file, outcome_json, Options, To};
 use crate::files;
 use crate::report;
+use crate::report::Note;
 use crate::Ctx;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -47,6 +48,12 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
     // PNG output takes the textures, every other format the models.
     let exts: &[&str] = if to == To::Png {
         &["blp", "dds", "tga"]
+    } else if matches!(to, To::Tga | To::Dds) {
+        // Not the output's own kind: re-encoding it as itself only costs.
+        match to {
+            To::Tga => &["blp", "dds", "png"],
+            _ => &["blp", "tga", "png"],
+        }
     } else if to == To::Blp {
         // Not .blp: re-encoding a BLP as BLP only loses quality.
         &["png", "tga", "dds"]
@@ -62,6 +69,10 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
     if inputs.is_empty() {
         let what = if to == To::Png {
             ".blp, .dds or .tga"
+        } else if to == To::Tga {
+            ".blp, .dds or .png"
+        } else if to == To::Dds {
+            ".blp, .tga or .png"
         } else if to == To::Blp {
             ".png, .tga or .dds"
         } else if matches!(to, To::Glb | To::Gltf) {
@@ -113,9 +124,18 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
                         bar.println(&format!("mdlx: {shown}: {reason}"));
                     }
                     let v = json!({"input": shown, "status": "skipped", "reason": reason, "converted_instead": winner.display().to_string()});
-                    (Status::Skipped, v)
+                    (Status::Skipped(Skip::SameOutput), v)
                 }
-                Plan::Convert(target) => {
+                Plan::Convert(target) => match other_kind(input, to) {
+                    Some(what) => {
+                    let reason = format!("skipped: {what}");
+                    if !ctx.quiet {
+                        bar.println(&format!("mdlx: {shown}: {reason}"));
+                    }
+                    let v = json!({"input": shown, "status": "skipped", "reason": reason});
+                    (Status::Skipped(Skip::OtherKind), v)
+                }
+                None => {
                     let result = target
                         .parent()
                         .map_or(Ok(()), std::fs::create_dir_all)
@@ -127,7 +147,7 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
                             if !ctx.quiet {
                                 report::print_notes(&shown, &done.notes, &mut |l| bar.println(l));
                             }
-                            (Status::Converted, v)
+                            (Status::Converted(done.missing_textures), v)
                         }
                         Err(e) => {
                             bar.println(&format!("mdlx: failed: {shown}"));
@@ -135,6 +155,7 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
                         }
                     }
                 }
+                },
             };
             bar.inc();
             outcome
@@ -148,10 +169,14 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
             writeln!(out, "{v}")?;
         }
     }
-    let skipped = outcomes
-        .iter()
-        .filter(|(s, _)| matches!(s, Status::Skipped))
-        .count();
+    let skipped_as = |kind: Skip| {
+        outcomes
+            .iter()
+            .filter(|(s, _)| matches!(s, Status::Skipped(k) if *k == kind))
+            .count()
+    };
+    let (same_output, other_kind) = (skipped_as(Skip::SameOutput), skipped_as(Skip::OtherKind));
+    let skipped = same_output + other_kind;
     let failures: Vec<(&Path, &str)> = jobs
         .iter()
         .zip(&outcomes)
@@ -161,17 +186,22 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
         })
         .collect();
     let done = jobs.len() - failures.len() - skipped;
-    let skipped_text = if skipped > 0 {
-        format!(", {skipped} skipped")
-    } else {
-        String::new()
-    };
+    let skipped_text = skipped_summary(same_output, other_kind, to);
     eprintln!(
         "mdlx: converted {done} of {} file(s) to {} under {}{skipped_text}",
         jobs.len(),
         to.name(),
         out_dir.display()
     );
+    let missing: Vec<&[String]> = (outcomes.iter())
+        .filter_map(|(s, _)| match s {
+            Status::Converted(m) if !m.is_empty() => Some(m.as_slice()),
+            _ => None,
+        })
+        .collect();
+    if let Some(line) = missing_summary(&missing, jobs.len() - failures.len() - skipped, opts) {
+        eprintln!("{line}");
+    }
     if failures.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
@@ -190,9 +220,143 @@ pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) ->
 
 /// How one input of a folder conversion ended.
 enum Status {
-    Converted,
-    Skipped,
+    /// Converted; for glTF output, the texture paths that were not found.
+    Converted(Vec<String>),
+    Skipped(Skip),
     Failed(String),
+}
+
+/// Why an input of a folder conversion was left alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    /// Another input makes the same output.
+    SameOutput,
+    /// The input is not of the kind the output format takes (a model named `.blp` in a
+    /// conversion to PNG, a texture named `.mdx` in one to MDL).
+    OtherKind,
+}
+
+/// The summary's words for skipped inputs: `, 2 skipped (not textures)`.
+fn skipped_summary(same_output: usize, other_kind: usize, to: To) -> String {
+    let mut parts = Vec::new();
+    if same_output > 0 {
+        parts.push(format!("{same_output} skipped"));
+    }
+    if other_kind > 0 {
+        let kind = if is_texture_format(to) {
+            "not textures"
+        } else {
+            "not models"
+        };
+        parts.push(format!("{other_kind} skipped ({kind})"));
+    }
+    parts.iter().map(|p| format!(", {p}")).collect()
+}
+
+/// Whether `to` is a texture's format.
+fn is_texture_format(to: To) -> bool {
+    matches!(to, To::Png | To::Blp | To::Tga | To::Dds)
+}
+
+/// Why `input` is not of the kind a conversion to `to` takes, if it is not: a model among
+/// textures, or a texture among models. Unreadable or unrecognised content is no other
+/// kind: converting it fails and says why.
+fn other_kind(input: &Path, to: To) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(input)
+        .and_then(|f| f.take(64 << 10).read_to_end(&mut head))
+        .ok()?;
+    let content = mdlx::identify(&head);
+    let texture = matches!(&content, mdlx::Content::NotAModel(like) if like.is_texture());
+    if is_texture_format(to) {
+        let format = content.format()?;
+        Some(format!(
+            "this is a model ({}), not a texture; {} output takes textures",
+            format.short_name().to_ascii_uppercase(),
+            to.name().to_ascii_uppercase()
+        ))
+    } else if texture {
+        let mdlx::Content::NotAModel(like) = content else {
+            return None;
+        };
+        Some(format!(
+            "this is {like}, not a model; {} output takes models",
+            to.name().to_ascii_uppercase()
+        ))
+    } else {
+        None
+    }
+}
+
+/// The paths of `missing` textures ([`mdlx::gltf::Export::missing_textures`]) that were
+/// not found, not those that failed to decode or that the game supplies.
+pub fn not_found(missing: &[(String, String)]) -> Vec<String> {
+    (missing.iter())
+        .filter(|(_, why)| why == "not found")
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+/// One file's glTF export: where the `missing` textures were looked for (`dirs`, the last
+/// `given` of them from `--textures`), and how to give more.
+pub fn where_looked(missing: &[String], dirs: &[PathBuf], given: usize) -> Option<Note> {
+    if missing.is_empty() {
+        return None;
+    }
+    let own = dirs.len().saturating_sub(given);
+    let listed: Vec<String> = (dirs.iter().enumerate())
+        .map(|(i, d)| {
+            let whose = if i < own {
+                "the model's folder"
+            } else {
+                "--textures"
+            };
+            format!("{} ({whose})", d.display())
+        })
+        .collect();
+    Some(Note::info(
+        "textures",
+        format!(
+            "{} texture(s) not found; looked for each path, and then its file name (a .blp also as .dds, .tga or .png), under {}; give --textures DIR (a folder with the game's textures, e.g. extracted from its archives) to embed them",
+            missing.len(),
+            listed.join(", ")
+        ),
+    ))
+}
+
+/// The end of a folder's glTF export when textures were not found: how many, in how many
+/// models, the paths missed most often, where they were looked for, and `--textures`.
+fn missing_summary(missing: &[&[String]], converted: usize, opts: &Options) -> Option<String> {
+    if missing.is_empty() {
+        return None;
+    }
+    let mut by_path: HashMap<&str, usize> = HashMap::new();
+    for path in missing.iter().flat_map(|m| m.iter()) {
+        *by_path.entry(path).or_default() += 1;
+    }
+    let total: usize = missing.iter().map(|m| m.len()).sum();
+    let mut common: Vec<(&str, usize)> = by_path.iter().map(|(p, n)| (*p, *n)).collect();
+    common.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let most: Vec<String> = (common.iter().take(3))
+        .map(|(p, n)| format!("{p} in {n}"))
+        .collect();
+    let looked = if opts.textures.is_empty() {
+        "each model's own folder".to_string()
+    } else {
+        let given: Vec<String> = opts
+            .textures
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        format!("each model's own folder and {}", given.join(", "))
+    };
+    Some(format!(
+        "mdlx: {total} texture(s) not found in {} of {converted} model(s) ({} different paths; most often {}); looked under {looked}; give --textures DIR (a folder with the game's textures, e.g. extracted from its archives) to embed them",
+        missing.len(),
+        by_path.len(),
+        most.join(", ")
+    ))
 }
 
 /// Where an input under `dir` goes under `out_dir`.
@@ -236,6 +400,26 @@ impl Progress {
         if let Some(b) = &self.0 {
             b.finish_and_clear();
         }
+    }
+}
+
+/// One file converted to an output that is an existing folder: with `--to`, the file goes
+/// into the folder under its own name with the format's extension (as `cp FILE DIR` does);
+/// without it the format is unknown, and the error says so and what to do. `None`: the
+/// output is no folder.
+pub fn output_in_folder(input: &Path, output: &Path, to: Option<To>) -> Result<Option<PathBuf>> {
+    if files::is_stdio(output) || !output.is_dir() {
+        return Ok(None);
+    }
+    let stem = super::stem(input);
+    let stem = if stem.is_empty() { "model" } else { &stem };
+    match to {
+        Some(to) => Ok(Some(output.join(format!("{stem}.{}", to.extension())))),
+        None => bail!(
+            "the output {} is a folder: give --to FORMAT to write {stem}.FORMAT into it (e.g. --to mdl writes {}), or name the output file",
+            output.display(),
+            output.join(format!("{stem}.mdl")).display()
+        ),
     }
 }
 

@@ -18,8 +18,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Runs the verb.
+/// Runs the verb. A folder stands for every model and texture under it, as `check` and
+/// `convert` walk folders.
 pub fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
+    let walked = expand_folders(paths)?;
+    let paths = walked.as_slice();
     let mut failed = 0;
     for (i, file) in paths.iter().enumerate() {
         let shown = files::shown(file);
@@ -43,6 +46,53 @@ pub fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// The files `paths` stand for: a file as given, a folder as every model (MDX, MDL,
+/// Milkshape `.txt`, glTF) and texture (BLP, DDS, TGA, PNG) under it, sorted. A folder
+/// with none of these is an error that says what was looked for.
+fn expand_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    const EXTS: &[&str] = &[
+        "mdx", "mdl", "txt", "glb", "gltf", "blp", "dds", "tga", "png",
+    ];
+    let mut out = Vec::new();
+    for p in paths {
+        if files::is_stdio(p) || !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let mut found = files::find(std::slice::from_ref(p), EXTS, &[])?;
+        found.retain(|f| !files::has_ext(f, &["txt"]) || super::convert_dir::is_milkshape(f));
+        if found.is_empty() {
+            anyhow::bail!(
+                "no models or textures (.mdx, .mdl, Milkshape .txt, .glb, .gltf, .blp, .dds, .tga, .png) under the folder {}",
+                p.display()
+            );
+        }
+        out.extend(found);
+    }
+    Ok(out)
+}
+
+/// The name of a texture's replaceable id: what the game puts there (team colour, a
+/// tileset's trees or cliff), as Warcraft III readers map the ids to
+/// `ReplaceableTextures` folders; the ids are those the check module's
+/// unknown-replaceable-id rule accepts (1, 2, 11, 21, 31 to 37).
+pub fn replaceable_name(id: u32) -> Option<&'static str> {
+    Some(match id {
+        1 => "Team Color",
+        2 => "Team Glow",
+        11 => "Cliff",
+        21 => "Cursor",
+        31 => "Lordaeron Tree",
+        32 => "Ashenvale Tree",
+        33 => "Barrens Tree",
+        34 => "Northrend Tree",
+        35 => "Mushroom Tree",
+        36 => "Ruins Tree",
+        37 => "Outland Mushroom Tree",
+        _ => return None,
     })
 }
 
@@ -241,7 +291,18 @@ fn write_text(out: &mut impl Write, m: &Model, file: &str, source: &str) -> std:
         for (i, t) in m.textures.iter().enumerate() {
             match t.replaceable_id {
                 0 => writeln!(out, "  {i:>3}  {}", t.path.text())?,
-                id => writeln!(out, "  {i:>3}  (replaceable id {id}) {}", t.path.text())?,
+                id => match replaceable_name(id) {
+                    Some(name) => writeln!(
+                        out,
+                        "  {i:>3}  ({name}, replaceable id {id}) {}",
+                        t.path.text()
+                    )?,
+                    None => writeln!(
+                        out,
+                        "  {i:>3}  (replaceable id {id}, none the game fills) {}",
+                        t.path.text()
+                    )?,
+                },
             }
         }
     }

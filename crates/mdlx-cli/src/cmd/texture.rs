@@ -103,3 +103,112 @@ pub fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool) -> Re
     )?;
     Ok(())
 }
+
+/// How `--resize` resizes a texture before writing it (nearest neighbour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resize {
+    /// Each side to its nearest power of two (`pow2`).
+    PowerOfTwo,
+    /// To this size (`WxH`).
+    To(u32, u32),
+    /// Each side to a power of two no larger than this (`max:N`, N a power of two); the
+    /// other side keeps its proportion, rounded to a power of two too.
+    Max(u32),
+}
+
+impl Resize {
+    /// Reads `pow2`, `WxH` or `max:N`.
+    pub fn parse(text: &str) -> std::result::Result<Resize, String> {
+        let bad = || {
+            format!("{text:?}: --resize takes pow2 (nearest powers of two), WxH (e.g. 256x256) or max:N (N a power of two)")
+        };
+        if text.eq_ignore_ascii_case("pow2") {
+            return Ok(Resize::PowerOfTwo);
+        }
+        if let Some(n) = text.strip_prefix("max:") {
+            let n: u32 = n.parse().map_err(|_| bad())?;
+            return if n.is_power_of_two() && n <= 8192 {
+                Ok(Resize::Max(n))
+            } else {
+                Err(bad())
+            };
+        }
+        let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+        let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+        if w == 0 || h == 0 || w > 8192 || h > 8192 {
+            return Err(bad());
+        }
+        Ok(Resize::To(w, h))
+    }
+
+    /// The size an image of `w` x `h` becomes.
+    fn size(self, w: u32, h: u32) -> (u32, u32) {
+        use mdlx::texture::write::nearest_power_of_two as p2;
+        match self {
+            Resize::PowerOfTwo => (p2(w), p2(h)),
+            Resize::To(w, h) => (w, h),
+            Resize::Max(n) => {
+                let (w2, h2) = (p2(w), p2(h));
+                let big = w2.max(h2);
+                if big <= n {
+                    (w2, h2)
+                } else {
+                    let shrink = big / n;
+                    ((w2 / shrink).max(1), (h2 / shrink).max(1))
+                }
+            }
+        }
+    }
+}
+
+/// Encodes a decoded texture as `to` (PNG, BLP, TGA, DDS), resized as `opts.resize` says.
+/// A BLP, TGA or DDS whose sides are not powers of two gets a warning: the game needs
+/// them.
+pub(super) fn encode(
+    image: RgbaImage,
+    to: super::convert::To,
+    opts: &super::convert::Options,
+    shown: &str,
+) -> Result<(Vec<u8>, Vec<crate::report::Note>)> {
+    use super::convert::To;
+    use mdlx::texture::write;
+    let mut notes = Vec::new();
+    let image = match opts.resize {
+        Some(r) => {
+            let (w, h) = r.size(image.width, image.height);
+            if (w, h) != (image.width, image.height) {
+                notes.push(crate::report::Note::info(
+                    "texture",
+                    format!(
+                        "resized from {} x {} to {w} x {h}",
+                        image.width, image.height
+                    ),
+                ));
+            }
+            write::resize(&image, w, h)
+        }
+        None => image,
+    };
+    if to != To::Png && !write::is_power_of_two(&image) {
+        let (w, h) = (image.width, image.height);
+        let (pw, ph) = Resize::PowerOfTwo.size(w, h);
+        notes.push(crate::report::Note {
+            kind: "warning",
+            ..crate::report::Note::info(
+                "warning",
+                format!(
+                    "{w} x {h} is not a power of two on each side, which Warcraft III needs of a texture; --resize pow2 writes {pw} x {ph} (or --resize WxH, --resize max:N)"
+                ),
+            )
+        });
+    }
+    let bytes = match to {
+        To::Blp => {
+            mdlx::texture::blp1::to_bytes(&image, &opts.blp).map_err(|e| anyhow!("{shown}: {e}"))?
+        }
+        To::Tga => write::tga_to_bytes(&image, false).map_err(|e| anyhow!("{shown}: {e}"))?,
+        To::Dds => write::dds_to_bytes(&image),
+        _ => mdlx::texture::png::to_bytes(&image),
+    };
+    Ok((bytes, notes))
+}

@@ -505,11 +505,14 @@ impl<'m> Materials<'m> {
     }
 
     /// Adds what the materials need at the document level; returns the textures that were
-    /// missing.
-    pub(super) fn finish(self, root: &mut Root, losses: &mut Losses) -> Vec<(String, String)> {
+    /// missing, each path (and reason) once: two texture entries of one path, or one used
+    /// both over team colour and plainly, are one missing file.
+    pub(super) fn finish(mut self, root: &mut Root, losses: &mut Losses) -> Vec<(String, String)> {
         if self.unlit {
             root.extensions_used.push("KHR_materials_unlit".into());
         }
+        let mut seen = std::collections::HashSet::new();
+        self.missing.retain(|m| seen.insert(m.clone()));
         for (path, why) in &self.missing {
             losses.add(path.clone(), format!("texture not embedded ({why})"));
         }

@@ -27,6 +27,15 @@ pub enum MdlErrorKind {
     UnmatchedClose,
     /// A `{` that is never closed.
     UnclosedBlock,
+    /// A top-level block (`next`, here) that starts while a block is still open: the `{`
+    /// of `block` at `line`:`column` is never closed. The reader closes it here and reads
+    /// on, so the blocks after it are not all reported as nested in it.
+    UnclosedBefore {
+        line: usize,
+        column: usize,
+        block: String,
+        next: String,
+    },
     /// Blocks nested deeper than the parser allows.
     TooDeep { limit: usize },
     /// A keyword this reader does not know in this block.
@@ -104,6 +113,22 @@ impl fmt::Display for MdlErrorKind {
             UnterminatedComment => write!(f, "unterminated comment: no closing `*/`"),
             UnmatchedClose => write!(f, "`}}` without a matching `{{`"),
             UnclosedBlock => write!(f, "`{{` is never closed"),
+            UnclosedBefore {
+                line,
+                column,
+                block,
+                next,
+            } => {
+                let of = if block.is_empty() {
+                    String::new()
+                } else {
+                    format!(" of `{block}`")
+                };
+                write!(
+                    f,
+                    "this `{{`{of} at {line}:{column} is never closed: `{next}` starts a new top-level block here, so a `}}` is missing before it"
+                )
+            }
             TooDeep { limit } => write!(f, "blocks nested deeper than {limit} levels"),
             UnknownKeyword { keyword, block, .. } => {
                 write!(f, "unknown keyword `{keyword}` in {block}")
@@ -252,6 +277,32 @@ pub fn push(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
     }
 }
 
+/// How many diagnostics a rendering shows in full; the rest are counted
+/// ([`more_line`]). Later errors often follow from the first (a missing `}`), and a few
+/// hundred of them bury it.
+pub const SHOWN_IN_FULL: usize = 10;
+
+/// The line that ends a rendering cut at [`SHOWN_IN_FULL`]: `and 61 more error(s) and 2
+/// warning(s), not shown (fix the first ones and read again)`; `None` when nothing is left.
+pub fn more_line(rest: impl Iterator<Item = Severity>) -> Option<String> {
+    let (mut errors, mut warnings) = (0, 0);
+    for s in rest {
+        match s {
+            Severity::Error => errors += 1,
+            Severity::Warning => warnings += 1,
+        }
+    }
+    let what = match (errors, warnings) {
+        (0, 0) => return None,
+        (e, 0) => format!("{e} more error(s)"),
+        (0, w) => format!("{w} more warning(s)"),
+        (e, w) => format!("{e} more error(s) and {w} warning(s)"),
+    };
+    Some(format!(
+        "... and {what}, not shown (fix the first ones and read again: later errors often follow from them)"
+    ))
+}
+
 /// The diagnostics of one read: all errors (if any) and warnings, in source order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MdlErrors {
@@ -260,7 +311,8 @@ pub struct MdlErrors {
 }
 
 impl MdlErrors {
-    /// Renders every diagnostic against the source.
+    /// Renders the first [`SHOWN_IN_FULL`] diagnostics against the source, then how many
+    /// more there are ([`more_line`]).
     pub fn render(&self, src: &[u8], file: &str) -> String {
         let mut text = self.render_all(src, file);
         if self.diagnostics.len() >= MAX_DIAGNOSTICS {
@@ -271,11 +323,16 @@ impl MdlErrors {
 
     fn render_all(&self, src: &[u8], file: &str) -> String {
         let lines = LineIndex::new(src);
-        self.diagnostics
-            .iter()
+        let mut text = (self.diagnostics.iter().take(SHOWN_IN_FULL))
             .map(|d| d.render_with(src, file, &lines))
             .collect::<Vec<_>>()
-            .join("\n")
+            .join("\n");
+        let rest = self.diagnostics.iter().skip(SHOWN_IN_FULL);
+        if let Some(more) = more_line(rest.map(|d| d.severity)) {
+            text.push('\n');
+            text += &more;
+        }
+        text
     }
 
     /// The errors only.

@@ -98,8 +98,16 @@ pub fn from_bytes_with_options(
     if let Some(text) = hidden_text(src) {
         read_hidden(&text, &mut m, &mut diagnostics);
     }
-    // The parser's, the loose text's and the records' findings, in source order.
-    diagnostics.sort_by_key(|d| d.span.0);
+    // The parser's, the loose text's and the records' findings, in source order; a block
+    // left open comes first: it is what to fix, and the errors inside it often follow from
+    // it (its records read with the next block's lines in them).
+    diagnostics.sort_by_key(|d| {
+        let unclosed = matches!(
+            d.kind,
+            MdlErrorKind::UnclosedBefore { .. } | MdlErrorKind::UnclosedBlock
+        );
+        (!unclosed, d.span.0)
+    });
     if opts.strict {
         for d in &mut diagnostics {
             d.severity = Severity::Error;

@@ -300,6 +300,77 @@ pub fn parse_document<'a>(
     parse_with(src, diags, Some(starts_block))
 }
 
+/// Error recovery for a missing `}`: item `i`, whose `{` was just read inside an open
+/// block, is the header of a top-level block (a word `starts_block` accepts, at the start of
+/// a line, in its first column): a `}` is missing before it. Every open block is closed just
+/// before `i`, which becomes a top-level block, and one error points here and names the
+/// outermost open `{` with its line and column. Without this, every later block would be read
+/// as nested in the unclosed one, with one error for each.
+fn recover_at_top_block(
+    src: &[u8],
+    (atoms, items): (&[Atom], &mut [Item]),
+    stack: &mut Vec<(usize, usize)>,
+    i: usize,
+    starts_block: &BlockWords,
+    diags: &mut Vec<Diagnostic>,
+    lines: &mut (usize, usize),
+) {
+    let item = items[i];
+    let Some(first) = atoms.get(item.atoms as usize).filter(|_| item.natoms > 0) else {
+        return;
+    };
+    let start = first.start as usize;
+    let word = &src[start..first.end as usize];
+    let at_line_start = start == 0 || src[start - 1] == b'\n';
+    if first.kind != AtomKind::Word || !at_line_start || !starts_block(word) {
+        return;
+    }
+    let (outer, open_at) = stack[1];
+    for (j, _) in stack.drain(1..) {
+        items[j].end = i as u32;
+    }
+    if diags.len() >= super::error::MAX_DIAGNOSTICS {
+        return;
+    }
+    let line_start = src[..open_at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    // `lines`: a byte offset and the line breaks before it. Each recovery's `{` comes after
+    // the last one's, so the file is counted through once, however many recoveries.
+    if lines.0 > line_start {
+        *lines = (0, 0);
+    }
+    lines.1 += src[lines.0..line_start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    lines.0 = line_start;
+    let line = 1 + lines.1;
+    let column = 1 + src[line_start..open_at]
+        .iter()
+        .filter(|&&b| b & 0xc0 != 0x80)
+        .count();
+    let block = atoms
+        .get(items[outer].atoms as usize)
+        .filter(|_| items[outer].natoms > 0)
+        .map_or_else(String::new, |a| {
+            String::from_utf8_lossy(&src[a.start as usize..a.end as usize]).into_owned()
+        });
+    push(
+        diags,
+        Diagnostic::error(
+            MdlErrorKind::UnclosedBefore {
+                line,
+                column,
+                block,
+                next: String::from_utf8_lossy(word).into_owned(),
+            },
+            (start, first.end as usize),
+        ),
+    );
+}
+
 fn parse_with<'a>(
     src: &'a [u8],
     diags: &mut Vec<Diagnostic>,
@@ -352,6 +423,8 @@ fn parse_with<'a>(
     // The item count when the last loose line was dropped: unchanged means no item came
     // between, and the next loose line continues the run.
     let mut loose_items = usize::MAX;
+    // Line breaks counted so far by error recovery (see `recover_at_top_block`).
+    let mut line_count = (0, 0);
     loop {
         lx.top = starts_block.is_some() && stack.len() == 1;
         let diags_before = diags.len();
@@ -453,6 +526,17 @@ fn parse_with<'a>(
                     items.len() - 1
                 });
                 items[i].body = true;
+                if let Some(starts_block) = starts_block.filter(|_| stack.len() > 1) {
+                    recover_at_top_block(
+                        src,
+                        (&atoms, &mut items),
+                        &mut stack,
+                        i,
+                        starts_block,
+                        diags,
+                        &mut line_count,
+                    );
+                }
                 if stack.len() > MAX_DEPTH {
                     push(
                         diags,

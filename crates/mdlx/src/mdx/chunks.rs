@@ -185,7 +185,7 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
         let mut c = r.region(size as usize).map_err(|e| {
             MdxError {
                 offset: at as u64,
-                ..e
+                ..e.past_file_end()
             }
             .within(tag.text())
         })?;

@@ -13,8 +13,13 @@ pub enum MdxErrorKind {
     UnexpectedEnd { need: u64, remain: u64 },
     /// A count whose elements cannot fit in the bytes that remain (checked before allocating).
     CountTooLarge { count: u64, each: u64, remain: u64 },
-    /// A size field that points outside its enclosing region.
-    SizeOutOfRange { size: u64, remain: u64 },
+    /// A size field that points outside its enclosing region. `file_end`: the region is
+    /// the whole file (a top-level chunk runs past its end), so the file looks cut off.
+    SizeOutOfRange {
+        size: u64,
+        remain: u64,
+        file_end: bool,
+    },
     /// A size field smaller than the fixed part of its record.
     SizeTooSmall { size: u64, min: u64 },
     /// A four-byte tag other than the one the layout requires here.
@@ -56,6 +61,16 @@ impl MdxError {
         }
     }
 
+    /// Marks a [`MdxErrorKind::SizeOutOfRange`] as one that runs past the end of the whole
+    /// file (a top-level chunk): the message then says the file looks cut off. Other
+    /// errors are returned as they are.
+    pub fn past_file_end(mut self) -> Self {
+        if let MdxErrorKind::SizeOutOfRange { file_end, .. } = &mut self.kind {
+            *file_end = true;
+        }
+        self
+    }
+
     /// Prepends a path segment; called as the error travels out of nested readers.
     pub fn within(mut self, segment: impl Into<String>) -> Self {
         self.path.insert(0, segment.into());
@@ -87,9 +102,21 @@ impl fmt::Display for MdxErrorKind {
                 f,
                 "count {count} is too large: {count} x {each} bytes do not fit in the {remain} bytes that remain"
             ),
-            SizeOutOfRange { size, remain } => write!(
+            SizeOutOfRange {
+                size,
+                remain,
+                file_end: false,
+            } => write!(
                 f,
                 "size {size} runs past the end of its region ({remain} bytes remain)"
+            ),
+            SizeOutOfRange {
+                size,
+                remain,
+                file_end: true,
+            } => write!(
+                f,
+                "chunk size {size} runs past the end of the file ({remain} bytes remain): the file looks cut off (an interrupted download or copy?)"
             ),
             SizeTooSmall { size, min } => {
                 write!(f, "size {size} is smaller than the record's fixed part ({min} bytes)")

@@ -176,6 +176,7 @@ impl<'a> Reader<'a> {
             return Err(self.error(MdxErrorKind::SizeOutOfRange {
                 size: len as u64,
                 remain: self.remaining() as u64,
+                file_end: false,
             }));
         }
         let sub = Reader {
@@ -219,6 +220,7 @@ impl<'a> Reader<'a> {
                 MdxErrorKind::SizeOutOfRange {
                     size: size as u64,
                     remain: (self.remaining() + 4) as u64,
+                    file_end: false,
                 },
                 at,
             ));

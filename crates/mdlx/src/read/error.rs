@@ -127,15 +127,20 @@ impl MdlError {
         format!("{} error(s) in MDL", self.errors().count())
     }
 
-    /// Every diagnostic as text naming `file`, as [`Located::render`] does, one after the
-    /// other.
+    /// The diagnostics as text naming `file`, as [`Located::render`] does, one after the
+    /// other: the first [`SHOWN_IN_FULL`](crate::mdl::error::SHOWN_IN_FULL), then how many
+    /// more there are.
     pub fn render(&self, file: &str) -> String {
-        let mut text = self
-            .diagnostics
-            .iter()
+        use crate::mdl::error::{more_line, SHOWN_IN_FULL};
+        let mut text = (self.diagnostics.iter().take(SHOWN_IN_FULL))
             .map(|d| d.render(file))
             .collect::<Vec<_>>()
             .join("\n");
+        let rest = self.diagnostics.iter().skip(SHOWN_IN_FULL);
+        if let Some(more) = more_line(rest.map(|d| d.severity)) {
+            text.push('\n');
+            text += &more;
+        }
         if self.stopped_early {
             text += &format!(
                 "\nerror: stopped after {} diagnostics",

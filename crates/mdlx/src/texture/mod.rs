@@ -47,6 +47,7 @@ mod error;
 mod jpeg;
 pub mod png;
 mod tga;
+pub mod write;
 
 pub use blp1::{BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};

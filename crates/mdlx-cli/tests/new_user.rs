@@ -1,0 +1,289 @@
+//! What a new user trips over (issue 26): messages that name the right thing and say what
+//! to do, folders where files were expected, cut-off files, missing textures, texture
+//! sizes the game cannot use, and TGA and DDS output. Runs the real `mdlx` binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mdlx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mdlx"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+fn cube() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mdlx-new-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn an_output_in_a_missing_folder_names_the_folder_not_a_temporary_file() {
+    let dir = temp_dir("nodir");
+    let target = dir.join("nodir/sub/out.mdl");
+    let r = mdlx(&["convert", s(&cube()), s(&target)]);
+    let err = stderr(&r);
+    println!("{err}");
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    let folder = dir.join("nodir/sub");
+    assert!(
+        err.contains(&format!(
+            "cannot write {}: the folder {} does not exist",
+            target.display(),
+            folder.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(".tmp"), "{err}");
+}
+
+#[test]
+fn converting_a_file_to_an_existing_folder_says_it_is_a_folder_or_writes_into_it() {
+    let dir = temp_dir("intodir");
+    let r = mdlx(&["convert", s(&cube()), s(&dir)]);
+    let err = stderr(&r);
+    println!("{err}");
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a folder: give --to FORMAT"), "{err}");
+    assert!(!err.contains("unsupported output format"), "{err}");
+    let r = mdlx(&["convert", s(&cube()), s(&dir), "--to", "mdl"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let written = std::fs::read_to_string(dir.join("cube.mdl")).unwrap();
+    assert!(written.contains("Version {"));
+}
+
+#[test]
+fn info_on_a_folder_walks_it() {
+    let dir = temp_dir("infodir");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::copy(cube(), dir.join("sub/a.mdx")).unwrap();
+    std::fs::copy(cube(), dir.join("b.mdx")).unwrap();
+    std::fs::write(dir.join("notes.md"), "not a model").unwrap();
+    let r = mdlx(&["info", s(&dir)]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        out.contains(&dir.join("b.mdx").display().to_string()),
+        "{out}"
+    );
+    assert!(
+        out.contains(&dir.join("sub/a.mdx").display().to_string()),
+        "{out}"
+    );
+    assert!(!out.contains("notes.md"), "{out}");
+}
+
+#[test]
+fn a_cut_off_mdx_says_the_file_looks_cut_off() {
+    let dir = temp_dir("cut");
+    let data = std::fs::read(cube()).unwrap();
+    let bad = dir.join("cut.mdx");
+    std::fs::write(&bad, &data[..data.len() * 2 / 3]).unwrap();
+    let r = mdlx(&["info", s(&bad)]);
+    let err = stderr(&r);
+    println!("{err}");
+    assert_eq!(r.status.code(), Some(1));
+    assert!(err.contains("runs past the end of the file"), "{err}");
+    assert!(err.contains("the file looks cut off"), "{err}");
+}
+
+/// The ids and names are those public Warcraft III readers map to `ReplaceableTextures`
+/// folders (1 TeamColor, 2 TeamGlow, 11 Cliff, 31 LordaeronTree ...).
+#[test]
+fn info_names_replaceable_ids() {
+    let model = corpus().join("mdl/Bergi-bear__OrcWinter__map.w3x__units__Orc__Peon__peon1.mdl");
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(
+        text.contains("ReplaceableId 1,"),
+        "the model has team colour"
+    );
+    let r = mdlx(&["info", s(&model)]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let out = String::from_utf8_lossy(&r.stdout);
+    println!("{out}");
+    assert!(out.contains("(Team Color, replaceable id 1)"), "{out}");
+    if text.contains("ReplaceableId 2,") {
+        assert!(out.contains("(Team Glow, replaceable id 2)"), "{out}");
+    }
+}
+
+/// The corpus textures folder holds `.blp` files that are models renamed: converting the
+/// folder to PNG skips them, says so in the summary, and exits 0.
+#[test]
+fn a_folder_to_png_skips_models_named_as_textures() {
+    let out = temp_dir("skip");
+    let r = mdlx(&[
+        "convert",
+        s(&corpus().join("textures")),
+        s(&out),
+        "--to",
+        "png",
+    ]);
+    let err = stderr(&r);
+    let summary = err
+        .lines()
+        .find(|l| l.starts_with("mdlx: converted"))
+        .unwrap_or("");
+    let skipped: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("skipped: this is a model"))
+        .collect();
+    println!("{summary}\n{}", skipped.join("\n"));
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    assert!(!skipped.is_empty());
+    assert!(
+        summary.contains(&format!("{} skipped (not textures)", skipped.len())),
+        "{summary}"
+    );
+}
+
+/// Every texture path a model names is missing in a folder of its own: one line lists
+/// each missing path once, a note says where it looked, and a folder run ends with a
+/// summary that hints `--textures`.
+#[test]
+fn missing_textures_of_a_glb_export_are_listed_once_with_where_it_looked() {
+    let dir = temp_dir("glbtex");
+    let model = corpus().join("mdl/Bergi-bear__OrcWinter__map.w3x__units__Orc__Peon__peon1.mdl");
+    let copy = dir.join("in/peon.mdl");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(&model, &copy).unwrap();
+    let r = mdlx(&["convert", s(&copy), s(&dir.join("peon.glb"))]);
+    let err = stderr(&r);
+    println!("{err}");
+    assert!(r.status.success(), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("texture not embedded (not found)"))
+        .unwrap();
+    let paths: Vec<&str> = line
+        .split(": texture not embedded")
+        .next()
+        .unwrap()
+        .trim()
+        .split(", ")
+        .collect();
+    let mut unique = paths.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), paths.len(), "{line}");
+    assert!(
+        err.contains(&format!("looked for each path, and then its file name (a .blp also as .dds, .tga or .png), under {} (the model's folder)", dir.join("in").display())),
+        "{err}"
+    );
+    assert!(err.contains("give --textures DIR"), "{err}");
+
+    let r = mdlx(&[
+        "convert",
+        s(&dir.join("in")),
+        s(&dir.join("out")),
+        "--to",
+        "glb",
+    ]);
+    let err = stderr(&r);
+    println!("{err}");
+    assert!(r.status.success(), "{err}");
+    let last = err.lines().last().unwrap();
+    assert!(
+        last.contains("texture(s) not found in 1 of 1 model(s)"),
+        "{last}"
+    );
+    assert!(last.contains("give --textures DIR"), "{last}");
+}
+
+/// A 300 x 200 image written as BLP gets a warning (the game needs powers of two);
+/// `--resize pow2` writes 256 x 256 (300 is nearer 256 than 512, 200 nearer 256 than 128).
+/// The sizes are read from the BLP1 header's bytes (width at 12, height at 16).
+#[test]
+fn a_texture_whose_sides_are_not_powers_of_two_warns_and_resize_fixes_it() {
+    let dir = temp_dir("npot");
+    let blp = corpus().join("textures/AMISD666__War3ModelView__testmodel__BK.blp");
+    let png = dir.join("odd.png");
+    let r = mdlx(&["convert", s(&blp), s(&png), "--resize", "300x200"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let out = dir.join("odd.blp");
+    let r = mdlx(&["convert", s(&png), s(&out)]);
+    let err = stderr(&r);
+    println!("{err}");
+    assert!(r.status.success(), "{err}");
+    assert!(
+        err.contains("300 x 200 is not a power of two on each side"),
+        "{err}"
+    );
+    assert!(err.contains("--resize pow2 writes 256 x 256"), "{err}");
+    let size = |p: &Path| {
+        let b = std::fs::read(p).unwrap();
+        assert_eq!(&b[..4], b"BLP1");
+        let at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+        (at(12), at(16))
+    };
+    assert_eq!(size(&out), (300, 200));
+    let r = mdlx(&["convert", s(&png), s(&out), "--resize", "pow2"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert!(!stderr(&r).contains("not a power of two"));
+    assert_eq!(size(&out), (256, 256));
+    let r = mdlx(&["convert", s(&png), s(&out), "--resize", "max:128"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(size(&out), (128, 128));
+    let r = mdlx(&["convert", s(&png), s(&out), "--resize", "3y4"]);
+    assert_eq!(r.status.code(), Some(2));
+}
+
+/// TGA and DDS output: the header fields the formats define (TGA: image type 2, 32 bits,
+/// width and height at 12 and 14; DDS: `DDS `, header size 124, RGB with alpha, 32 bits),
+/// and the pixels read back equal to the source's (PNG of each compared byte for byte).
+#[test]
+fn tga_and_dds_are_written() {
+    let dir = temp_dir("tgadds");
+    let blp = corpus().join("textures/AMISD666__War3ModelView__testmodel__BK.blp");
+    let direct = dir.join("direct.png");
+    assert!(mdlx(&["convert", s(&blp), s(&direct)]).status.success());
+    for ext in ["tga", "dds"] {
+        let out = dir.join(format!("t.{ext}"));
+        let r = mdlx(&["convert", s(&blp), s(&out)]);
+        assert!(r.status.success(), "{ext}: {}", stderr(&r));
+        let b = std::fs::read(&out).unwrap();
+        let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]) as u32;
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+        let r = mdlx(&["info", s(&blp)]);
+        let info = String::from_utf8_lossy(&r.stdout).into_owned();
+        let (w, h) = if ext == "tga" {
+            assert_eq!((b[2], b[16]), (2, 32));
+            (u16_at(12), u16_at(14))
+        } else {
+            assert_eq!(&b[..4], b"DDS ");
+            assert_eq!(u32_at(4), 124);
+            assert_eq!(u32_at(80), 0x41);
+            assert_eq!(u32_at(88), 32);
+            (u32_at(16), u32_at(12))
+        };
+        assert!(
+            info.contains(&format!("size     {w} x {h}")),
+            "{ext}: {info}"
+        );
+        let back = dir.join(format!("back-{ext}.png"));
+        assert!(mdlx(&["convert", s(&out), s(&back)]).status.success());
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&direct).unwrap(),
+            "{ext}"
+        );
+    }
+}
