@@ -615,13 +615,18 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
             losses.push(Loss::new(&place, "no color map: uses Textures\\white.blp"));
             white(&mut model)
         } else {
-            let path = fixed(
-                m.color_map.as_bytes(),
-                260,
-                &place,
-                "color map path",
-                &mut losses,
-            );
+            let map = game_texture_path(m.color_map.as_bytes());
+            if map != m.color_map.as_bytes() {
+                let shown = String::from_utf8_lossy(&map);
+                losses.push(Loss::new(
+                    &place,
+                    format!(
+                        "color map {:?} named {shown:?}: the game loads BLP, TGA, DDS and TIF textures, not this kind (convert the image to BLP beside the model)",
+                        m.color_map
+                    ),
+                ));
+            }
+            let path = fixed(&map, 260, &place, "color map path", &mut losses);
             match model.textures.iter().position(|t| t.path == path) {
                 Some(t) => t as i32,
                 None => {
@@ -667,9 +672,19 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
     }
     let mut default_material = None;
 
-    // Geosets.
+    // Geosets: one per mesh that has vertices.
+    let mut geoset_of_mesh = Vec::with_capacity(doc.meshes.len());
     for (mi, mesh) in doc.meshes.iter().enumerate() {
         let place = format!("Mesh[{mi}]");
+        if mesh.vertices.is_empty() {
+            losses.push(Loss::new(
+                &place,
+                "empty mesh (no vertices): no geoset (the game refuses an empty one)",
+            ));
+            geoset_of_mesh.push(None);
+            continue;
+        }
+        geoset_of_mesh.push(Some(model.geosets.len()));
         let material_id = match usize::try_from(mesh.material)
             .ok()
             .filter(|&m| m < doc.materials.len())
@@ -701,7 +716,8 @@ pub fn to_model(doc: &Document, opts: &ToModelOptions) -> (Model, Vec<Loss>) {
     }
     // A material's diffuse color tints the geosets that use it: the geoset animation's
     // static color (stored blue, green, red), which the game multiplies the texture by.
-    for (gi, mesh) in doc.meshes.iter().enumerate() {
+    for (mesh, gi) in doc.meshes.iter().zip(&geoset_of_mesh) {
+        let Some(gi) = *gi else { continue };
         let Some(m) = usize::try_from(mesh.material)
             .ok()
             .and_then(|m| doc.materials.get(m))
@@ -806,6 +822,24 @@ fn linear<T>(keys: Vec<WcKey<T>>) -> Track<T> {
 
 /// One mesh as a geoset: vertices keep their order; a vertex used with different normals
 /// is split into copies; each joint a vertex names becomes a matrix group.
+/// A texture path the game loads: `path` when it names a BLP, TGA, DDS or TIF file (what
+/// the `texture-path-extension` rule of [`crate::check`] accepts), else the same path
+/// with the extension `.blp` (Milkshape models name `.bmp`, `.jpg` and `.png` images).
+fn game_texture_path(path: &[u8]) -> Vec<u8> {
+    let ext_at = path
+        .iter()
+        .rposition(|&b| b == b'.')
+        .filter(|&i| !path[i..].iter().any(|&b| b == b'\\' || b == b'/'));
+    let ext = ext_at.map(|i| path[i + 1..].to_ascii_lowercase());
+    let known: [&[u8]; 4] = [b"blp", b"tga", b"dds", b"tif"];
+    if ext.as_deref().is_some_and(|e| known.contains(&e)) {
+        return path.to_vec();
+    }
+    let mut out = path[..ext_at.unwrap_or(path.len())].to_vec();
+    out.extend_from_slice(b".blp");
+    out
+}
+
 fn mesh_to_geoset(
     mesh: &Mesh,
     material_id: u32,
