@@ -3,9 +3,16 @@
 # four corpus models exported to glTF by `mdlx convert X.mdx X.glb`, each drawn at two
 # moments of one sequence by scripts/gltf-shots.sh (three.js in headless Chromium).
 #
-#   scripts/gltf-screenshots.sh
+#   scripts/gltf-screenshots.sh            -> docs/gltf/
+#   scripts/gltf-screenshots.sh hd-to-sd   -> docs/hd-to-sd/
 #
-# 1. Builds the tool: cargo build --release -p mdlx-cli (CARGO_TARGET_DIR is honoured).
+# hd-to-sd: three Reforged corpus models drawn as they are (NAME-hd-...) and after
+# `mdlx convert X.mdx X-sd.mdx --version 800 --textures DIR` (NAME-sd-...), the classic
+# model with the BLP textures the conversion wrote beside it, both exported to glTF the
+# same way, at the same moments.
+#
+# 1. Builds the tool: cargo build --release -p mdlx-cli (CARGO_TARGET_DIR is honoured), or
+#    uses the binary $MDLX_BIN names.
 # 2. For each model below, makes a temporary folder that mirrors the Warcraft III paths its
 #    textures have in the model (Textures/Foo.blp -> a symbolic link to the corpus file),
 #    from the `referenced_by` column of ../shared/corpus/textures/MANIFEST.tsv, and exports
@@ -21,7 +28,12 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 corpus="$root/../shared/corpus"
-out="$root/docs/gltf"
+set_name="${1:-gltf}"
+case "$set_name" in
+gltf | hd-to-sd) ;;
+*) echo "gltf-screenshots: unknown picture set '$set_name' (gltf or hd-to-sd)" >&2; exit 2 ;;
+esac
+out="$root/docs/$set_name"
 size="${GLTF_SCREENSHOTS_SIZE:-480x360}"
 
 say() { printf 'gltf-screenshots: %s\n' "$*" >&2; }
@@ -41,13 +53,28 @@ models=(
   "wasserrad|mdx/Bergi-bear__shipwreckers__map.w3x__Wasserrad.MDX|stand|0,0.04|"
   "orcbowman|mdx/nazarpunk__wc3-map-edemium-legacy__map__war3mapImported__OrcBowman.mdx|Attack - 1|0.25,0.6|--team-color 0042FF"
 )
+# hd-to-sd: Reforged models whose textures the texture corpus holds (some of them)
+#   blob       version 1000, HD material (diffuse, normal, ORM, emissive), walking
+#   kain       version 1000, a unit, walking
+#   snakeurn   version 1000 (HD.w3mod), a doodad with an attack
+if [[ "$set_name" == hd-to-sd ]]; then
+  models=(
+    "blob|mdx/TaylorMouse__warcraft_III_reforged_tools__Documentation__Tutorial__Resources__blob.mdx|Walk|0.3|"
+    "kain|mdx/Bergi-bear__BloodOmen__map.w3x__war3mapImported__Kain.mdx|Walk|0.3|"
+    "snakeurn|mdx/Bergi-bear__roguelike__map.w3x___HD.w3mod__snakeurn.mdx|Attack 1|0.4|"
+  )
+fi
 
-# 1. The tool.
-(cd "$root" && cargo build --release -p mdlx-cli) || die "cargo build failed"
-target="${CARGO_TARGET_DIR:-$root/target}"
-[[ "$target" == /* ]] || target="$root/$target"
-mdlx="$target/release/mdlx"
-[[ -x "$mdlx" ]] || die "no mdlx at $mdlx after the build"
+# 1. The tool ($MDLX_BIN when set: an mdlx binary already built).
+if [[ -n "${MDLX_BIN:-}" ]]; then
+  mdlx="$MDLX_BIN"
+else
+  (cd "$root" && cargo build --release -p mdlx-cli) || die "cargo build failed"
+  target="${CARGO_TARGET_DIR:-$root/target}"
+  [[ "$target" == /* ]] || target="$root/$target"
+  mdlx="$target/release/mdlx"
+fi
+[[ -x "$mdlx" ]] || die "no mdlx at $mdlx"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/mdlx-gltf-screenshots.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
@@ -79,6 +106,18 @@ for entry in "${models[@]}"; do
     ln -sfn "$corpus/textures/$local" "$texdir/$rel"
   done < <(textures_of "$file")
   say "$name: $file ($(find "$texdir" -type l | wc -l) texture(s) from the corpus)"
+  if [[ "$set_name" == hd-to-sd ]]; then
+    # The original, and the classic model with its textures written beside it.
+    mkdir -p "$tmp/sd-$name"
+    "$mdlx" convert "$corpus/$file" "$tmp/sd-$name/$name.mdx" --version 800 --textures "$texdir" ||
+      die "mdlx convert --version 800 failed for $file"
+    "$mdlx" convert "$corpus/$file" "$tmp/$name-hd.glb" --textures "$texdir" ||
+      die "mdlx convert failed for $file"
+    "$mdlx" convert "$tmp/sd-$name/$name.mdx" "$tmp/$name-sd.glb" ||
+      die "mdlx convert failed for the classic $name"
+    specs+=("$tmp/$name-hd.glb:$sequence:$times" "$tmp/$name-sd.glb:$sequence:$times")
+    continue
+  fi
   # shellcheck disable=SC2086 # $extra is a list of options
   "$mdlx" convert "$corpus/$file" "$tmp/$name.glb" --textures "$texdir" $extra ||
     die "mdlx convert failed for $file"

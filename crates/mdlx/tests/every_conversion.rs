@@ -310,9 +310,10 @@ fn fault(message: &str) -> String {
 
 const PEERS: [&str; 3] = ["m3v", "w3m", "wc3rs"];
 
-/// Asks every peer to read the outputs of `rows`. A peer that cannot read an output's MDX
-/// source, or reads fewer than half of the corpus's files of the output's version
-/// (mdx-m3-viewer reads none of its version-1100 files), is not judged on the output. A failure is excused when the peer fails the
+/// Asks every peer to read the outputs of `rows`. A peer is not judged on an output of a
+/// version of which it reads fewer than half of the corpus's files (mdx-m3-viewer reads
+/// none of its version-1100 files), nor on one whose MDX source it fails on although it
+/// reads that source's version. A failure is excused when the peer fails the
 /// same way (the same message, numbers aside) on an untouched corpus MDX file: that is its
 /// own fault with real files (war3-model fails on every ribbon emitter colour track,
 /// KRCO). What is left counts.
@@ -363,9 +364,12 @@ fn ask_peers(rows: &mut [Row]) {
             let mut bad = Vec::new();
             let mut judged = 0;
             for (file, source, version) in &r.sent {
+                // A source the peer fails on, among the files of a version it reads: the
+                // peer's own fault with that file, which the output may keep. (A source of
+                // a version it does not read says nothing of the output's version.)
                 let source_unread = src_name
                     .get(source)
-                    .is_some_and(|n| src_fail.contains_key(n));
+                    .is_some_and(|n| src_fail.contains_key(n) && reads(src_version[n]));
                 if source_unread || !reads(*version) {
                     continue;
                 }
