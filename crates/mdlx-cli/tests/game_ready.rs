@@ -112,8 +112,10 @@ fn the_default_scale_makes_cesium_man_a_man_of_the_game_with_no_check_error() {
     assert!((50.0..=300.0).contains(&h), "{h}");
     assert!(note(&notes, "scale").contains("scaled by 70"));
     assert!(errors(&m).is_empty(), "{:?}", errors(&m));
-    // Its one unnamed animation is the Stand; a Death is added.
-    assert_eq!(names(&m), ["Stand", "Death"]);
+    // Its one unnamed animation is the Stand. With nothing but a Stand, check takes it
+    // for a doodad, which needs no Death, so none is added (`--rename "Animation 0=Walk"`
+    // makes it a unit, which gets one: a_walking_import_is_a_unit_and_gets_a_death).
+    assert_eq!(names(&m), ["Stand"]);
     // The human output says the scale too.
     let r = mdlx(&["convert", &cesium(), &s(&dir.join("man2.mdx"))]);
     assert!(
@@ -122,6 +124,16 @@ fn the_default_scale_makes_cesium_man_a_man_of_the_game_with_no_check_error() {
         stderr(&r)
     );
     assert!(stderr(&r).contains("scale: scaled by 70"), "{}", stderr(&r));
+}
+
+#[test]
+fn a_walking_import_is_a_unit_and_gets_a_death() {
+    let dir = temp_dir("walker");
+    let out = dir.join("man.mdx");
+    let notes = convert(&cesium(), &out, &["--rename", "Animation 0=Walk"]);
+    let m = read_model(&out);
+    assert_eq!(names(&m), ["Walk", "Stand", "Death"], "{notes:?}");
+    assert!(errors(&m).is_empty(), "{:?}", errors(&m));
 }
 
 #[test]

@@ -9,6 +9,11 @@ use super::writer::Writer;
 use crate::format::{chunk, track_kind};
 use crate::model::{Family, LayoutEntry, Model, ModelInfo, Tag, Tracks, UnknownChunk};
 
+/// The largest chunk size that a cut-off file is taken to explain (256 MiB: the corpus's
+/// largest model file is 4 MB); past it, a size that runs past the end of the file is a
+/// damaged field, not a shortened file.
+const PLAUSIBLE_CHUNK: u32 = 1 << 28;
+
 /// How a chunk's payload is divided into records.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Shape {
@@ -183,9 +188,16 @@ pub fn read_model(data: &[u8]) -> MdxResult<Model> {
         let at = r.offset();
         let size = r.u32()?;
         let mut c = r.region(size as usize).map_err(|e| {
+            // A size a real chunk can have says the file was cut off; a size past any
+            // model's (a garbage or hostile field) says nothing of the kind.
+            let e = if size < PLAUSIBLE_CHUNK {
+                e.past_file_end()
+            } else {
+                e
+            };
             MdxError {
                 offset: at as u64,
-                ..e.past_file_end()
+                ..e
             }
             .within(tag.text())
         })?;
