@@ -101,6 +101,15 @@ pub enum Command {
         /// colours; alpha kept at 8 bits).
         #[arg(long, conflicts_with = "blp_quality")]
         blp_palette: bool,
+        /// DDS output: the pixel format, bc1 (DXT1: colour, 1 bit of alpha), bc3 (DXT5:
+        /// colour and 8-bit alpha) or rgba (uncompressed); written with mipmaps down to
+        /// 1 x 1. [default: bc3 when a pixel is not fully opaque, else bc1]
+        #[arg(long, value_name = "FORMAT", value_parser = ["bc1", "bc3", "rgba"])]
+        dds: Option<String>,
+        /// TGA output: raw (uncompressed) or rle (run-length encoded, smaller for flat
+        /// areas).
+        #[arg(long, value_name = "HOW", value_parser = ["raw", "rle"], default_value = "raw")]
+        tga: String,
         /// glTF output, and Reforged to classic (--version 800): a folder to look for
         /// textures in, after the model's own folder (repeat for several; e.g. an extracted
         /// game archive). Going to 800, the textures the classic materials need are written

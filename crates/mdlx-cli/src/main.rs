@@ -70,6 +70,8 @@ fn main() -> ExitCode {
             resize,
             blp_quality,
             blp_palette,
+            dds,
+            tga,
             textures,
             team_color,
             linear,
@@ -98,6 +100,12 @@ fn main() -> ExitCode {
                 } else {
                     mdlx::texture::BlpOptions::jpeg(blp_quality)
                 },
+                dds: dds.as_deref().map(|d| match d {
+                    "bc1" => mdlx::texture::write::DdsOutput::Bc1,
+                    "bc3" => mdlx::texture::write::DdsOutput::Bc3,
+                    _ => mdlx::texture::write::DdsOutput::Rgba,
+                }),
+                tga_rle: tga == "rle",
                 textures,
                 team_color,
                 linear,

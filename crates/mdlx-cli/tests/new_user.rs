@@ -247,8 +247,9 @@ fn a_texture_whose_sides_are_not_powers_of_two_warns_and_resize_fixes_it() {
 }
 
 /// TGA and DDS output: the header fields the formats define (TGA: image type 2, 32 bits,
-/// width and height at 12 and 14; DDS: `DDS `, header size 124, RGB with alpha, 32 bits),
-/// and the pixels read back equal to the source's (PNG of each compared byte for byte).
+/// width and height at 12 and 14; DDS with `--dds rgba`: `DDS `, header size 124, RGB with
+/// alpha, 32 bits), and the pixels read back equal to the source's (PNG of each compared
+/// byte for byte).
 #[test]
 fn tga_and_dds_are_written() {
     let dir = temp_dir("tgadds");
@@ -257,7 +258,7 @@ fn tga_and_dds_are_written() {
     assert!(mdlx(&["convert", s(&blp), s(&direct)]).status.success());
     for ext in ["tga", "dds"] {
         let out = dir.join(format!("t.{ext}"));
-        let r = mdlx(&["convert", s(&blp), s(&out)]);
+        let r = mdlx(&["convert", s(&blp), s(&out), "--dds", "rgba"]);
         assert!(r.status.success(), "{ext}: {}", stderr(&r));
         let b = std::fs::read(&out).unwrap();
         let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]) as u32;
@@ -286,4 +287,62 @@ fn tga_and_dds_are_written() {
             "{ext}"
         );
     }
+}
+
+/// DDS output picks BC1 (`DXT1`) for an opaque texture and BC3 (`DXT5`) for one with alpha
+/// (Pillow reads the BLP as RGB, alpha 255 everywhere, and the TGA's alpha as 0 to 214),
+/// writes every mip level down to 1 x 1 (mipmap count at byte 28, linear size of the first
+/// level at byte 20), and `--dds` overrides the choice. `--tga rle` writes image type 10
+/// that reads back to the same pixels as the source.
+#[test]
+fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
+    let dir = temp_dir("bcn");
+    let tex = corpus().join("textures");
+    let opaque = tex.join("AMISD666__War3ModelView__testmodel__wangqishou_base.blp");
+    let alpha = tex.join("AMISD666__War3ModelView__testmodel__effec__yuanquan2_1.tga");
+    let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+    // (source, extra arguments, FourCC, side, bytes per 4 x 4 block)
+    let cases: [(&Path, &[&str], &[u8; 4], u32, u32); 4] = [
+        (&opaque, &[], b"DXT1", 1024, 8),
+        (&alpha, &[], b"DXT5", 256, 16),
+        (&opaque, &["--dds", "bc3"], b"DXT5", 1024, 16),
+        (&alpha, &["--dds", "bc1"], b"DXT1", 256, 8),
+    ];
+    for (i, (src, extra, fourcc, side, block)) in cases.iter().enumerate() {
+        let out = dir.join(format!("{i}.dds"));
+        let mut args = vec!["convert", s(src), s(&out)];
+        args.extend_from_slice(extra);
+        let r = mdlx(&args);
+        assert!(r.status.success(), "{i}: {}", stderr(&r));
+        let b = std::fs::read(&out).unwrap();
+        assert_eq!(&b[84..88], *fourcc, "{i}");
+        assert_eq!((u32_at(&b, 12), u32_at(&b, 16)), (*side, *side), "{i}");
+        assert_eq!(u32_at(&b, 20), side * side / 16 * block, "{i}: linear size");
+        let levels = side.trailing_zeros() + 1;
+        assert_eq!(u32_at(&b, 28), levels, "{i}: mipmap count");
+        // Every level's blocks, 1 x 1 to 4 x 4 levels one block each.
+        let data: u32 = (0..levels)
+            .map(|n| ((side >> n).max(4) / 4).pow(2) * block)
+            .sum();
+        assert_eq!(b.len() as u32, 128 + data, "{i}: file size");
+    }
+    let direct = dir.join("direct.png");
+    assert!(mdlx(&["convert", s(&alpha), s(&direct)]).status.success());
+    let rle = dir.join("rle.tga");
+    let raw = dir.join("raw.tga");
+    assert!(mdlx(&["convert", s(&alpha), s(&rle), "--tga", "rle"])
+        .status
+        .success());
+    assert!(mdlx(&["convert", s(&alpha), s(&raw)]).status.success());
+    let (rle_bytes, raw_bytes) = (std::fs::read(&rle).unwrap(), std::fs::read(&raw).unwrap());
+    assert_eq!((rle_bytes[2], raw_bytes[2]), (10, 2));
+    assert!(rle_bytes.len() < raw_bytes.len());
+    let back = dir.join("back.png");
+    assert!(mdlx(&["convert", s(&rle), s(&back)]).status.success());
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(&direct).unwrap()
+    );
+    let r = mdlx(&["convert", s(&alpha), s(&rle), "--tga", "zip"]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
 }

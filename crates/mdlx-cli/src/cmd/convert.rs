@@ -147,6 +147,10 @@ pub struct Options {
     /// Texture output: how to resize (`pow2`, `WxH`, `max:N`; see
     /// [`super::texture::Resize`]).
     pub resize: Option<super::texture::Resize>,
+    /// DDS output: the pixel format (`None`: BC3 with alpha, else BC1).
+    pub dds: Option<mdlx::texture::write::DdsOutput>,
+    /// TGA output: run-length encoded.
+    pub tga_rle: bool,
     /// glTF output: folders to find textures in (after the model's own folder).
     pub textures: Vec<std::path::PathBuf>,
     /// glTF output: the colour of team-colour layers.

@@ -206,8 +206,15 @@ pub(super) fn encode(
         To::Blp => {
             mdlx::texture::blp1::to_bytes(&image, &opts.blp).map_err(|e| anyhow!("{shown}: {e}"))?
         }
-        To::Tga => write::tga_to_bytes(&image, false).map_err(|e| anyhow!("{shown}: {e}"))?,
-        To::Dds => write::dds_to_bytes(&image),
+        To::Tga => {
+            write::tga_to_bytes(&image, opts.tga_rle).map_err(|e| anyhow!("{shown}: {e}"))?
+        }
+        To::Dds => {
+            let format = opts
+                .dds
+                .unwrap_or_else(|| write::DdsOutput::for_image(&image));
+            write::dds_to_bytes_as(&image, format, true)
+        }
         _ => mdlx::texture::png::to_bytes(&image),
     };
     Ok((bytes, notes))
