@@ -10,19 +10,42 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "mdlx", version, about, propagate_version = true)]
 pub struct Cli {
+    /// --quiet and --strict before the verb (`mdlx --quiet check ...`); they apply to the
+    /// verbs that read models (info, convert, check, pose), which take them after the verb
+    /// too.
+    #[command(flatten)]
+    pub common: Common,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The flags of the verbs that read models: before the verb or after it.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct Common {
     /// Print no warnings or loss notes on stderr (errors are still printed; --json output
     /// still lists them).
-    #[arg(long, short, global = true)]
+    #[arg(long, short)]
     pub quiet: bool,
     /// Read inputs strictly: refuse an MDL file that a lenient reader would repair with a
     /// warning (text outside every block, a static value for a field that can only be
     /// animated), and a glTF import that would lose anything (the losses are listed and
     /// nothing is written).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub strict: bool,
-    /// What to do.
-    #[command(subcommand)]
-    pub command: Command,
+}
+
+impl Command {
+    /// The verb's own --quiet and --strict; `None` for the verbs that take neither.
+    pub fn common(&self) -> Option<Common> {
+        match self {
+            Command::Info { common, .. }
+            | Command::Convert { common, .. }
+            | Command::Check { common, .. }
+            | Command::Pose { common, .. } => Some(*common),
+            Command::Roundtrip { .. } | Command::Completions { .. } | Command::Bench { .. } => None,
+        }
+    }
 }
 
 /// The verbs.
@@ -35,6 +58,9 @@ pub enum Command {
     /// Several files are shown one after the other; a file that cannot be read is reported
     /// and the others are still shown (exit status 1 at the end).
     Info {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// The model files (`-` reads standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -75,6 +101,9 @@ pub enum Command {
     /// glTF (the MDX is what the game loads), and the other is reported as skipped.
     #[command(disable_version_flag = true)]
     Convert {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// The input model (MDX, MDL, Milkshape ASCII or glTF; never modified), a folder, or
         /// `-`.
         input: PathBuf,
@@ -209,6 +238,9 @@ pub enum Command {
     /// writes it in the input's format: to --output, or over the input with --in-place
     /// (whole or not at all).
     Check {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// Model files and folders.
         #[arg(required_unless_present = "rules")]
         paths: Vec<PathBuf>,
@@ -252,6 +284,9 @@ pub enum Command {
     /// Pose a model: every node's world transform and every geoset's visibility at one
     /// moment of a sequence.
     Pose {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// The model file (`-` reads standard input).
         file: PathBuf,
         /// The moment to pose.

@@ -346,3 +346,93 @@ fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
     let r = mdlx(&["convert", s(&alpha), s(&rle), "--tga", "zip"]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
 }
+
+/// Usage errors clap finds (an unknown flag, an unknown verb, a bad value) and errors we
+/// find (a file that cannot be read, a usage error found after parsing) start the same way,
+/// `mdlx: error: `; usage errors still exit 2 with clap's hint (and usage line).
+#[test]
+fn every_error_starts_with_mdlx_error() {
+    let dir = temp_dir("oneform");
+    let out = dir.join("o.mdl");
+    for args in [
+        &["convert", "--bogus", "a", "b"][..],
+        &["frobnicate"],
+        &["convert", s(&cube()), s(&out), "--tga", "zip"],
+    ] {
+        let r = mdlx(args);
+        let err = stderr(&r);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("mdlx: error: "), "{args:?}: {err}");
+        assert!(!err.contains("\nerror: "), "{args:?}: {err}");
+        // clap adds its usage line for an unknown argument or verb, not for a bad value.
+        assert_eq!(err.contains("Usage: mdlx"), args.len() < 5, "{args:?}: {err}");
+        assert!(
+            err.ends_with("For more information, try '--help'.\n"),
+            "{err}"
+        );
+    }
+    // A usage error found after parsing: a folder without --to.
+    let r = mdlx(&["convert", s(&dir), s(&dir.join("x"))]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
+    // Not a usage error: exit 1, the same prefix.
+    let r = mdlx(&["info", s(&dir.join("missing.mdx"))]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
+}
+
+/// --quiet and --strict are taken by the verbs that read models (before or after the
+/// verb) and refused, as usage errors, by those that would ignore them; the help of
+/// `completions` does not list them.
+#[test]
+fn quiet_and_strict_belong_to_the_verbs_that_read_models() {
+    let cube = cube();
+    for args in [
+        &["--quiet", "check", s(&cube)][..],
+        &["check", "--quiet", s(&cube)],
+        &["-q", "info", s(&cube)],
+        &["info", "--strict", "-q", s(&cube)],
+        &["pose", "--strict", s(&cube)],
+    ] {
+        let r = mdlx(args);
+        assert!(r.status.success(), "{args:?}: {}", stderr(&r));
+    }
+    for args in [
+        &["completions", "--strict", "bash"][..],
+        &["--strict", "completions", "bash"],
+        &["completions", "-q", "bash"],
+        &["roundtrip", "--quiet", s(&cube)],
+        &["bench", "--quiet", "x", "1"],
+    ] {
+        let r = mdlx(args);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", stderr(&r));
+        assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
+    }
+    let help = String::from_utf8(mdlx(&["completions", "--help"]).stdout).unwrap();
+    assert!(help.contains("<SHELL>"), "{help}");
+    assert!(
+        !help.contains("--strict") && !help.contains("--quiet"),
+        "{help}"
+    );
+    let help = String::from_utf8(mdlx(&["check", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("--strict") && help.contains("--quiet"),
+        "{help}"
+    );
+}
+
+/// `mdlx completions bash | head -1` closes the pipe early: no panic, exit 0.
+#[test]
+fn completions_into_a_closed_pipe_do_not_panic() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+        .args(["completions", "bash"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let r = child.wait_with_output().unwrap();
+    assert!(!stderr(&r).contains("panicked"), "{}", stderr(&r));
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+}
