@@ -312,7 +312,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print a shell completion script: `mdlx completions bash > /etc/bash_completion.d/mdlx`.
+    /// Print a shell completion script: `mdlx completions bash >
+    /// ~/.local/share/bash-completion/completions/mdlx` (make the folder first with `mkdir -p`).
     Completions {
         /// The shell.
         #[arg(value_enum)]

@@ -365,7 +365,11 @@ fn every_error_starts_with_mdlx_error() {
         assert!(err.starts_with("mdlx: error: "), "{args:?}: {err}");
         assert!(!err.contains("\nerror: "), "{args:?}: {err}");
         // clap adds its usage line for an unknown argument or verb, not for a bad value.
-        assert_eq!(err.contains("Usage: mdlx"), args.len() < 5, "{args:?}: {err}");
+        assert_eq!(
+            err.contains("Usage: mdlx"),
+            args.len() < 5,
+            "{args:?}: {err}"
+        );
         assert!(
             err.ends_with("For more information, try '--help'.\n"),
             "{err}"
@@ -435,4 +439,52 @@ fn completions_into_a_closed_pipe_do_not_panic() {
     let r = child.wait_with_output().unwrap();
     assert!(!stderr(&r).contains("panicked"), "{}", stderr(&r));
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+}
+
+/// SARIF output names no placeholder home page: the driver's `informationUri` (optional
+/// in SARIF 2.1.0) is left out rather than pointing at `https://github.com/`.
+#[test]
+fn sarif_has_no_placeholder_information_uri() {
+    let r = mdlx(&["check", s(&cube()), "--format", "sarif"]);
+    let doc: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let driver = &doc["runs"][0]["tool"]["driver"];
+    assert_eq!(driver["name"], "mdlx", "{driver}");
+    assert!(driver.get("informationUri").is_none(), "{driver}");
+}
+
+/// The README's completion install lines, run as written by `sh` in an empty home, make
+/// the folder and write the script (the folder does not exist on a fresh account).
+#[test]
+fn readme_completion_install_works_in_an_empty_home() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("mdlx completions bash >"))
+        .expect("the README's completion line");
+    let script = if lines[at - 1].starts_with("mkdir -p ") {
+        format!("{}\n{}\n", lines[at - 1], lines[at])
+    } else {
+        format!("{}\n", lines[at])
+    };
+    let home = temp_dir("home");
+    let bin = Path::new(env!("CARGO_BIN_EXE_mdlx")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let r = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .env("HOME", &home)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{script}{}", stderr(&r));
+    let written = home.join(".local/share/bash-completion/completions/mdlx");
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(text.contains("complete -F"), "{text}");
 }
