@@ -302,7 +302,8 @@ fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
     let alpha = tex.join("AMISD666__War3ModelView__testmodel__effec__yuanquan2_1.tga");
     let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
     // (source, extra arguments, FourCC, side, bytes per 4 x 4 block)
-    let cases: [(&Path, &[&str], &[u8; 4], u32, u32); 4] = [
+    type Case<'a> = (&'a Path, &'a [&'a str], &'a [u8; 4], u32, u32);
+    let cases: [Case; 4] = [
         (&opaque, &[], b"DXT1", 1024, 8),
         (&alpha, &[], b"DXT5", 256, 16),
         (&opaque, &["--dds", "bc3"], b"DXT5", 1024, 16),
