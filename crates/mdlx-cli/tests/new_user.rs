@@ -292,7 +292,8 @@ fn tga_and_dds_are_written() {
 /// DDS output picks BC1 (`DXT1`) for an opaque texture and BC3 (`DXT5`) for one with alpha
 /// (Pillow reads the BLP as RGB, alpha 255 everywhere, and the TGA's alpha as 0 to 214),
 /// writes every mip level down to 1 x 1 (mipmap count at byte 28, linear size of the first
-/// level at byte 20), and `--dds` overrides the choice. `--tga rle` writes image type 10
+/// level at byte 20), and `--dds` overrides the choice (BC1 of partial alpha with a
+/// warning). `--tga rle` writes image type 10
 /// that reads back to the same pixels as the source.
 #[test]
 fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
@@ -315,6 +316,13 @@ fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
         args.extend_from_slice(extra);
         let r = mdlx(&args);
         assert!(r.status.success(), "{i}: {}", stderr(&r));
+        // Only BC1 of the texture with partial alpha warns that it keeps 1 bit.
+        assert_eq!(
+            stderr(&r).contains("BC1 keeps 1 bit of alpha"),
+            i == 3,
+            "{i}: {}",
+            stderr(&r)
+        );
         let b = std::fs::read(&out).unwrap();
         assert_eq!(&b[84..88], *fourcc, "{i}");
         assert_eq!((u32_at(&b, 12), u32_at(&b, 16)), (*side, *side), "{i}");
