@@ -146,8 +146,10 @@ fn pillow_reads_our_tga_and_dds_files_to_the_pixels_we_wrote() {
             assert_eq!(max_src, 0, "{name}: not the source's pixels");
         } else {
             // BC1/BC3: two 5:6:5 end points and 4 colours per 4 x 4 block. Measured here:
-            // the ring (BC3) max 36, mean 0.77; the skin max 129, mean 3.1 (a block of
-            // more than two hues, which no block holds, can be far off in one channel).
+            // the ring (BC3) max 36, mean 0.77; the skin max 129, mean 3.1. The 129 is the
+            // blue of a near-white pixel, (207, 207, 200) written (186, 186, 71), in a block
+            // of greys, white and pure yellows, whose colours lie on no one line; the
+            // perceptual weights (blue 0.07) spend the error on blue.
             // Bounds: mean under 4, PSNR at least 30 dB (over all four channels).
             assert!(mean_src < 4.0, "{name}: mean {mean_src}");
             assert!(psnr >= 30.0, "{name}: PSNR {psnr}");
