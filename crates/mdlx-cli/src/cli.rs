@@ -111,7 +111,7 @@ pub enum Command {
         /// folder, or `-` for standard output.
         output: PathBuf,
         /// Output format: mdx, mdl, obj, glb, gltf, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
-        /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png or blp;
+        /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png, blp, tga or dds;
         /// needed for a folder and for `-`.
         #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "glb", "gltf", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp", "tga", "dds"])]
         to: Option<String>,

@@ -384,10 +384,12 @@ fn every_error_starts_with_mdlx_error() {
             "{err}"
         );
     }
-    // A usage error found after parsing: a folder without --to.
+    // A usage error found after parsing: a folder without --to (the formats it lists
+    // include the texture outputs).
     let r = mdlx(&["convert", s(&dir), s(&dir.join("x"))]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
     assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
+    assert!(stderr(&r).contains("png, blp, tga, dds)"), "{}", stderr(&r));
     // Not a usage error: exit 1, the same prefix.
     let r = mdlx(&["info", s(&dir.join("missing.mdx"))]);
     assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));

@@ -221,7 +221,7 @@ pub fn run(
     if !files::is_stdio(input) && input.is_dir() {
         let Some(to) = to else {
             return Err(usage(
-                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp)",
+                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp, tga, dds)",
             ));
         };
         if files::is_stdio(output) {
