@@ -10,19 +10,42 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "mdlx", version, about, propagate_version = true)]
 pub struct Cli {
+    /// --quiet and --strict before the verb (`mdlx --quiet check ...`); they apply to the
+    /// verbs that read models (info, convert, check, pose), which take them after the verb
+    /// too.
+    #[command(flatten)]
+    pub common: Common,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The flags of the verbs that read models: before the verb or after it.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct Common {
     /// Print no warnings or loss notes on stderr (errors are still printed; --json output
     /// still lists them).
-    #[arg(long, short, global = true)]
+    #[arg(long, short)]
     pub quiet: bool,
     /// Read inputs strictly: refuse an MDL file that a lenient reader would repair with a
     /// warning (text outside every block, a static value for a field that can only be
     /// animated), and a glTF import that would lose anything (the losses are listed and
     /// nothing is written).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub strict: bool,
-    /// What to do.
-    #[command(subcommand)]
-    pub command: Command,
+}
+
+impl Command {
+    /// The verb's own --quiet and --strict; `None` for the verbs that take neither.
+    pub fn common(&self) -> Option<Common> {
+        match self {
+            Command::Info { common, .. }
+            | Command::Convert { common, .. }
+            | Command::Check { common, .. }
+            | Command::Pose { common, .. } => Some(*common),
+            Command::Roundtrip { .. } | Command::Completions { .. } | Command::Bench { .. } => None,
+        }
+    }
 }
 
 /// The verbs.
@@ -35,6 +58,9 @@ pub enum Command {
     /// Several files are shown one after the other; a file that cannot be read is reported
     /// and the others are still shown (exit status 1 at the end).
     Info {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// The model files (`-` reads standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -75,6 +101,9 @@ pub enum Command {
     /// glTF (the MDX is what the game loads), and the other is reported as skipped.
     #[command(disable_version_flag = true)]
     Convert {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// The input model (MDX, MDL, Milkshape ASCII or glTF; never modified), a folder, or
         /// `-`.
         input: PathBuf,
@@ -82,7 +111,7 @@ pub enum Command {
         /// folder, or `-` for standard output.
         output: PathBuf,
         /// Output format: mdx, mdl, obj, glb, gltf, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
-        /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png or blp;
+        /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png, blp, tga or dds;
         /// needed for a folder and for `-`.
         #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "glb", "gltf", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp", "tga", "dds"])]
         to: Option<String>,
@@ -101,6 +130,15 @@ pub enum Command {
         /// colours; alpha kept at 8 bits).
         #[arg(long, conflicts_with = "blp_quality")]
         blp_palette: bool,
+        /// DDS output: the pixel format, bc1 (DXT1: colour, 1 bit of alpha), bc3 (DXT5:
+        /// colour and 8-bit alpha) or rgba (uncompressed); written with mipmaps down to
+        /// 1 x 1. [default: bc3 when a pixel is not fully opaque, else bc1]
+        #[arg(long, value_name = "FORMAT", value_parser = ["bc1", "bc3", "rgba"])]
+        dds: Option<String>,
+        /// TGA output: raw (uncompressed) or rle (run-length encoded, smaller for flat
+        /// areas).
+        #[arg(long, value_name = "HOW", value_parser = ["raw", "rle"], default_value = "raw")]
+        tga: String,
         /// glTF output, and Reforged to classic (--version 800): a folder to look for
         /// textures in, after the model's own folder (repeat for several; e.g. an extracted
         /// game archive). Going to 800, the textures the classic materials need are written
@@ -200,6 +238,9 @@ pub enum Command {
     /// writes it in the input's format: to --output, or over the input with --in-place
     /// (whole or not at all).
     Check {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// Model files and folders.
         #[arg(required_unless_present = "rules")]
         paths: Vec<PathBuf>,
@@ -243,6 +284,9 @@ pub enum Command {
     /// Pose a model: every node's world transform and every geoset's visibility at one
     /// moment of a sequence.
     Pose {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
         /// The model file (`-` reads standard input).
         file: PathBuf,
         /// The moment to pose.
@@ -268,7 +312,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print a shell completion script: `mdlx completions bash > /etc/bash_completion.d/mdlx`.
+    /// Print a shell completion script: `mdlx completions bash >
+    /// ~/.local/share/bash-completion/completions/mdlx` (make the folder first with `mkdir -p`).
     Completions {
         /// The shell.
         #[arg(value_enum)]

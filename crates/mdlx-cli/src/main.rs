@@ -48,14 +48,53 @@ pub fn usage(message: impl Into<String>) -> anyhow::Error {
     Usage(message.into()).into()
 }
 
+/// Parses the command line; a usage error clap finds is printed in our one form
+/// (`mdlx: error: ...`, then clap's usage and hint) with exit status 2. Help and version
+/// requests print as clap prints them.
+fn parse_args() -> Result<cli::Cli, ExitCode> {
+    use clap::error::ErrorKind as K;
+    match cli::Cli::try_parse() {
+        Ok(args) => Ok(args),
+        Err(e) => match e.kind() {
+            K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand => {
+                e.exit()
+            }
+            _ => {
+                let text = e.render().to_string();
+                let text = text.strip_prefix("error: ").unwrap_or(&text);
+                eprint!("mdlx: error: {text}");
+                Err(ExitCode::from(2))
+            }
+        },
+    }
+}
+
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
-    let ctx = Ctx {
-        quiet: args.quiet,
-        strict: args.strict,
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(code) => return code,
     };
-    let result = match args.command {
-        cli::Command::Info { files, json } => cmd::info::run(&ctx, &files, json),
+    let Some(verb) = args.command.common() else {
+        if args.common.quiet || args.common.strict {
+            eprintln!(
+                "mdlx: error: --quiet and --strict apply to info, convert, check and pose\n\nFor more information, try '--help'."
+            );
+            return ExitCode::from(2);
+        }
+        return run(args.command, Ctx::default());
+    };
+    let ctx = Ctx {
+        quiet: args.common.quiet || verb.quiet,
+        strict: args.common.strict || verb.strict,
+    };
+    run(args.command, ctx)
+}
+
+/// Runs the verb and maps its outcome to the exit status (0, 1, or 2 for a usage error),
+/// printing an error as `mdlx: error: ...`.
+fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
+    let result = match command {
+        cli::Command::Info { files, json, .. } => cmd::info::run(&ctx, &files, json),
         cli::Command::Convert {
             input,
             output,
@@ -70,6 +109,8 @@ fn main() -> ExitCode {
             resize,
             blp_quality,
             blp_palette,
+            dds,
+            tga,
             textures,
             team_color,
             linear,
@@ -79,6 +120,7 @@ fn main() -> ExitCode {
             scale,
             height,
             rename,
+            ..
         } => cmd::convert::run(
             &ctx,
             &input,
@@ -98,6 +140,12 @@ fn main() -> ExitCode {
                 } else {
                     mdlx::texture::BlpOptions::jpeg(blp_quality)
                 },
+                dds: dds.as_deref().map(|d| match d {
+                    "bc1" => mdlx::texture::write::DdsOutput::Bc1,
+                    "bc3" => mdlx::texture::write::DdsOutput::Bc3,
+                    _ => mdlx::texture::write::DdsOutput::Rgba,
+                }),
+                tga_rle: tga == "rle",
                 textures,
                 team_color,
                 linear,
@@ -124,6 +172,7 @@ fn main() -> ExitCode {
             fix,
             in_place,
             output,
+            ..
         } => cmd::check::run(
             &ctx,
             &paths,
@@ -140,16 +189,20 @@ fn main() -> ExitCode {
                 output,
             },
         ),
-        cli::Command::Pose { file, moment, json } => {
-            cmd::pose::run(&ctx, &file, &moment.into(), json)
-        }
+        cli::Command::Pose {
+            file, moment, json, ..
+        } => cmd::pose::run(&ctx, &file, &moment.into(), json),
         cli::Command::Roundtrip { paths, via, json } => {
             cmd::roundtrip::run(&paths, via.is_some(), json)
         }
         cli::Command::Completions { shell } => {
+            // Into memory first: clap_complete panics when its writer fails (a closed pipe).
             let mut command = cli::Cli::command();
-            clap_complete::generate(shell, &mut command, "mdlx", &mut std::io::stdout());
-            Ok(ExitCode::SUCCESS)
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "mdlx", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(anyhow::Error::from)
         }
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
     };

@@ -247,8 +247,9 @@ fn a_texture_whose_sides_are_not_powers_of_two_warns_and_resize_fixes_it() {
 }
 
 /// TGA and DDS output: the header fields the formats define (TGA: image type 2, 32 bits,
-/// width and height at 12 and 14; DDS: `DDS `, header size 124, RGB with alpha, 32 bits),
-/// and the pixels read back equal to the source's (PNG of each compared byte for byte).
+/// width and height at 12 and 14; DDS with `--dds rgba`: `DDS `, header size 124, RGB with
+/// alpha, 32 bits), and the pixels read back equal to the source's (PNG of each compared
+/// byte for byte).
 #[test]
 fn tga_and_dds_are_written() {
     let dir = temp_dir("tgadds");
@@ -257,7 +258,7 @@ fn tga_and_dds_are_written() {
     assert!(mdlx(&["convert", s(&blp), s(&direct)]).status.success());
     for ext in ["tga", "dds"] {
         let out = dir.join(format!("t.{ext}"));
-        let r = mdlx(&["convert", s(&blp), s(&out)]);
+        let r = mdlx(&["convert", s(&blp), s(&out), "--dds", "rgba"]);
         assert!(r.status.success(), "{ext}: {}", stderr(&r));
         let b = std::fs::read(&out).unwrap();
         let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]) as u32;
@@ -286,4 +287,215 @@ fn tga_and_dds_are_written() {
             "{ext}"
         );
     }
+}
+
+/// DDS output picks BC1 (`DXT1`) for an opaque texture and BC3 (`DXT5`) for one with alpha
+/// (Pillow reads the BLP as RGB, alpha 255 everywhere, and the TGA's alpha as 0 to 214),
+/// writes every mip level down to 1 x 1 (mipmap count at byte 28, linear size of the first
+/// level at byte 20), and `--dds` overrides the choice (BC1 of partial alpha with a
+/// warning). `--tga rle` writes image type 10
+/// that reads back to the same pixels as the source.
+#[test]
+fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
+    let dir = temp_dir("bcn");
+    let tex = corpus().join("textures");
+    let opaque = tex.join("AMISD666__War3ModelView__testmodel__wangqishou_base.blp");
+    let alpha = tex.join("AMISD666__War3ModelView__testmodel__effec__yuanquan2_1.tga");
+    let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+    // (source, extra arguments, FourCC, side, bytes per 4 x 4 block)
+    type Case<'a> = (&'a Path, &'a [&'a str], &'a [u8; 4], u32, u32);
+    let cases: [Case; 4] = [
+        (&opaque, &[], b"DXT1", 1024, 8),
+        (&alpha, &[], b"DXT5", 256, 16),
+        (&opaque, &["--dds", "bc3"], b"DXT5", 1024, 16),
+        (&alpha, &["--dds", "bc1"], b"DXT1", 256, 8),
+    ];
+    for (i, (src, extra, fourcc, side, block)) in cases.iter().enumerate() {
+        let out = dir.join(format!("{i}.dds"));
+        let mut args = vec!["convert", s(src), s(&out)];
+        args.extend_from_slice(extra);
+        let r = mdlx(&args);
+        assert!(r.status.success(), "{i}: {}", stderr(&r));
+        // Only BC1 of the texture with partial alpha warns that it keeps 1 bit.
+        assert_eq!(
+            stderr(&r).contains("BC1 keeps 1 bit of alpha"),
+            i == 3,
+            "{i}: {}",
+            stderr(&r)
+        );
+        let b = std::fs::read(&out).unwrap();
+        assert_eq!(&b[84..88], *fourcc, "{i}");
+        assert_eq!((u32_at(&b, 12), u32_at(&b, 16)), (*side, *side), "{i}");
+        assert_eq!(u32_at(&b, 20), side * side / 16 * block, "{i}: linear size");
+        let levels = side.trailing_zeros() + 1;
+        assert_eq!(u32_at(&b, 28), levels, "{i}: mipmap count");
+        // Every level's blocks, 1 x 1 to 4 x 4 levels one block each.
+        let data: u32 = (0..levels)
+            .map(|n| ((side >> n).max(4) / 4).pow(2) * block)
+            .sum();
+        assert_eq!(b.len() as u32, 128 + data, "{i}: file size");
+    }
+    let direct = dir.join("direct.png");
+    assert!(mdlx(&["convert", s(&alpha), s(&direct)]).status.success());
+    let rle = dir.join("rle.tga");
+    let raw = dir.join("raw.tga");
+    assert!(mdlx(&["convert", s(&alpha), s(&rle), "--tga", "rle"])
+        .status
+        .success());
+    assert!(mdlx(&["convert", s(&alpha), s(&raw)]).status.success());
+    let (rle_bytes, raw_bytes) = (std::fs::read(&rle).unwrap(), std::fs::read(&raw).unwrap());
+    assert_eq!((rle_bytes[2], raw_bytes[2]), (10, 2));
+    assert!(rle_bytes.len() < raw_bytes.len());
+    let back = dir.join("back.png");
+    assert!(mdlx(&["convert", s(&rle), s(&back)]).status.success());
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(&direct).unwrap()
+    );
+    let r = mdlx(&["convert", s(&alpha), s(&rle), "--tga", "zip"]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+}
+
+/// Usage errors clap finds (an unknown flag, an unknown verb, a bad value) and errors we
+/// find (a file that cannot be read, a usage error found after parsing) start the same way,
+/// `mdlx: error: `; usage errors still exit 2 with clap's hint (and usage line).
+#[test]
+fn every_error_starts_with_mdlx_error() {
+    let dir = temp_dir("oneform");
+    let out = dir.join("o.mdl");
+    for args in [
+        &["convert", "--bogus", "a", "b"][..],
+        &["frobnicate"],
+        &["convert", s(&cube()), s(&out), "--tga", "zip"],
+    ] {
+        let r = mdlx(args);
+        let err = stderr(&r);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("mdlx: error: "), "{args:?}: {err}");
+        assert!(!err.contains("\nerror: "), "{args:?}: {err}");
+        // clap adds its usage line for an unknown argument or verb, not for a bad value.
+        assert_eq!(
+            err.contains("Usage: mdlx"),
+            args.len() < 5,
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.ends_with("For more information, try '--help'.\n"),
+            "{err}"
+        );
+    }
+    // A usage error found after parsing: a folder without --to (the formats it lists
+    // include the texture outputs).
+    let r = mdlx(&["convert", s(&dir), s(&dir.join("x"))]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
+    assert!(stderr(&r).contains("png, blp, tga, dds)"), "{}", stderr(&r));
+    // Not a usage error: exit 1, the same prefix.
+    let r = mdlx(&["info", s(&dir.join("missing.mdx"))]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
+}
+
+/// --quiet and --strict are taken by the verbs that read models (before or after the
+/// verb) and refused, as usage errors, by those that would ignore them; the help of
+/// `completions` does not list them.
+#[test]
+fn quiet_and_strict_belong_to_the_verbs_that_read_models() {
+    let cube = cube();
+    for args in [
+        &["--quiet", "check", s(&cube)][..],
+        &["check", "--quiet", s(&cube)],
+        &["-q", "info", s(&cube)],
+        &["info", "--strict", "-q", s(&cube)],
+        &["pose", "--strict", s(&cube)],
+    ] {
+        let r = mdlx(args);
+        assert!(r.status.success(), "{args:?}: {}", stderr(&r));
+    }
+    for args in [
+        &["completions", "--strict", "bash"][..],
+        &["--strict", "completions", "bash"],
+        &["completions", "-q", "bash"],
+        &["roundtrip", "--quiet", s(&cube)],
+        &["bench", "--quiet", "x", "1"],
+    ] {
+        let r = mdlx(args);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", stderr(&r));
+        assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
+    }
+    let help = String::from_utf8(mdlx(&["completions", "--help"]).stdout).unwrap();
+    assert!(help.contains("<SHELL>"), "{help}");
+    assert!(
+        !help.contains("--strict") && !help.contains("--quiet"),
+        "{help}"
+    );
+    let help = String::from_utf8(mdlx(&["check", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("--strict") && help.contains("--quiet"),
+        "{help}"
+    );
+}
+
+/// `mdlx completions bash | head -1` closes the pipe early: no panic, exit 0.
+#[test]
+fn completions_into_a_closed_pipe_do_not_panic() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+        .args(["completions", "bash"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let r = child.wait_with_output().unwrap();
+    assert!(!stderr(&r).contains("panicked"), "{}", stderr(&r));
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+}
+
+/// SARIF output names no placeholder home page: the driver's `informationUri` (optional
+/// in SARIF 2.1.0) is left out rather than pointing at `https://github.com/`.
+#[test]
+fn sarif_has_no_placeholder_information_uri() {
+    let r = mdlx(&["check", s(&cube()), "--format", "sarif"]);
+    let doc: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let driver = &doc["runs"][0]["tool"]["driver"];
+    assert_eq!(driver["name"], "mdlx", "{driver}");
+    assert!(driver.get("informationUri").is_none(), "{driver}");
+}
+
+/// The README's completion install lines, run as written by `sh` in an empty home, make
+/// the folder and write the script (the folder does not exist on a fresh account).
+#[test]
+fn readme_completion_install_works_in_an_empty_home() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("mdlx completions bash >"))
+        .expect("the README's completion line");
+    let script = if lines[at - 1].starts_with("mkdir -p ") {
+        format!("{}\n{}\n", lines[at - 1], lines[at])
+    } else {
+        format!("{}\n", lines[at])
+    };
+    let home = temp_dir("home");
+    let bin = Path::new(env!("CARGO_BIN_EXE_mdlx")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let r = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .env("HOME", &home)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{script}{}", stderr(&r));
+    let written = home.join(".local/share/bash-completion/completions/mdlx");
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(text.contains("complete -F"), "{text}");
 }

@@ -147,6 +147,10 @@ pub struct Options {
     /// Texture output: how to resize (`pow2`, `WxH`, `max:N`; see
     /// [`super::texture::Resize`]).
     pub resize: Option<super::texture::Resize>,
+    /// DDS output: the pixel format (`None`: BC3 with alpha, else BC1).
+    pub dds: Option<mdlx::texture::write::DdsOutput>,
+    /// TGA output: run-length encoded.
+    pub tga_rle: bool,
     /// glTF output: folders to find textures in (after the model's own folder).
     pub textures: Vec<std::path::PathBuf>,
     /// glTF output: the colour of team-colour layers.
@@ -217,7 +221,7 @@ pub fn run(
     if !files::is_stdio(input) && input.is_dir() {
         let Some(to) = to else {
             return Err(usage(
-                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp)",
+                "converting a folder needs --to FORMAT (mdx, mdl, obj, ms3d, glb, gltf, alpha1300, alpha1400, alpha1500, png, blp, tga, dds)",
             ));
         };
         if files::is_stdio(output) {

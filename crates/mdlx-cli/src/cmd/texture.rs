@@ -206,8 +206,25 @@ pub(super) fn encode(
         To::Blp => {
             mdlx::texture::blp1::to_bytes(&image, &opts.blp).map_err(|e| anyhow!("{shown}: {e}"))?
         }
-        To::Tga => write::tga_to_bytes(&image, false).map_err(|e| anyhow!("{shown}: {e}"))?,
-        To::Dds => write::dds_to_bytes(&image),
+        To::Tga => {
+            write::tga_to_bytes(&image, opts.tga_rle).map_err(|e| anyhow!("{shown}: {e}"))?
+        }
+        To::Dds => {
+            let format = opts
+                .dds
+                .unwrap_or_else(|| write::DdsOutput::for_image(&image));
+            let partial = |p: &[u8]| p[3] != 0 && p[3] != 255;
+            if format == write::DdsOutput::Bc1 && image.pixels.chunks_exact(4).any(partial) {
+                notes.push(crate::report::Note {
+                    kind: "warning",
+                    ..crate::report::Note::info(
+                        "warning",
+                        "BC1 keeps 1 bit of alpha (below 128 transparent, else opaque) and this texture has partial alpha; --dds bc3 keeps 8 bits".to_string(),
+                    )
+                });
+            }
+            write::dds_to_bytes_as(&image, format, true)
+        }
         _ => mdlx::texture::png::to_bytes(&image),
     };
     Ok((bytes, notes))
