@@ -601,26 +601,6 @@ fn gltf_to_mdx(path: &Path, version: u32) -> Option<Made> {
     })
 }
 
-fn gltf_samples() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("glb") || x.eq_ignore_ascii_case("gltf"))
-            {
-                out.push(p);
-            }
-        }
-    }
-    let mut v = Vec::new();
-    walk(&common::corpus_dir().join("../gltf-samples"), &mut v);
-    v.sort();
-    v
-}
-
 /// Runs `jobs` on as many threads as there are cores; the rows come back in job order.
 fn in_parallel(jobs: &[Box<dyn Fn() -> Row + Send + Sync + '_>]) -> Vec<Row> {
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -647,7 +627,7 @@ fn every_conversion_writes_a_model_the_game_takes() {
     let alpha = corpus("mdx", is_alpha);
     let mdl = corpus("mdl", |_| true);
     let ms3d = corpus("ms3d_ascii", |_| true);
-    let gltf = gltf_samples();
+    let gltf = common::gltf_files(&common::gltf_samples_dir());
     type Job<'a> = Box<dyn Fn() -> Row + Send + Sync + 'a>;
     let jobs: Vec<Job> = vec![
         Box::new(|| run("MDX 800 -> MDL -> MDX", &sd, via_mdl)),

@@ -13,6 +13,8 @@
 //! That the scaled imports still pose as three.js plays the sources is
 //! `gltf_import_samples.rs` (it multiplies three.js's positions by the import's scale).
 
+mod common;
+
 use mdlx::gltf::import::ImportScale;
 use mdlx::gltf::{Import, ImportOptions, Source};
 use std::path::{Path, PathBuf};
@@ -22,28 +24,11 @@ use std::path::{Path, PathBuf};
 const HUMANOIDS: &[&str] = &["CesiumMan"];
 
 fn samples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gltf-samples")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|x| x.eq_ignore_ascii_case("glb") || x.eq_ignore_ascii_case("gltf"))
-        {
-            out.push(p);
-        }
-    }
+    common::gltf_samples_dir()
 }
 
 fn samples() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    walk(&samples_dir(), &mut files);
-    files.sort();
-    files
+    common::gltf_files(&samples_dir())
 }
 
 fn stem(p: &Path) -> String {

@@ -61,7 +61,7 @@ fn repo() -> PathBuf {
 }
 
 fn samples_dir() -> PathBuf {
-    repo().join("../shared/gltf-samples")
+    common::gltf_samples_dir()
 }
 
 /// One model file of the sample folder, with its MANIFEST.tsv row and its JSON.
@@ -129,28 +129,11 @@ fn json_of(bytes: &[u8]) -> serde_json::Value {
     serde_json::from_slice(text).expect("sample JSON parses")
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|x| x.eq_ignore_ascii_case("glb") || x.eq_ignore_ascii_case("gltf"))
-        {
-            out.push(p);
-        }
-    }
-}
-
 /// Every model file of the sample folder, sorted by path.
 fn samples() -> Vec<Sample> {
     let dir = samples_dir();
     let rows = manifest();
-    let mut files = Vec::new();
-    walk(&dir, &mut files);
-    files.sort();
-    files
+    common::gltf_files(&dir)
         .into_iter()
         .map(|path| {
             let rel = path

@@ -12,6 +12,32 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
 }
 
+/// `../shared/gltf-samples` beside the repository.
+pub fn gltf_samples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gltf-samples")
+}
+
+/// Every `.glb` and `.gltf` file under `dir`, at any depth, sorted.
+pub fn gltf_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("glb") || x.eq_ignore_ascii_case("gltf"))
+            {
+                out.push(p);
+            }
+        }
+    }
+    let mut v = Vec::new();
+    walk(dir, &mut v);
+    v.sort();
+    v
+}
+
 /// Every MDX file of the corpus (rows of MANIFEST.tsv with format `mdx`; one of them is
 /// named `.mdx.txt`), sorted.
 pub fn corpus_mdx() -> Vec<PathBuf> {
