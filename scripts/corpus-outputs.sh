@@ -13,15 +13,17 @@ set -u
 BIN=$(realpath "$1")
 OUT=$(realpath -m "$2")
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-SHARED=${MDLX_SHARED:-$HERE/../shared}
-C=$SHARED/corpus
+SHARED=$(realpath "${MDLX_SHARED:-$HERE/../shared}")
+# Inputs are named relative to the shared folder (the commands run there), so that outputs
+# which name their input (OBJ headers, messages) read the same from any checkout.
+C=corpus
 rm -rf "$OUT"
 mkdir -p "$OUT/files" "$OUT/log"
 
 step() { # name, then the command's arguments
     local name=$1
     shift
-    ( cd "$OUT/files" && "$BIN" "$@" >"$OUT/log/$name.stdout" 2>"$OUT/log/$name.stderr" )
+    ( cd "$SHARED" && "$BIN" "$@" >"$OUT/log/$name.stdout" 2>"$OUT/log/$name.stderr" )
     echo "exit $?" >"$OUT/log/$name.status"
     sed -i "s#$OUT#OUT#g; s#$SHARED#SHARED#g" "$OUT/log/$name.stdout" "$OUT/log/$name.stderr"
     # Folders are converted in parallel: messages come in any order, so their lines are
@@ -51,17 +53,17 @@ for to in mdx mdl ms3d; do
 done
 # glTF samples into models.
 for v in 800 1000; do
-    step "gltf-to-mdx$v" convert "$SHARED/gltf-samples" "$OUT/files/gltf-mdx$v" --to mdx --version "$v" --allow-lossy
+    step "gltf-to-mdx$v" convert gltf-samples "$OUT/files/gltf-mdx$v" --to mdx --version "$v" --allow-lossy
 done
-step gltf-to-mdl convert "$SHARED/gltf-samples" "$OUT/files/gltf-mdl" --to mdl --allow-lossy
+step gltf-to-mdl convert gltf-samples "$OUT/files/gltf-mdl" --to mdl --allow-lossy
 # Textures.
 step tex-to-png convert "$C/textures" "$OUT/files/tex-png" --to png
 step tex-png-to-blp convert "$OUT/files/tex-png" "$OUT/files/tex-blp" --to blp
 # Check, as JSON and as text, and info.
 for d in mdx mdl ms3d_ascii; do
-    ( cd "$OUT/files" && "$BIN" check --json "$C/$d" >"$OUT/files/check-$d.json" 2>"$OUT/log/check-$d.stderr" )
-    ( cd "$OUT/files" && "$BIN" check "$C/$d" >"$OUT/files/check-$d.txt" 2>&1 )
-    ( cd "$OUT/files" && "$BIN" info "$C/$d" >"$OUT/files/info-$d.txt" 2>&1 )
+    ( cd "$SHARED" && "$BIN" check --json "$C/$d" >"$OUT/files/check-$d.json" 2>"$OUT/log/check-$d.stderr" )
+    ( cd "$SHARED" && "$BIN" check "$C/$d" >"$OUT/files/check-$d.txt" 2>&1 )
+    ( cd "$SHARED" && "$BIN" info "$C/$d" >"$OUT/files/info-$d.txt" 2>&1 )
 done
 sed -i "s#$OUT#OUT#g; s#$SHARED#SHARED#g" "$OUT"/files/check-* "$OUT"/files/info-* "$OUT"/log/*
 for f in "$OUT"/log/check-*.stderr; do LC_ALL=C sort -o "$f" "$f"; done
