@@ -16,6 +16,16 @@ pub trait TrackValue: Copy + Default {
     fn read(r: &mut Reader) -> MdxResult<Self>;
     /// Writes one value.
     fn write(&self, w: &mut Writer);
+    /// Decodes one value from exactly [`Self::SIZE`] bytes (the caller has checked the
+    /// length of the whole track, so no per-value bounds checks are needed).
+    fn decode(bytes: &[u8]) -> Self {
+        Self::read(&mut Reader::new(bytes)).unwrap_or_default()
+    }
+}
+
+#[inline(always)]
+fn le4(b: &[u8]) -> [u8; 4] {
+    [b[0], b[1], b[2], b[3]]
 }
 
 impl TrackValue for f32 {
@@ -26,6 +36,10 @@ impl TrackValue for f32 {
     fn write(&self, w: &mut Writer) {
         w.f32(*self)
     }
+    #[inline(always)]
+    fn decode(bytes: &[u8]) -> Self {
+        f32::from_le_bytes(le4(bytes))
+    }
 }
 
 impl TrackValue for u32 {
@@ -35,6 +49,10 @@ impl TrackValue for u32 {
     }
     fn write(&self, w: &mut Writer) {
         w.u32(*self)
+    }
+    #[inline(always)]
+    fn decode(bytes: &[u8]) -> Self {
+        u32::from_le_bytes(le4(bytes))
     }
 }
 
@@ -49,6 +67,15 @@ where
     fn write(&self, w: &mut Writer) {
         w.f32s(self)
     }
+    #[inline(always)]
+    fn decode(bytes: &[u8]) -> Self {
+        // A plain loop: `array::from_fn` here was left as an out-of-line call per key.
+        let mut out = [0f32; N];
+        for (v, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            *v = f32::from_le_bytes(le4(c));
+        }
+        out
+    }
 }
 
 /// Reads a track body (after its tag).
@@ -61,23 +88,28 @@ pub fn read_track<T: TrackValue>(r: &mut Reader) -> MdxResult<Track<T>> {
     } else {
         4 + T::SIZE
     };
-    r.check_count(count, per_key)?;
-    let mut keys = Vec::with_capacity(count as usize);
-    for _ in 0..count {
-        let time = r.i32()?;
-        let value = T::read(r)?;
-        let (in_tan, out_tan) = if interpolation.has_tangents() {
-            (T::read(r)?, T::read(r)?)
-        } else {
-            (T::default(), T::default())
-        };
-        keys.push(Key {
-            time,
-            value,
-            in_tan,
-            out_tan,
-        });
-    }
+    // The whole track is checked and taken at once; its keys are then decoded from the
+    // slice without a bounds check per value.
+    let len = r.check_count(count, per_key)?;
+    let raw = r.bytes(len)?;
+    let tangents = interpolation.has_tangents();
+    let keys = raw
+        .chunks_exact(per_key)
+        .map(|c| {
+            let value = T::decode(&c[4..]);
+            let (in_tan, out_tan) = if tangents {
+                (T::decode(&c[4 + T::SIZE..]), T::decode(&c[4 + 2 * T::SIZE..]))
+            } else {
+                (T::default(), T::default())
+            };
+            Key {
+                time: i32::from_le_bytes(le4(c)),
+                value,
+                in_tan,
+                out_tan,
+            }
+        })
+        .collect();
     Ok(Track {
         interpolation,
         global_sequence_id,
