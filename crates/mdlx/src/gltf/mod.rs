@@ -91,7 +91,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 pub use import::{import, Import, ImportOptions};
-pub use material::TextureFinder;
 pub use source::{GltfError, Source};
 
 /// What an export needs beyond the model.
