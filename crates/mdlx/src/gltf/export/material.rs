@@ -1,24 +1,5 @@
-//! Materials and textures of an exported model.
-//!
-//! - **Base colour.** The first layer that is not team colour (replaceable id 1) or team
-//!   glow (2) gives the base colour texture. A team-colour layer under it is baked into
-//!   the image: the texture is laid over the chosen team colour by its alpha, and the
-//!   result is opaque, as the game draws it. A material of team colour alone is that
-//!   colour. Further layers are listed as a loss.
-//! - **Alpha.** The base layer's filter mode: none -> OPAQUE, transparent -> MASK (cutoff
-//!   0.75, the game's alpha test), blend -> BLEND; additive, add-alpha and the two modulate
-//!   modes have no glTF form and become BLEND, listed. A team-colour-baked base is OPAQUE.
-//!   Static layer and geoset-animation alpha multiply the base colour factor's alpha;
-//!   a static geoset colour (when its flag says it is used) its colour.
-//! - **Shading.** Two-sided -> `doubleSided`; unshaded or unlit -> `KHR_materials_unlit`.
-//!   Classic materials are not metals and fully rough (the game has no specular).
-//! - **Reforged HD** (`Shader_HD_DefaultUnit`, or shader type 1 with texture slots):
-//!   diffuse -> base colour, normal -> normal texture, ORM -> occlusion (red) and
-//!   metallic-roughness (green, blue), emissive -> emissive texture; the team-colour mask
-//!   and environment slots are not carried.
-//! - **Textures** are looked up by [`TextureFinder`](crate::texture::TextureFinder), decoded by [`crate::texture`] and
-//!   embedded as PNG (level 0). One that is missing or does not decode is listed; its
-//!   material keeps the path in `extras`.
+//! Materials and textures of an exported model (the mapping is described in the
+//! documentation of [`crate::gltf`]).
 
 use super::buffer::Bin;
 use super::{extras, Losses};
