@@ -4,8 +4,8 @@
 
 use super::rules::*;
 use super::{At, Finding, Findings};
-use crate::gltf::TextureFinder;
 use crate::model::Model;
+use crate::texture::TextureFinder;
 use crate::texture::{Texture, TextureKind};
 use std::path::PathBuf;
 

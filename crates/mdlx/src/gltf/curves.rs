@@ -12,7 +12,7 @@ use crate::model::{Interpolation, Key, Track};
 
 /// How a curve's keys are joined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Interp {
+pub(crate) enum Interp {
     /// Each key holds until the next.
     Step,
     /// Straight lines (slerp for rotations).
@@ -23,28 +23,28 @@ pub enum Interp {
 
 /// One key. `d_in` and `d_out` are derivatives per second (cubic curves only).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CKey<T> {
+pub(crate) struct CKey<T> {
     /// Milliseconds from the animation's start.
-    pub t: f64,
+    pub(crate) t: f64,
     /// The value.
-    pub v: T,
+    pub(crate) v: T,
     /// Derivative arriving at the key.
-    pub d_in: T,
+    pub(crate) d_in: T,
     /// Derivative leaving the key.
-    pub d_out: T,
+    pub(crate) d_out: T,
 }
 
 /// Keys and how they are joined.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Curve<T> {
+pub(crate) struct Curve<T> {
     /// How the keys are joined.
-    pub interp: Interp,
+    pub(crate) interp: Interp,
     /// In time order; the first at 0, the last at the animation's length.
-    pub keys: Vec<CKey<T>>,
+    pub(crate) keys: Vec<CKey<T>>,
 }
 
 /// Values that curves carry: the track values, with the arithmetic cubic curves need.
-pub trait Value: TrackValue + PartialEq {
+pub(crate) trait Value: TrackValue + PartialEq {
     /// The zero of the value's space.
     fn zero() -> Self;
     /// `a + b * s`.
@@ -89,31 +89,31 @@ impl Value for Quat {
 /// Hermite and Bezier rotations are sampled until slerp between neighbouring samples stays
 /// within this of the spline a quarter, half and three quarters along every piece (see
 /// [`sample_points`]).
-pub const ROTATION_TOLERANCE: f32 = 1e-4;
+pub(crate) const ROTATION_TOLERANCE: f32 = 1e-4;
 /// The most pieces one key interval of a curve is cut into when sampled evenly
 /// ([`linearize`], [`densify`]).
-pub const MAX_STEPS: usize = 256;
+pub(crate) const MAX_STEPS: usize = 256;
 /// Rotation splines are halved at most this many times per key interval (to 2^-16 of it).
-pub const MAX_DEPTH: u32 = 16;
+pub(crate) const MAX_DEPTH: u32 = 16;
 
 /// What building a curve noticed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Notes {
+pub(crate) struct Notes {
     /// The largest angle (radians) a resampled rotation leaves the spline by at the checked
     /// points.
-    pub rotation_error: f32,
+    pub(crate) rotation_error: f32,
     /// Places where a rotation spline jumps (see [`sample_points`]).
-    pub rotation_jumps: usize,
+    pub(crate) rotation_jumps: usize,
     /// A global sequence's cycles were cut short at the key limit.
-    pub truncated: bool,
+    pub(crate) truncated: bool,
     /// Keys global sequences may still be repeated into, over the whole export (a
     /// global sequence of 1 ms under a sequence of days would otherwise make billions).
-    pub cycle_keys_left: usize,
+    pub(crate) cycle_keys_left: usize,
 }
 
 impl Notes {
     /// Notes with a budget of `cycle_keys` keys for repeated global sequences.
-    pub fn with_budget(cycle_keys: usize) -> Notes {
+    pub(crate) fn with_budget(cycle_keys: usize) -> Notes {
         Notes {
             cycle_keys_left: cycle_keys,
             ..Notes::default()
@@ -122,7 +122,7 @@ impl Notes {
 }
 
 /// A curve with the same value from 0 to `len`.
-pub fn constant<T: Value>(v: T, len: f64) -> Curve<T> {
+pub(crate) fn constant<T: Value>(v: T, len: f64) -> Curve<T> {
     let key = |t| CKey {
         t,
         v,
@@ -144,7 +144,7 @@ pub fn constant<T: Value>(v: T, len: f64) -> Curve<T> {
 /// interval (or, on a global sequence, its cycles repeated from 0), held before the first
 /// and after the last, `fallback` when no key applies. `max_keys` bounds the keys a global
 /// sequence may repeat into.
-pub fn track_curve<T: Value>(
+pub(crate) fn track_curve<T: Value>(
     track: &Track<T>,
     interval: [u32; 2],
     globals: &[u32],
@@ -351,7 +351,7 @@ fn piece<T: Value>(
 /// slerps take the other way round when two quaternions cross 90 degrees apart); it is
 /// left as a straight line that short, and counted. Returns the sample points (after 0,
 /// ending with 1), the largest error left outside jumps, and the jumps.
-pub fn sample_points<T: Value>(spline: &dyn Fn(f32) -> T) -> (Vec<f32>, f32, usize) {
+pub(crate) fn sample_points<T: Value>(spline: &dyn Fn(f32) -> T) -> (Vec<f32>, f32, usize) {
     let q = |u: f32| spline(u).as_quat().unwrap_or([0.0, 0.0, 0.0, 1.0]);
     let mut out = Vec::new();
     let (mut worst, mut jumps) = (0.0f32, 0usize);
@@ -385,7 +385,7 @@ pub fn sample_points<T: Value>(spline: &dyn Fn(f32) -> T) -> (Vec<f32>, f32, usi
 /// quarter, half and three quarters along every step. For viewers that do not read glTF's
 /// cubic tangents (Blender 3.4 replaces them with its own handles). Returns the curve and
 /// the largest distance left at the points checked.
-pub fn linearize(c: &Curve<Vec3>, tolerance: f32) -> (Curve<Vec3>, f32) {
+pub(crate) fn linearize(c: &Curve<Vec3>, tolerance: f32) -> (Curve<Vec3>, f32) {
     if c.interp != Interp::Cubic {
         return (c.clone(), 0.0);
     }
@@ -441,7 +441,7 @@ pub fn linearize(c: &Curve<Vec3>, tolerance: f32) -> (Curve<Vec3>, f32) {
 /// `c` (linear rotations) with keys added between keys more than `max_angle` apart, so
 /// that a viewer that blends rotations component by component (Blender) stays close to
 /// slerp. Step curves are returned as they are.
-pub fn densify(c: &Curve<Quat>, max_angle: f32) -> Curve<Quat> {
+pub(crate) fn densify(c: &Curve<Quat>, max_angle: f32) -> Curve<Quat> {
     if c.interp != Interp::Linear {
         return c.clone();
     }
@@ -471,7 +471,7 @@ pub fn densify(c: &Curve<Quat>, max_angle: f32) -> Curve<Quat> {
 /// The angle between two rotations, in radians (from the chord between the unit
 /// quaternions, which keeps its precision for small angles where `acos` of the dot
 /// product does not).
-pub fn angle(a: Quat, b: Quat) -> f32 {
+pub(crate) fn angle(a: Quat, b: Quat) -> f32 {
     let (a, b) = (qnormalize(a), qnormalize(b));
     let sign = if qdot(a, b) < 0.0 { -1.0 } else { 1.0 };
     let d2: f64 = (0..4)
@@ -484,7 +484,7 @@ pub fn angle(a: Quat, b: Quat) -> f32 {
 }
 
 /// The value and derivative (per second) of `c` at `t` ms.
-pub fn eval<T: Value>(c: &Curve<T>, t: f64) -> (T, T) {
+pub(crate) fn eval<T: Value>(c: &Curve<T>, t: f64) -> (T, T) {
     let keys = &c.keys;
     let next = keys.partition_point(|k| k.t <= t);
     if next == 0 {
@@ -535,7 +535,7 @@ pub fn eval<T: Value>(c: &Curve<T>, t: f64) -> (T, T) {
 /// The key times of `c` as glTF input seconds, strictly increasing: where two keys fall on
 /// the same `f32` (a cycle's end and the next cycle's start), the earlier one moves to the
 /// `f32` just before, or is dropped when there is no room.
-pub fn seconds<T: Copy>(keys: &[CKey<T>]) -> (Vec<f32>, Vec<usize>) {
+pub(crate) fn seconds<T: Copy>(keys: &[CKey<T>]) -> (Vec<f32>, Vec<usize>) {
     let mut times: Vec<f32> = Vec::with_capacity(keys.len());
     let mut kept: Vec<usize> = Vec::with_capacity(keys.len());
     for (i, k) in keys.iter().enumerate() {

@@ -44,6 +44,7 @@ mod blp;
 pub mod blp1;
 mod dds;
 mod error;
+mod find;
 mod jpeg;
 pub mod png;
 mod tga;
@@ -51,6 +52,7 @@ pub mod write;
 
 pub use blp1::{BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};
+pub use find::TextureFinder;
 
 use crate::Format;
 use TextureErrorKind as K;

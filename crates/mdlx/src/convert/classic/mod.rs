@@ -72,8 +72,8 @@ mod tests;
 
 use crate::format::version as ver;
 use crate::gltf::import::ImportedTexture;
-use crate::gltf::TextureFinder;
 use crate::model::Model;
+use crate::texture::TextureFinder;
 use crate::Loss;
 use std::cell::RefCell;
 use std::path::PathBuf;

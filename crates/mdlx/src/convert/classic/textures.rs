@@ -5,8 +5,8 @@
 use super::material::Job;
 use crate::check::usage::{remove, RefKind, Usage};
 use crate::gltf::import::ImportedTexture;
-use crate::gltf::TextureFinder;
 use crate::model::{FixedString, Model};
+use crate::texture::TextureFinder;
 use crate::texture::{blp1, BlpOptions, RgbaImage};
 use crate::Loss;
 use std::collections::{BTreeMap, BTreeSet};

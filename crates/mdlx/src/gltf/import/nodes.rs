@@ -192,7 +192,37 @@ impl Importer<'_> {
 
     /// The node records, with their tracks.
     pub(super) fn node_records(&mut self, model: &mut Model) -> Result<(), GltfError> {
-        // Kinds: mdlx extras first, then what the node does.
+        self.settle_kinds();
+        // Object ids in the game's kind order.
+        let order = [
+            Kind::Bone,
+            Kind::Light,
+            Kind::Helper,
+            Kind::Attachment,
+            Kind::EventObject,
+        ];
+        let mut id = 0u32;
+        for kind in order {
+            for w in self.wnodes.iter_mut().filter(|w| w.kind == kind) {
+                w.object_id = id;
+                id += 1;
+            }
+        }
+        model.pivot_points = vec![[0.0; 3]; id as usize];
+        let nseq = model.sequences.len();
+        let starts: Vec<u32> = model.sequences.iter().map(|s| s.interval[0]).collect();
+        for kind in order {
+            for k in 0..self.wnodes.len() {
+                if self.wnodes[k].kind == kind {
+                    self.node_record(model, k, nseq, &starts);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each node's kind: what this crate's extras say first, then what the node does.
+    fn settle_kinds(&mut self) {
         for k in 0..self.wnodes.len() {
             let w = &self.wnodes[k];
             if w.synthetic {
@@ -217,137 +247,130 @@ impl Importer<'_> {
             };
             self.wnodes[k].kind = kind;
         }
-        // Object ids in the game's kind order.
-        let order = [
-            Kind::Bone,
-            Kind::Light,
-            Kind::Helper,
-            Kind::Attachment,
-            Kind::EventObject,
-        ];
-        let mut id = 0u32;
-        for kind in order {
-            for w in self.wnodes.iter_mut().filter(|w| w.kind == kind) {
-                w.object_id = id;
-                id += 1;
+    }
+
+    /// Warcraft node `k` as a record of its kind, with its pivot point and tracks.
+    fn node_record(&mut self, model: &mut Model, k: usize, nseq: usize, starts: &[u32]) {
+        let kind = self.wnodes[k].kind;
+        let w = &self.wnodes[k];
+        let place = if w.synthetic {
+            "Root".to_string()
+        } else {
+            format!("nodes[{}]", w.gnode)
+        };
+        let name = if w.synthetic {
+            "Root".to_string()
+        } else {
+            let ours = self.mdlx[w.gnode].is_some();
+            self.doc.nodes[w.gnode]
+                .name
+                .clone()
+                .filter(|n| !n.is_empty() || ours)
+                .unwrap_or_else(|| format!("Node {}", w.gnode))
+        };
+        let tracks = if w.synthetic {
+            Tracks::default()
+        } else {
+            self.tracks(k, nseq, starts)
+        };
+        let w = &self.wnodes[k];
+        let pivot = from_y_up(translation_of(&w.b));
+        model.pivot_points[w.object_id as usize] = pivot;
+        let m = if w.synthetic {
+            None
+        } else {
+            self.mdlx[w.gnode].clone()
+        };
+        let said_flags = m
+            .as_ref()
+            .and_then(|m| m.get("flags"))
+            .and_then(Value::as_u64)
+            .map(|f| f as u32 & 0xff & !node_flags::DONT_INHERIT)
+            .unwrap_or(0);
+        let kind_bits = match kind {
+            Kind::Helper => 0,
+            Kind::Bone => 0x100,
+            Kind::Light => 0x200,
+            Kind::EventObject => 0x400,
+            Kind::Attachment => 0x800,
+        };
+        let raw_name = m.as_ref().and_then(|m| unhex(m.get("name_hex")));
+        let node = Node {
+            name: match raw_name {
+                Some(b) if b.len() <= 80 => FixedString::from_field(&b),
+                _ => fixed(&name, 80, &place, "name", &mut self.losses),
+            },
+            object_id: w.object_id,
+            parent_id: w.parent.map_or(-1, |p| self.wnodes[p].object_id as i32),
+            flags: kind_bits | said_flags,
+            tracks,
+            tail: Vec::new(),
+        };
+        let gnode = w.gnode;
+        self.push_record(model, kind, node, m, &place, gnode);
+    }
+
+    /// `node` as a record of kind `kind` (glTF node `gnode`, with this crate's extras `m`).
+    fn push_record(
+        &mut self,
+        model: &mut Model,
+        kind: Kind,
+        node: Node,
+        m: Option<Value>,
+        place: &str,
+        gnode: usize,
+    ) {
+        match kind {
+            Kind::Bone => model.bones.push(Bone {
+                node,
+                geoset_id: -1,
+                geoset_animation_id: -1,
+            }),
+            Kind::Helper => model.helpers.push(Helper { node }),
+            Kind::Light => {
+                let light = self.light(gnode, place);
+                model.lights.push(Light { node, ..light });
             }
-        }
-        model.pivot_points = vec![[0.0; 3]; id as usize];
-        let nseq = model.sequences.len();
-        let starts: Vec<u32> = model.sequences.iter().map(|s| s.interval[0]).collect();
-        for kind in order {
-            for k in 0..self.wnodes.len() {
-                if self.wnodes[k].kind != kind {
-                    continue;
-                }
-                let w = &self.wnodes[k];
-                let place = if w.synthetic {
-                    "Root".to_string()
-                } else {
-                    format!("nodes[{}]", w.gnode)
-                };
-                let name = if w.synthetic {
-                    "Root".to_string()
-                } else {
-                    let ours = self.mdlx[w.gnode].is_some();
-                    self.doc.nodes[w.gnode]
-                        .name
-                        .clone()
-                        .filter(|n| !n.is_empty() || ours)
-                        .unwrap_or_else(|| format!("Node {}", w.gnode))
-                };
-                let tracks = if w.synthetic {
-                    Tracks::default()
-                } else {
-                    self.tracks(k, nseq, &starts)
-                };
-                let w = &self.wnodes[k];
-                let pivot = from_y_up(translation_of(&w.b));
-                model.pivot_points[w.object_id as usize] = pivot;
-                let m = if w.synthetic {
-                    None
-                } else {
-                    self.mdlx[w.gnode].clone()
-                };
-                let said_flags = m
-                    .as_ref()
-                    .and_then(|m| m.get("flags"))
-                    .and_then(Value::as_u64)
-                    .map(|f| f as u32 & 0xff & !node_flags::DONT_INHERIT)
-                    .unwrap_or(0);
-                let kind_bits = match kind {
-                    Kind::Helper => 0,
-                    Kind::Bone => 0x100,
-                    Kind::Light => 0x200,
-                    Kind::EventObject => 0x400,
-                    Kind::Attachment => 0x800,
-                };
-                let raw_name = m.as_ref().and_then(|m| unhex(m.get("name_hex")));
-                let node = Node {
-                    name: match raw_name {
-                        Some(b) if b.len() <= 80 => FixedString::from_field(&b),
-                        _ => fixed(&name, 80, &place, "name", &mut self.losses),
-                    },
-                    object_id: w.object_id,
-                    parent_id: w.parent.map_or(-1, |p| self.wnodes[p].object_id as i32),
-                    flags: kind_bits | said_flags,
-                    tracks,
+            Kind::Attachment => {
+                let m = m.unwrap_or(Value::Null);
+                let path = m.get("path").and_then(Value::as_str).unwrap_or("");
+                model.attachments.push(Attachment {
+                    node,
+                    path: fixed(path, 260, place, "path", &mut self.losses),
+                    attachment_id: m
+                        .get("attachment_id")
+                        .and_then(Value::as_u64)
+                        .unwrap_or(model.attachments.len() as u64)
+                        as u32,
+                    tracks: Tracks::default(),
                     tail: Vec::new(),
-                };
-                match kind {
-                    Kind::Bone => model.bones.push(Bone {
-                        node,
-                        geoset_id: -1,
-                        geoset_animation_id: -1,
+                });
+            }
+            Kind::EventObject => {
+                let m = m.unwrap_or(Value::Null);
+                let times: Option<Vec<u32>> = m
+                    .get("times")
+                    .and_then(|t| serde_json::from_value(t.clone()).ok());
+                let global_sequence_id = m
+                    .get("global_sequence_id")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(-1) as i32;
+                model.event_objects.push(EventObject {
+                    node,
+                    track: times.map(|times| EventTrack {
+                        // A global sequence the model has again, else none.
+                        global_sequence_id: if (0..model.global_sequences.len() as i64)
+                            .contains(&i64::from(global_sequence_id))
+                        {
+                            global_sequence_id
+                        } else {
+                            -1
+                        },
+                        times,
                     }),
-                    Kind::Helper => model.helpers.push(Helper { node }),
-                    Kind::Light => {
-                        let light = self.light(w.gnode, &place);
-                        model.lights.push(Light { node, ..light });
-                    }
-                    Kind::Attachment => {
-                        let m = m.unwrap_or(Value::Null);
-                        let path = m.get("path").and_then(Value::as_str).unwrap_or("");
-                        model.attachments.push(Attachment {
-                            node,
-                            path: fixed(path, 260, &place, "path", &mut self.losses),
-                            attachment_id: m
-                                .get("attachment_id")
-                                .and_then(Value::as_u64)
-                                .unwrap_or(model.attachments.len() as u64)
-                                as u32,
-                            tracks: Tracks::default(),
-                            tail: Vec::new(),
-                        });
-                    }
-                    Kind::EventObject => {
-                        let m = m.unwrap_or(Value::Null);
-                        let times: Option<Vec<u32>> = m
-                            .get("times")
-                            .and_then(|t| serde_json::from_value(t.clone()).ok());
-                        let global_sequence_id = m
-                            .get("global_sequence_id")
-                            .and_then(Value::as_i64)
-                            .unwrap_or(-1) as i32;
-                        model.event_objects.push(EventObject {
-                            node,
-                            track: times.map(|times| EventTrack {
-                                // A global sequence the model has again, else none.
-                                global_sequence_id: if (0..model.global_sequences.len() as i64)
-                                    .contains(&i64::from(global_sequence_id))
-                                {
-                                    global_sequence_id
-                                } else {
-                                    -1
-                                },
-                                times,
-                            }),
-                        });
-                    }
-                }
+                });
             }
         }
-        Ok(())
     }
 
     pub(super) fn light(&mut self, gnode: usize, place: &str) -> Light {

@@ -1,29 +1,11 @@
-//! Materials and textures of an exported model.
-//!
-//! - **Base colour.** The first layer that is not team colour (replaceable id 1) or team
-//!   glow (2) gives the base colour texture. A team-colour layer under it is baked into
-//!   the image: the texture is laid over the chosen team colour by its alpha, and the
-//!   result is opaque, as the game draws it. A material of team colour alone is that
-//!   colour. Further layers are listed as a loss.
-//! - **Alpha.** The base layer's filter mode: none -> OPAQUE, transparent -> MASK (cutoff
-//!   0.75, the game's alpha test), blend -> BLEND; additive, add-alpha and the two modulate
-//!   modes have no glTF form and become BLEND, listed. A team-colour-baked base is OPAQUE.
-//!   Static layer and geoset-animation alpha multiply the base colour factor's alpha;
-//!   a static geoset colour (when its flag says it is used) its colour.
-//! - **Shading.** Two-sided -> `doubleSided`; unshaded or unlit -> `KHR_materials_unlit`.
-//!   Classic materials are not metals and fully rough (the game has no specular).
-//! - **Reforged HD** (`Shader_HD_DefaultUnit`, or shader type 1 with texture slots):
-//!   diffuse -> base colour, normal -> normal texture, ORM -> occlusion (red) and
-//!   metallic-roughness (green, blue), emissive -> emissive texture; the team-colour mask
-//!   and environment slots are not carried.
-//! - **Textures** are looked up by [`TextureFinder`], decoded by [`crate::texture`] and
-//!   embedded as PNG (level 0). One that is missing or does not decode is listed; its
-//!   material keeps the path in `extras`.
+//! Materials and textures of an exported model (the mapping is described in the
+//! documentation of [`crate::gltf`]).
 
 use super::buffer::Bin;
 use super::{extras, Losses};
 use crate::format::track::KGAO;
 use crate::model::{filter_mode, geoset_animation_flags, layer_flags, Layer, Model};
+use crate::texture::TextureFinder;
 use gltf_json::material::{
     AlphaCutoff, AlphaMode, EmissiveFactor, NormalTexture, OcclusionTexture, PbrBaseColorFactor,
     PbrMetallicRoughness, StrengthFactor,
@@ -33,90 +15,6 @@ use gltf_json::validation::Checked;
 use gltf_json::{Index, Root};
 use serde_json::json;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-
-/// Finds a model's textures on disk: Warcraft III paths (`Textures\Foo.blp`) under each
-/// folder, without regard to case; then the file name alone in each folder; and, for a
-/// `.blp` path, the same name as `.dds`, `.tga` or `.png` (Reforged and hand-made files
-/// often stand in for the original format).
-#[derive(Clone, Debug, Default)]
-pub struct TextureFinder {
-    dirs: Vec<PathBuf>,
-    listings: HashMap<PathBuf, HashMap<String, PathBuf>>,
-}
-
-impl TextureFinder {
-    /// A finder over `dirs`, searched in order.
-    pub fn new(dirs: Vec<PathBuf>) -> TextureFinder {
-        TextureFinder {
-            dirs,
-            listings: HashMap::new(),
-        }
-    }
-
-    /// The entries of `dir`, by lower-case name.
-    fn listing(&mut self, dir: &Path) -> &HashMap<String, PathBuf> {
-        self.listings.entry(dir.to_path_buf()).or_insert_with(|| {
-            let mut m = HashMap::new();
-            if let Ok(rd) = std::fs::read_dir(dir) {
-                for e in rd.flatten() {
-                    let name = e.file_name().to_string_lossy().to_lowercase();
-                    m.entry(name).or_insert_with(|| e.path());
-                }
-            }
-            m
-        })
-    }
-
-    /// `parts` (lower case) under `dir`, matched one component at a time.
-    fn walk(&mut self, dir: &Path, parts: &[String]) -> Option<PathBuf> {
-        let (first, rest) = parts.split_first()?;
-        let found = self.listing(dir).get(first)?.clone();
-        if rest.is_empty() {
-            found.is_file().then_some(found)
-        } else {
-            self.walk(&found, rest)
-        }
-    }
-
-    /// Where the texture at Warcraft III path `path` is, if anywhere.
-    pub fn find(&mut self, path: &str) -> Option<PathBuf> {
-        let norm = path.replace('\\', "/").to_lowercase();
-        let parts: Vec<String> = norm
-            .split('/')
-            .filter(|p| !p.is_empty() && *p != ".")
-            .map(String::from)
-            .collect();
-        if parts.is_empty() || parts.iter().any(|p| p == "..") {
-            return None;
-        }
-        let mut candidates = vec![parts.clone()];
-        if let Some(stem) = parts.last().and_then(|l| l.strip_suffix(".blp")) {
-            for ext in ["dds", "tga", "png"] {
-                let mut p = parts.clone();
-                *p.last_mut().expect("not empty") = format!("{stem}.{ext}");
-                candidates.push(p);
-            }
-        }
-        let dirs = self.dirs.clone();
-        for c in &candidates {
-            for d in &dirs {
-                if let Some(f) = self.walk(d, c) {
-                    return Some(f);
-                }
-            }
-        }
-        for c in &candidates {
-            let name = c.last().expect("not empty");
-            for d in &dirs {
-                if let Some(f) = self.walk(d, std::slice::from_ref(name)) {
-                    return Some(f);
-                }
-            }
-        }
-        None
-    }
-}
 
 /// Builds materials and their textures, once each.
 pub(super) struct Materials<'m> {

@@ -7,13 +7,13 @@ use gltf_json::{Accessor, Index, Root, Value};
 
 /// Bytes of the buffer being built.
 #[derive(Default)]
-pub struct Bin {
+pub(crate) struct Bin {
     /// The buffer's contents so far.
-    pub data: Vec<u8>,
+    pub(crate) data: Vec<u8>,
 }
 
 /// Numbers an accessor can hold.
-pub trait Component: Copy {
+pub(crate) trait Component: Copy {
     /// glTF's component type.
     const TYPE: ComponentType;
     /// Appends the little-endian bytes.
@@ -59,7 +59,12 @@ fn components(t: Type) -> usize {
 
 impl Bin {
     /// A buffer view over `bytes`, appended at a 4-byte boundary.
-    pub fn view(&mut self, root: &mut Root, bytes: &[u8], target: Option<Target>) -> Index<View> {
+    pub(crate) fn view(
+        &mut self,
+        root: &mut Root,
+        bytes: &[u8],
+        target: Option<Target>,
+    ) -> Index<View> {
         while self.data.len() % 4 != 0 {
             self.data.push(0);
         }
@@ -81,7 +86,7 @@ impl Bin {
     /// its own. `bounds` adds min and max (required for positions and animation inputs).
     /// `normalized` marks integer weights as fractions of their maximum.
     #[allow(clippy::too_many_arguments)]
-    pub fn accessor<C: Component>(
+    pub(crate) fn accessor<C: Component>(
         &mut self,
         root: &mut Root,
         values: &[C],

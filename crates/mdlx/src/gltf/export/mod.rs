@@ -1,0 +1,199 @@
+//! glTF export (see the mapping in [`crate::gltf`]), split by what it does: the skeleton,
+//! cameras and lights (`nodes`), geosets and their skinning (`mesh`), the rigs that hide
+//! geosets (`visibility`), materials and images (`material`), sequences as animations
+//! (`animation`), and the container and its buffer (`document`, `buffer`).
+
+mod animation;
+mod buffer;
+mod document;
+mod material;
+mod mesh;
+mod nodes;
+mod visibility;
+
+pub use document::glb;
+
+use super::curves::Notes;
+use super::Losses;
+use crate::anim::math::{mul, qnormalize, Mat4, Quat, Vec3};
+use crate::anim::Skeleton;
+use crate::model::Model;
+use crate::Loss;
+use buffer::Bin;
+use gltf_json::{Index, Root};
+use std::path::PathBuf;
+
+/// What an export needs beyond the model.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// The colour that fills team-colour layers (red, the first player's, by default).
+    pub team_color: [u8; 3],
+    /// Folders to look for textures in, in order (Warcraft III paths are matched without
+    /// regard to case, with `\` as `/`; then by file name alone).
+    pub texture_dirs: Vec<PathBuf>,
+    /// Only STEP and LINEAR keys, for viewers that do not read glTF's cubic splines
+    /// (Blender 3.4 replaces their tangents with its own handles, and blends rotations
+    /// component by component): Hermite and Bezier translations and scalings are sampled
+    /// within [`LINEAR_TOLERANCE`] of the model's size, and rotation keys more than
+    /// [`LINEAR_MAX_ANGLE`] apart get keys between them.
+    pub linear: bool,
+}
+
+/// With [`ExportOptions::linear`]: how far (as a fraction of the model's size) sampled
+/// translations and scalings may leave the curve.
+pub const LINEAR_TOLERANCE: f32 = 1e-5;
+/// With [`ExportOptions::linear`]: the largest angle (radians) between two rotation keys.
+pub const LINEAR_MAX_ANGLE: f32 = 0.05;
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            team_color: [255, 3, 3],
+            texture_dirs: Vec::new(),
+            linear: false,
+        }
+    }
+}
+
+/// An exported model.
+#[derive(Debug)]
+pub struct Export {
+    /// The glTF document.
+    pub document: Root,
+    /// Its one binary buffer (geometry, animation, images).
+    pub bin: Vec<u8>,
+    /// What the glTF could not carry, or carried approximately.
+    pub losses: Vec<Loss>,
+    /// Textures that were not found or could not be decoded: the model's path and why.
+    pub missing_textures: Vec<(String, String)>,
+    /// The largest angle (radians) by which a resampled rotation leaves the game's spline.
+    pub rotation_error: f32,
+}
+
+pub(super) fn quat_y_up(q: Quat) -> Quat {
+    let q = qnormalize(q);
+    [q[0], q[2], -q[1], q[3]]
+}
+
+fn scale_y_up(s: Vec3) -> Vec3 {
+    [s[0], s[2], s[1]]
+}
+
+/// `C m C⁻¹`: a transform of Warcraft space as one of glTF space.
+fn mat_y_up(m: &Mat4) -> Mat4 {
+    const C: Mat4 = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
+    const CI: Mat4 = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
+    mul(&mul(&C, m), &CI)
+}
+
+fn finite3(v: Vec3) -> bool {
+    v.iter().all(|c| c.is_finite())
+}
+
+fn translate(t: Vec3) -> Mat4 {
+    let mut m = crate::anim::math::IDENTITY;
+    m[12] = t[0];
+    m[13] = t[1];
+    m[14] = t[2];
+    m
+}
+
+/// The most keys a global sequence is repeated into, per track and animation.
+const MAX_CYCLE_KEYS: usize = 100_000;
+/// The most keys global sequences are repeated into over a whole export.
+const MAX_EXPORT_CYCLE_KEYS: usize = 20_000_000;
+/// Don't-inherit nodes are sampled at least this often (ms), and at most this many times
+/// per animation beyond their key times.
+const BAKE_STEP_MS: f64 = 1000.0 / 60.0;
+const BAKE_MAX_GRID: f64 = 2000.0;
+
+fn extras(v: serde_json::Value) -> gltf_json::Extras {
+    serde_json::value::to_raw_value(&v).ok()
+}
+
+/// The bytes of a name or path as hex, when they are not UTF-8 (JSON strings cannot hold
+/// them; [`import`] reads them back from `extras`).
+fn raw_hex(s: &crate::model::FixedString) -> Option<String> {
+    let b = s.text_bytes();
+    std::str::from_utf8(b)
+        .is_err()
+        .then(|| b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+/// Exports `model` as glTF.
+pub fn export(model: &Model, options: &ExportOptions) -> Export {
+    let mut root = Root {
+        asset: gltf_json::Asset {
+            generator: Some(format!("mdlx {}", env!("CARGO_PKG_VERSION"))),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut bin = Bin::default();
+    let mut losses = Losses::default();
+    let skeleton = Skeleton::new(model);
+
+    // The root, then one glTF node per model node, in the skeleton's order.
+    let mut children = nodes::skeleton_nodes(model, &skeleton, &mut root, &mut losses);
+    // Geosets: skinning first, to know whether an extra joint is needed for vertices
+    // bound to no node.
+    let geo = mesh::geosets(model, &skeleton, &mut losses);
+    let (skin, joint_count) = nodes::skin(&skeleton, &geo, &mut children, &mut root, &mut bin);
+
+    // Visibility: geosets that hide at some moment get a rig of their own (see
+    // `VisibilityRig`).
+    let mut notes = Notes::with_budget(MAX_EXPORT_CYCLE_KEYS);
+    let (rigs, copies) = visibility::rigs(
+        model,
+        &skeleton,
+        &geo,
+        &mut children[0],
+        &mut root,
+        &mut bin,
+        &mut notes,
+    );
+    if !children[0].is_empty() {
+        root.nodes[0].children = Some(children[0].iter().map(|&k| Index::new(k)).collect());
+    }
+
+    // Meshes: one node per geoset at the scene root.
+    let mut materials = material::Materials::new(model, options);
+    let mut scene_nodes: Vec<Index<gltf_json::Node>> = vec![Index::new(0)];
+    let skins = mesh::Skins {
+        shared: skin,
+        joint_count,
+        rigs: &rigs,
+    };
+    mesh::meshes(
+        model,
+        &geo,
+        &skins,
+        &mut materials,
+        &mut scene_nodes,
+        &mut root,
+        &mut bin,
+        &mut losses,
+    );
+
+    // Cameras and lights.
+    nodes::cameras(model, &mut root, &mut scene_nodes, &mut losses);
+    nodes::lights(model, &skeleton, &mut root, &mut losses);
+
+    // Animations.
+    animation::animations(
+        model,
+        options,
+        &skeleton,
+        &rigs,
+        &copies,
+        &mut root,
+        &mut bin,
+        &mut losses,
+        &mut notes,
+    );
+    document::finish(model, root, bin, losses, notes, materials, scene_nodes)
+}
