@@ -3,43 +3,19 @@
 //! outputs that never replace an input. The samples are read in place (copied only into
 //! temporary folders).
 
+mod common;
+use common::*;
+
 use serde_json::Value;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mdlx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::Path;
 
 fn sample(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/gltf-samples")
-        .join(rel)
-        .display()
-        .to_string()
+    s(shared().join("gltf-samples").join(rel))
 }
 
 fn box_textured() -> String {
     sample("BoxTextured/BoxTextured.glb")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-gltf-in-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Every file under `dir`, relative, `/`-separated, sorted.
@@ -123,7 +99,7 @@ fn a_gltf_reads_its_buffers_and_images_from_its_own_folder() {
     let out = dir.join("cube.mdx");
     // Run from elsewhere: the .bin and the PNGs are found beside the .gltf, not in the
     // working folder.
-    let r = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+    let r = command()
         .current_dir(&dir)
         .args([
             "convert",
@@ -239,7 +215,7 @@ fn version_picks_the_model_version_built() {
     }
     // For a model, --version converts it (tests/versions.rs of the library covers what
     // each version keeps); up and back down gives the file's bytes.
-    let cube = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
+    let cube = repo().join("examples/cube.mdx");
     let up = dir.join("cube1800.mdx");
     let r = mdlx(&["convert", &s(&cube), &s(&up), "--version", "1800"]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
@@ -369,7 +345,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
 #[test]
 fn standard_output_gets_the_model_and_a_note_that_the_textures_were_not_written() {
     let dir = temp_dir("stdout");
-    let r = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+    let r = command()
         .current_dir(&dir)
         .args(["convert", &box_textured(), "-", "--to", "mdx"])
         .output()
@@ -403,7 +379,7 @@ fn a_folder_conversion_takes_gltf_inputs_for_model_outputs_only() {
         src.join("sub/rig.glb"),
     )
     .unwrap();
-    let cube = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
+    let cube = repo().join("examples/cube.mdx");
     std::fs::copy(&cube, src.join("cube.mdx")).unwrap();
     let out = dir.join("out");
     let r = mdlx(&[

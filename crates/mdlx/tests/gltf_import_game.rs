@@ -15,6 +15,7 @@
 
 mod common;
 
+use common::posed::height;
 use mdlx::gltf::import::ImportScale;
 use mdlx::gltf::{Import, ImportOptions, Source};
 use std::path::{Path, PathBuf};
@@ -55,23 +56,6 @@ fn errors(m: &mdlx::model::Model) -> (usize, String) {
         .collect::<Vec<_>>()
         .join(", ");
     (n, text)
-}
-
-/// How tall the posed model is (the first pose), measured here with `mdlx::anim`.
-fn height(m: &mdlx::model::Model) -> f32 {
-    use mdlx::anim::{posed_geosets, Clock, Skeleton};
-    let skeleton = Skeleton::new(m);
-    let clock = Clock::unwrapped(m, 0, 0.0);
-    let pose = skeleton.pose_at(&clock, None);
-    let (mut lo, mut hi) = (f32::MAX, f32::MIN);
-    for g in posed_geosets(m, &skeleton, &pose, &clock) {
-        for p in g.positions {
-            lo = lo.min(p[2]);
-            hi = hi.max(p[2]);
-        }
-    }
-    // No vertex: no height.
-    (hi - lo).max(0.0)
 }
 
 #[test]

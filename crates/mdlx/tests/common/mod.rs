@@ -4,6 +4,7 @@
 pub mod judges;
 pub mod mdl_diff;
 pub mod peer_faults;
+pub mod posed;
 
 use std::path::{Path, PathBuf};
 
