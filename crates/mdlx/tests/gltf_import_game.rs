@@ -24,12 +24,8 @@ use std::path::{Path, PathBuf};
 /// test rigs and Fox (an animal) are not held to a person's height.
 const HUMANOIDS: &[&str] = &["CesiumMan"];
 
-fn samples_dir() -> PathBuf {
-    common::gltf_samples_dir()
-}
-
 fn samples() -> Vec<PathBuf> {
-    common::gltf_files(&samples_dir())
+    common::gltf_files(&common::gltf_samples_dir())
 }
 
 fn stem(p: &Path) -> String {
@@ -125,7 +121,7 @@ fn every_sample_imports_without_check_errors_at_game_scale() {
 
 #[test]
 fn height_and_scale_options_size_the_model_as_asked() {
-    let dir = samples_dir();
+    let dir = common::gltf_samples_dir();
     for (file, want) in [("CesiumMan/CesiumMan.glb", 117.0f32), ("Fox/Fox.glb", 60.0)] {
         let path = dir.join(file);
         let one = import(
@@ -206,7 +202,7 @@ fn height_and_scale_options_size_the_model_as_asked() {
 
 #[test]
 fn fox_sequences_get_the_game_names_and_renames_win() {
-    let path = samples_dir().join("Fox/Fox.glb");
+    let path = common::gltf_samples_dir().join("Fox/Fox.glb");
     let names = |i: &Import| -> Vec<String> {
         i.model
             .sequences
