@@ -516,3 +516,20 @@ fn diffuse_colors_tint_their_geosets() {
     assert_eq!(g[0].color, [1.0, 0.25, 0.5]);
     assert_eq!(g[1].color, [1.0; 3]);
 }
+
+#[test]
+fn the_strict_form_refuses_a_name_written_without_quotes() {
+    let sdk = ms3d_files()
+        .into_iter()
+        .find(|p| common::name(p).contains("ms3dsdk"))
+        .expect("the Milkshape SDK sample is in the corpus");
+    let doc = mdlx::ms3d::from_bytes(&std::fs::read(&sdk).unwrap()).unwrap();
+    let text = String::from_utf8(mdlx::ms3d::to_bytes(&doc).unwrap()).unwrap();
+    assert_eq!(strict(text.as_bytes()), Ok(()));
+    // A bone called `7` written bare: every token is a plain decimal, but a name belongs
+    // there.
+    let bare = text.replacen("\r\n\"joint1\"\r\n", "\r\n7\r\n", 1);
+    assert_ne!(bare, text, "the sample has a bone named joint1");
+    let e = strict(bare.as_bytes()).unwrap_err();
+    assert!(e.contains("a bone's name is not quoted"), "{e}");
+}
