@@ -72,7 +72,7 @@ fn the_default_scale_makes_cesium_man_a_man_of_the_game_with_no_check_error() {
     // makes it a unit, which gets one: a_walking_import_is_a_unit_and_gets_a_death).
     assert_eq!(names(&m), ["Stand"]);
     // The human output says the scale too.
-    let r = mdlx(&["convert", &cesium(), &s(&dir.join("man2.mdx"))]);
+    let r = mdlx(&["convert", &cesium(), &s(dir.join("man2.mdx"))]);
     assert!(
         stderr(&r).contains("made ready for the game"),
         "{}",

@@ -121,8 +121,8 @@ fn a_gltf_reads_its_buffers_and_images_from_its_own_folder() {
     .unwrap();
     let r = mdlx(&[
         "convert",
-        &s(&alone.join("AnimatedCube.gltf")),
-        &s(&alone.join("cube.mdx")),
+        &s(alone.join("AnimatedCube.gltf")),
+        &s(alone.join("cube.mdx")),
     ]);
     assert_eq!(r.status.code(), Some(1));
     let err = stderr(&r);
@@ -130,7 +130,7 @@ fn a_gltf_reads_its_buffers_and_images_from_its_own_folder() {
     assert!(
         err.starts_with(&format!(
             "mdlx: error: {}: ",
-            s(&alone.join("AnimatedCube.gltf"))
+            s(alone.join("AnimatedCube.gltf"))
         )),
         "{err}"
     );
@@ -273,7 +273,7 @@ fn a_broken_glb_fails_in_one_line_and_writes_nothing() {
     let cut = dir.join("cut.glb");
     std::fs::write(&cut, &data[..data.len() / 2]).unwrap();
     for out in ["cut.mdx", "cut.mdl"] {
-        let r = mdlx(&["convert", &s(&cut), &s(&dir.join(out))]);
+        let r = mdlx(&["convert", &s(&cut), &s(dir.join(out))]);
         assert_eq!(r.status.code(), Some(1));
         let err = stderr(&r);
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -292,7 +292,7 @@ fn a_broken_glb_fails_in_one_line_and_writes_nothing() {
         br#"{"asset": {"version": "2.0"}, "meshes": [{"primitives": 7}]}"#,
     )
     .unwrap();
-    let r = mdlx(&["convert", &s(&bad), &s(&dir.join("bad.mdx"))]);
+    let r = mdlx(&["convert", &s(&bad), &s(dir.join("bad.mdx"))]);
     assert_eq!(r.status.code(), Some(1));
     assert_eq!(stderr(&r).lines().count(), 1, "{}", stderr(&r));
     assert!(!dir.join("bad.mdx").exists());
@@ -306,7 +306,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
     let before = std::fs::read(&input).unwrap();
     // An output that is a link to the input.
     symlink(&input, dir.join("link.mdx")).unwrap();
-    let r = mdlx(&["convert", &s(&input), &s(&dir.join("link.mdx"))]);
+    let r = mdlx(&["convert", &s(&input), &s(dir.join("link.mdx"))]);
     assert_eq!(r.status.code(), Some(1));
     assert!(
         stderr(&r).contains("refusing to write over the input"),
@@ -316,7 +316,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
     assert_eq!(std::fs::read(&input).unwrap(), before);
     // An input sitting where a texture would be written.
     let probe = temp_dir("input-probe");
-    let r = mdlx(&["convert", &s(&input), &s(&probe.join("box.mdx")), "--json"]);
+    let r = mdlx(&["convert", &s(&input), &s(probe.join("box.mdx")), "--json"]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
     let v: Value = serde_json::from_slice(&r.stdout).unwrap();
     let texture = Path::new(v["textures"][0].as_str().unwrap());
@@ -324,7 +324,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
     let trap = dir.join(rel);
     std::fs::create_dir_all(trap.parent().unwrap()).unwrap();
     std::fs::copy(&input, &trap).unwrap();
-    let r = mdlx(&["convert", &s(&trap), &s(&dir.join("box.mdx"))]);
+    let r = mdlx(&["convert", &s(&trap), &s(dir.join("box.mdx"))]);
     assert_eq!(r.status.code(), Some(1));
     assert!(
         stderr(&r).contains("refusing to write over the input"),
@@ -337,7 +337,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
         "no model without its texture"
     );
     // glTF does not convert to glTF again.
-    let r = mdlx(&["convert", &s(&input), &s(&dir.join("again.glb"))]);
+    let r = mdlx(&["convert", &s(&input), &s(dir.join("again.glb"))]);
     assert_eq!(r.status.code(), Some(1));
     assert!(stderr(&r).contains("glTF already"), "{}", stderr(&r));
 }

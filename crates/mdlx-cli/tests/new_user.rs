@@ -105,7 +105,7 @@ fn a_folder_to_png_skips_models_named_as_textures() {
     let out = temp_dir("skip");
     let r = mdlx(&[
         "convert",
-        &s(&corpus().join("textures")),
+        &s(corpus().join("textures")),
         &s(&out),
         "--to",
         "png",
@@ -138,7 +138,7 @@ fn missing_textures_of_a_glb_export_are_listed_once_with_where_it_looked() {
     let copy = dir.join("in/peon.mdl");
     std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
     std::fs::copy(&model, &copy).unwrap();
-    let r = mdlx(&["convert", &s(&copy), &s(&dir.join("peon.glb"))]);
+    let r = mdlx(&["convert", &s(&copy), &s(dir.join("peon.glb"))]);
     let err = stderr(&r);
     println!("{err}");
     assert!(r.status.success(), "{err}");
@@ -165,8 +165,8 @@ fn missing_textures_of_a_glb_export_are_listed_once_with_where_it_looked() {
 
     let r = mdlx(&[
         "convert",
-        &s(&dir.join("in")),
-        &s(&dir.join("out")),
+        &s(dir.join("in")),
+        &s(dir.join("out")),
         "--to",
         "glb",
     ]);
@@ -360,12 +360,12 @@ fn every_error_starts_with_mdlx_error() {
     }
     // A usage error found after parsing: a folder without --to (the formats it lists
     // include the texture outputs).
-    let r = mdlx(&["convert", &s(&dir), &s(&dir.join("x"))]);
+    let r = mdlx(&["convert", &s(&dir), &s(dir.join("x"))]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
     assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
     assert!(stderr(&r).contains("png, blp, tga, dds)"), "{}", stderr(&r));
     // Not a usage error: exit 1, the same prefix.
-    let r = mdlx(&["info", &s(&dir.join("missing.mdx"))]);
+    let r = mdlx(&["info", &s(dir.join("missing.mdx"))]);
     assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
     assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
 }
