@@ -4,40 +4,16 @@
 //! scripts/sarif-judge.sh, found through `MDLX_SARIF_JUDGE`; skipped without them except
 //! under CI).
 
+mod common;
+use common::*;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn mdlx(args: &[&str], dir: Option<&Path>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mdlx"));
-    c.args(args);
-    if let Some(d) = dir {
-        c.current_dir(d);
-    }
-    c.output().unwrap()
-}
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
-fn example() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/cube.mdx")
-        .display()
-        .to_string()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-check-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// A model with one error (a geoset's material does not exist) and warnings.
 fn broken(dir: &Path) -> String {
-    let mut m = mdlx::mdx::from_bytes(&std::fs::read(example()).unwrap()).unwrap();
+    let mut m = mdlx::mdx::from_bytes(&std::fs::read(cube()).unwrap()).unwrap();
     m.geosets[0].material_id = 9;
     // Only that error: the cube's "Spin" becomes a Death sequence.
     m.sequences[1].name = "Death".into();
@@ -55,9 +31,9 @@ fn lines(out: &Output) -> Vec<Value> {
 
 #[test]
 fn errors_fail_and_allow_and_deny_change_that() {
-    let d = scratch("exit");
+    let d = temp_dir("exit");
     let file = broken(&d);
-    let out = mdlx(&["check", &file, "--json"], None);
+    let out = mdlx(&["check", &file, "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let found = lines(&out);
     let bad = found
@@ -76,7 +52,7 @@ fn errors_fail_and_allow_and_deny_change_that() {
         .trim_start()
         .starts_with("Geoset"));
     // Silenced, the file passes (its other findings are warnings and infos)...
-    let out = mdlx(&["check", &file, "--allow", "invalid-material-ref"], None);
+    let out = mdlx(&["check", &file, "--allow", "invalid-material-ref"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -84,18 +60,15 @@ fn errors_fail_and_allow_and_deny_change_that() {
         String::from_utf8_lossy(&out.stdout)
     );
     // ...unless warnings are denied.
-    let out = mdlx(
-        &[
-            "check",
-            &file,
-            "--allow",
-            "invalid-material-ref",
-            "--deny",
-            "warnings",
-        ],
-        None,
-    );
-    let warned = lines(&mdlx(&["check", &file, "--json"], None))
+    let out = mdlx(&[
+        "check",
+        &file,
+        "--allow",
+        "invalid-material-ref",
+        "--deny",
+        "warnings",
+    ]);
+    let warned = lines(&mdlx(&["check", &file, "--json"]))
         .iter()
         .any(|v| v["severity"] == "warning");
     assert_eq!(out.status.code(), Some(if warned { 1 } else { 0 }));
@@ -105,22 +78,19 @@ fn errors_fail_and_allow_and_deny_change_that() {
         "# silence\nallow = [\n  \"invalid-material-ref\", # known\n]\n",
     )
     .unwrap();
-    let out = mdlx(&["check", &file], Some(&d));
+    let out = mdlx_in(&d, &["check", &file]);
     assert_eq!(out.status.code(), Some(0));
     // An unknown rule is a usage error.
-    let out = mdlx(&["check", &file, "--allow", "no-such-rule"], None);
+    let out = mdlx(&["check", &file, "--allow", "no-such-rule"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no rule `no-such-rule`"));
     std::fs::write(d.join("bad.toml"), "allow = \"x\"\n").unwrap();
-    let out = mdlx(
-        &[
-            "check",
-            &file,
-            "--config",
-            &d.join("bad.toml").display().to_string(),
-        ],
-        None,
-    );
+    let out = mdlx(&[
+        "check",
+        &file,
+        "--config",
+        &d.join("bad.toml").display().to_string(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.toml:1:"));
     let _ = std::fs::remove_dir_all(&d);
@@ -128,9 +98,9 @@ fn errors_fail_and_allow_and_deny_change_that() {
 
 #[test]
 fn human_output_groups_per_file_and_sums_up() {
-    let d = scratch("human");
+    let d = temp_dir("human");
     let file = broken(&d);
-    let out = mdlx(&["check", &file, &example()], None);
+    let out = mdlx(&["check", &file, &cube()]);
     let text = String::from_utf8_lossy(&out.stdout);
     // One error: singular (the counts took "1 errors" before).
     assert!(text.contains("broken.mdl: 1 error, "), "{text}");
@@ -152,7 +122,7 @@ fn human_output_groups_per_file_and_sums_up() {
 /// The cube with its Spin sequence dropped: a mesh with Stand only, which the decision
 /// table calls a doodad; no Death.
 fn stand_only(dir: &Path) -> String {
-    let mut m = mdlx::mdx::from_bytes(&std::fs::read(example()).unwrap()).unwrap();
+    let mut m = mdlx::mdx::from_bytes(&std::fs::read(cube()).unwrap()).unwrap();
     m.sequences.truncate(1);
     assert_eq!(m.sequences[0].name.text(), "Stand");
     for g in &mut m.geosets {
@@ -165,13 +135,13 @@ fn stand_only(dir: &Path) -> String {
 
 #[test]
 fn kind_sets_the_severity_and_is_in_every_output() {
-    let d = scratch("kind");
+    let d = temp_dir("kind");
     let file = stand_only(&d);
     // The exit status, the kind of the findings, and the missing-death findings.
     let death = |args: &[&str]| -> (Option<i32>, Value, Vec<Value>) {
         let mut a = vec!["check", file.as_str(), "--json"];
         a.extend_from_slice(args);
-        let out = mdlx(&a, None);
+        let out = mdlx(&a);
         let found = lines(&out);
         assert!(!found.is_empty());
         assert!(found.iter().all(|v| v["kind"] == found[0]["kind"]));
@@ -199,10 +169,10 @@ fn kind_sets_the_severity_and_is_in_every_output() {
     assert!(v.is_empty(), "{v:?}");
     assert_eq!(code, Some(0));
     // A kind that does not exist is a usage error.
-    let out = mdlx(&["check", &file, "--kind", "tree"], None);
+    let out = mdlx(&["check", &file, "--kind", "tree"]);
     assert_eq!(out.status.code(), Some(2));
     // People see the kind and why; one file, one error: singular.
-    let out = mdlx(&["check", &file, "--kind", "unit"], None);
+    let out = mdlx(&["check", &file, "--kind", "unit"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("stand_only.mdl: 1 error, ") && text.contains("(unit: as --kind says)"),
@@ -215,17 +185,14 @@ fn kind_sets_the_severity_and_is_in_every_output() {
             .starts_with("1 file checked: 1 error, "),
         "{text}"
     );
-    let out = mdlx(&["check", &file], None);
+    let out = mdlx(&["check", &file]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("(doodad: a mesh with Stand sequences only)"),
         "{text}"
     );
     // SARIF: each result carries the kind; each rule its level per kind.
-    let out = mdlx(
-        &["check", &file, "--format", "sarif", "--kind", "portrait"],
-        None,
-    );
+    let out = mdlx(&["check", &file, "--format", "sarif", "--kind", "portrait"]);
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let run = &doc["runs"][0];
     let results = run["results"].as_array().unwrap();
@@ -249,7 +216,7 @@ fn kind_sets_the_severity_and_is_in_every_output() {
 
 #[test]
 fn the_rule_list_names_every_rule_once() {
-    let out = mdlx(&["check", "--rules", "--format", "json"], None);
+    let out = mdlx(&["check", "--rules", "--format", "json"]);
     assert!(out.status.success());
     let rules = lines(&out);
     let ids: std::collections::HashSet<_> = rules
@@ -288,14 +255,18 @@ fn sarif_of_the_corpus_passes_both_validators() {
             return;
         }
     };
-    let d = scratch("sarif");
+    let d = temp_dir("sarif");
     // Relative paths (as code scanning wants them) from the corpus folder, and absolute
     // ones (file:// URIs).
     for (name, dir, arg) in [
         ("relative", Some(corpus()), "."),
         ("absolute", None, corpus().to_str().unwrap()),
     ] {
-        let out = mdlx(&["check", arg, "--format", "sarif"], dir.as_deref());
+        let args = ["check", arg, "--format", "sarif"];
+        let out = match dir.as_deref() {
+            Some(d) => mdlx_in(d, &args),
+            None => mdlx(&args),
+        };
         assert!(out.status.code() == Some(1), "the corpus has errors");
         let file = d.join(format!("{name}.sarif"));
         std::fs::write(&file, &out.stdout).unwrap();
@@ -310,7 +281,7 @@ fn sarif_of_the_corpus_passes_both_validators() {
             })
             .count();
         let verdict = Command::new("python3")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/sarif-judge/validate.py"))
+            .arg(repo().join("tools/sarif-judge/validate.py"))
             .arg(&judge)
             .arg(&file)
             .output()
@@ -340,13 +311,13 @@ fn sarif_of_the_corpus_passes_both_validators() {
 
 #[test]
 fn fix_writes_elsewhere_or_in_place_never_half() {
-    let d = scratch("fix");
+    let d = temp_dir("fix");
     let orig = corpus().join("mdx/AMISD666__War3ModelView__testmodel__nwdg32.mdx");
     let a = d.join("a.mdx");
     std::fs::copy(&orig, &a).unwrap();
     let a_s = a.display().to_string();
     let rules = |f: &str| -> Vec<String> {
-        lines(&mdlx(&["check", f, "--json"], None))
+        lines(&mdlx(&["check", f, "--json"]))
             .iter()
             .filter_map(|v| v["rule"].as_str().map(str::to_owned))
             .collect()
@@ -354,9 +325,9 @@ fn fix_writes_elsewhere_or_in_place_never_half() {
     let before = rules(&a_s);
     assert!(before.iter().any(|r| r == "redundant-key"));
     // --fix needs somewhere to write.
-    assert_eq!(mdlx(&["check", &a_s, "--fix"], None).status.code(), Some(2));
+    assert_eq!(mdlx(&["check", &a_s, "--fix"]).status.code(), Some(2));
     let b = d.join("b.mdx").display().to_string();
-    let out = mdlx(&["check", &a_s, "--fix", "-o", &b, "--json"], None);
+    let out = mdlx(&["check", &a_s, "--fix", "-o", &b, "--json"]);
     let fixed: Vec<Value> = lines(&out)
         .into_iter()
         .filter(|v| v.get("fixed").is_some())
@@ -382,9 +353,9 @@ fn fix_writes_elsewhere_or_in_place_never_half() {
         "the other findings stay"
     );
     // In place: the same bytes as --output gave.
-    let out = mdlx(&["check", &a_s, "--fix", "--in-place"], None);
+    let out = mdlx(&["check", &a_s, "--fix", "--in-place"]);
     // Its remaining errors (missing opening keys) still fail it.
-    assert_eq!(out.status.code(), mdlx(&["check", &b], None).status.code());
+    assert_eq!(out.status.code(), mdlx(&["check", &b]).status.code());
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     // A Milkshape file is checked but not fixed: --fix writes MDX and MDL only.
     let ms = std::fs::read_dir(corpus().join("ms3d_ascii"))
@@ -393,16 +364,13 @@ fn fix_writes_elsewhere_or_in_place_never_half() {
         .unwrap()
         .unwrap()
         .path();
-    let out = mdlx(
-        &[
-            "check",
-            ms.to_str().unwrap(),
-            "--fix",
-            "-o",
-            &d.join("x.mdx").display().to_string(),
-        ],
-        None,
-    );
+    let out = mdlx(&[
+        "check",
+        ms.to_str().unwrap(),
+        "--fix",
+        "-o",
+        &d.join("x.mdx").display().to_string(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("--fix writes MDX and MDL"));
     assert!(!d.join("x.mdx").exists());

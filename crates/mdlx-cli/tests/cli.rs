@@ -1,29 +1,10 @@
 //! The command-line tool end to end: verbs, exit codes, messages, safe output.
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mdlx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cube() -> String {
-    repo().join("examples/cube.mdx").display().to_string()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use std::process::Output;
 
 #[test]
 fn info_prints_version_counts_sequences_textures() {
@@ -206,20 +187,21 @@ fn strict_mdl_refuses_losses_unless_allowed() {
     assert_eq!(std::fs::read(&back).unwrap(), data);
 }
 
+/// Writes the MDL `text` to `dir/name` and runs `mdlx convert` on it to `dir/o.mdx`.
+fn convert_mdl_text(dir: &Path, name: &str, text: &str) -> Output {
+    let input = dir.join(name);
+    std::fs::write(&input, text).unwrap();
+    mdlx(&["convert", &s(&input), &s(dir.join("o.mdx"))])
+}
+
 #[test]
 fn broken_mdl_reports_file_line_column() {
     let dir = temp_dir("badmdl");
-    let bad = dir.join("bad.mdl");
-    std::fs::write(
-        &bad,
+    let r = convert_mdl_text(
+        &dir,
+        "bad.mdl",
         "Version {\n\tFormatVersion 800,\n}\nModel \"M\" {\n\tBlendTime x,\n}\n",
-    )
-    .unwrap();
-    let r = mdlx(&[
-        "convert",
-        bad.to_str().unwrap(),
-        dir.join("o.mdx").to_str().unwrap(),
-    ]);
+    );
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("bad.mdl:5:12"), "{err}");
@@ -855,17 +837,11 @@ fn a_static_value_of_a_field_that_can_only_be_animated_is_kept_as_a_track_with_a
 #[test]
 fn an_mdl_fragment_without_a_model_block_is_refused() {
     let dir = temp_dir("fragment");
-    let input = dir.join("bone.mdl");
-    std::fs::write(
-        &input,
+    let r = convert_mdl_text(
+        &dir,
+        "bone.mdl",
         "Version {\n\tFormatVersion 800,\n}\nBone \"B\" {\n\tObjectId 0,\n}\n",
-    )
-    .unwrap();
-    let r = mdlx(&[
-        "convert",
-        input.to_str().unwrap(),
-        dir.join("o.mdx").to_str().unwrap(),
-    ]);
+    );
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("no Model block"));
     assert!(!dir.join("o.mdx").exists());

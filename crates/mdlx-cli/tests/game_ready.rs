@@ -3,63 +3,18 @@
 //! refused. The heights are measured here on the written model (posed with `mdlx::anim`),
 //! not taken from the tool's output.
 
+mod common;
+use common::*;
+
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mdlx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn shared(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared")
-        .join(rel)
-        .display()
-        .to_string()
-}
+use std::path::Path;
 
 fn cesium() -> String {
-    shared("gltf-samples/CesiumMan/CesiumMan.glb")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-ready-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    s(shared().join("gltf-samples/CesiumMan/CesiumMan.glb"))
 }
 
 fn read_model(path: &Path) -> mdlx::Model {
     mdlx::mdx::from_bytes(&std::fs::read(path).unwrap()).unwrap()
-}
-
-/// The height of the model's first pose (the start of its first sequence).
-fn height(m: &mdlx::Model) -> f32 {
-    use mdlx::anim::{posed_geosets, Clock, Skeleton};
-    let skeleton = Skeleton::new(m);
-    let clock = Clock::unwrapped(m, 0, 0.0);
-    let pose = skeleton.pose_at(&clock, None);
-    let (mut lo, mut hi) = (f32::MAX, f32::MIN);
-    for g in posed_geosets(m, &skeleton, &pose, &clock) {
-        for p in g.positions {
-            lo = lo.min(p[2]);
-            hi = hi.max(p[2]);
-        }
-    }
-    // No vertex: no height.
-    (hi - lo).max(0.0)
 }
 
 fn names(m: &mdlx::Model) -> Vec<String> {
@@ -117,7 +72,7 @@ fn the_default_scale_makes_cesium_man_a_man_of_the_game_with_no_check_error() {
     // makes it a unit, which gets one: a_walking_import_is_a_unit_and_gets_a_death).
     assert_eq!(names(&m), ["Stand"]);
     // The human output says the scale too.
-    let r = mdlx(&["convert", &cesium(), &s(&dir.join("man2.mdx"))]);
+    let r = mdlx(&["convert", &cesium(), &s(dir.join("man2.mdx"))]);
     assert!(
         stderr(&r).contains("made ready for the game"),
         "{}",
@@ -166,7 +121,7 @@ fn height_fits_the_first_pose_to_the_height_asked() {
     ] {
         let out = dir.join("fitted.mdx");
         let arg = h.to_string();
-        let notes = convert(&shared(file), &out, &["--height", &arg]);
+        let notes = convert(&s(shared().join(file)), &out, &["--height", &arg]);
         let got = height(&read_model(&out));
         println!("{file} --height {h}: {got:.3}; {}", note(&notes, "scale"));
         assert!((got - h).abs() <= 1e-3 * h, "{file}: {got}");
@@ -178,7 +133,7 @@ fn height_fits_the_first_pose_to_the_height_asked() {
 fn rename_sets_sequence_names_and_the_rest_are_mapped_or_listed() {
     let dir = temp_dir("rename");
     let out = dir.join("fox.mdx");
-    let fox = shared("gltf-samples/Fox/Fox.glb");
+    let fox = s(shared().join("gltf-samples/Fox/Fox.glb"));
     let notes = convert(
         &fox,
         &out,
@@ -204,7 +159,7 @@ fn rename_sets_sequence_names_and_the_rest_are_mapped_or_listed() {
         "{notes:?}"
     );
     // Milkshape input takes --rename too: its one sequence over the whole file.
-    let ms = shared("corpus/ms3d_ascii");
+    let ms = s(shared().join("corpus/ms3d_ascii"));
     let file = std::fs::read_dir(&ms)
         .unwrap()
         .flatten()
@@ -241,7 +196,7 @@ fn bad_scale_height_and_rename_are_refused_with_a_clear_error() {
         assert!(!out.exists(), "{args:?} wrote a model");
     }
     // An MDX's sequences are its own; --scale is for glTF.
-    let mdx = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
+    let mdx = repo().join("examples/cube.mdx");
     let r = mdlx(&["convert", &s(&mdx), &s(&out), "--rename", "Stand=Walk"]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
     assert!(

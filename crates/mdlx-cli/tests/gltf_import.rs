@@ -3,43 +3,19 @@
 //! outputs that never replace an input. The samples are read in place (copied only into
 //! temporary folders).
 
+mod common;
+use common::*;
+
 use serde_json::Value;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mdlx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::Path;
 
 fn sample(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/gltf-samples")
-        .join(rel)
-        .display()
-        .to_string()
+    s(shared().join("gltf-samples").join(rel))
 }
 
 fn box_textured() -> String {
     sample("BoxTextured/BoxTextured.glb")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-gltf-in-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Every file under `dir`, relative, `/`-separated, sorted.
@@ -123,7 +99,7 @@ fn a_gltf_reads_its_buffers_and_images_from_its_own_folder() {
     let out = dir.join("cube.mdx");
     // Run from elsewhere: the .bin and the PNGs are found beside the .gltf, not in the
     // working folder.
-    let r = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+    let r = command()
         .current_dir(&dir)
         .args([
             "convert",
@@ -145,8 +121,8 @@ fn a_gltf_reads_its_buffers_and_images_from_its_own_folder() {
     .unwrap();
     let r = mdlx(&[
         "convert",
-        &s(&alone.join("AnimatedCube.gltf")),
-        &s(&alone.join("cube.mdx")),
+        &s(alone.join("AnimatedCube.gltf")),
+        &s(alone.join("cube.mdx")),
     ]);
     assert_eq!(r.status.code(), Some(1));
     let err = stderr(&r);
@@ -154,7 +130,7 @@ fn a_gltf_reads_its_buffers_and_images_from_its_own_folder() {
     assert!(
         err.starts_with(&format!(
             "mdlx: error: {}: ",
-            s(&alone.join("AnimatedCube.gltf"))
+            s(alone.join("AnimatedCube.gltf"))
         )),
         "{err}"
     );
@@ -239,7 +215,7 @@ fn version_picks_the_model_version_built() {
     }
     // For a model, --version converts it (tests/versions.rs of the library covers what
     // each version keeps); up and back down gives the file's bytes.
-    let cube = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
+    let cube = repo().join("examples/cube.mdx");
     let up = dir.join("cube1800.mdx");
     let r = mdlx(&["convert", &s(&cube), &s(&up), "--version", "1800"]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
@@ -297,7 +273,7 @@ fn a_broken_glb_fails_in_one_line_and_writes_nothing() {
     let cut = dir.join("cut.glb");
     std::fs::write(&cut, &data[..data.len() / 2]).unwrap();
     for out in ["cut.mdx", "cut.mdl"] {
-        let r = mdlx(&["convert", &s(&cut), &s(&dir.join(out))]);
+        let r = mdlx(&["convert", &s(&cut), &s(dir.join(out))]);
         assert_eq!(r.status.code(), Some(1));
         let err = stderr(&r);
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -316,7 +292,7 @@ fn a_broken_glb_fails_in_one_line_and_writes_nothing() {
         br#"{"asset": {"version": "2.0"}, "meshes": [{"primitives": 7}]}"#,
     )
     .unwrap();
-    let r = mdlx(&["convert", &s(&bad), &s(&dir.join("bad.mdx"))]);
+    let r = mdlx(&["convert", &s(&bad), &s(dir.join("bad.mdx"))]);
     assert_eq!(r.status.code(), Some(1));
     assert_eq!(stderr(&r).lines().count(), 1, "{}", stderr(&r));
     assert!(!dir.join("bad.mdx").exists());
@@ -330,7 +306,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
     let before = std::fs::read(&input).unwrap();
     // An output that is a link to the input.
     symlink(&input, dir.join("link.mdx")).unwrap();
-    let r = mdlx(&["convert", &s(&input), &s(&dir.join("link.mdx"))]);
+    let r = mdlx(&["convert", &s(&input), &s(dir.join("link.mdx"))]);
     assert_eq!(r.status.code(), Some(1));
     assert!(
         stderr(&r).contains("refusing to write over the input"),
@@ -340,7 +316,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
     assert_eq!(std::fs::read(&input).unwrap(), before);
     // An input sitting where a texture would be written.
     let probe = temp_dir("input-probe");
-    let r = mdlx(&["convert", &s(&input), &s(&probe.join("box.mdx")), "--json"]);
+    let r = mdlx(&["convert", &s(&input), &s(probe.join("box.mdx")), "--json"]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
     let v: Value = serde_json::from_slice(&r.stdout).unwrap();
     let texture = Path::new(v["textures"][0].as_str().unwrap());
@@ -348,7 +324,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
     let trap = dir.join(rel);
     std::fs::create_dir_all(trap.parent().unwrap()).unwrap();
     std::fs::copy(&input, &trap).unwrap();
-    let r = mdlx(&["convert", &s(&trap), &s(&dir.join("box.mdx"))]);
+    let r = mdlx(&["convert", &s(&trap), &s(dir.join("box.mdx"))]);
     assert_eq!(r.status.code(), Some(1));
     assert!(
         stderr(&r).contains("refusing to write over the input"),
@@ -361,7 +337,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
         "no model without its texture"
     );
     // glTF does not convert to glTF again.
-    let r = mdlx(&["convert", &s(&input), &s(&dir.join("again.glb"))]);
+    let r = mdlx(&["convert", &s(&input), &s(dir.join("again.glb"))]);
     assert_eq!(r.status.code(), Some(1));
     assert!(stderr(&r).contains("glTF already"), "{}", stderr(&r));
 }
@@ -369,7 +345,7 @@ fn the_input_is_never_replaced_by_the_model_or_a_texture() {
 #[test]
 fn standard_output_gets_the_model_and_a_note_that_the_textures_were_not_written() {
     let dir = temp_dir("stdout");
-    let r = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+    let r = command()
         .current_dir(&dir)
         .args(["convert", &box_textured(), "-", "--to", "mdx"])
         .output()
@@ -403,7 +379,7 @@ fn a_folder_conversion_takes_gltf_inputs_for_model_outputs_only() {
         src.join("sub/rig.glb"),
     )
     .unwrap();
-    let cube = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
+    let cube = repo().join("examples/cube.mdx");
     std::fs::copy(&cube, src.join("cube.mdx")).unwrap();
     let out = dir.join("out");
     let r = mdlx(&[

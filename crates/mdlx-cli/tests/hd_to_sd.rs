@@ -2,32 +2,11 @@
 //! `--allow-lossy` needed, its losses listed; with `--textures`, BLP files beside it.
 //! The corpus files are read in place (outputs go to temporary folders).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::*;
 
-fn mdlx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(rel)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-hd-sd-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::path::Path;
+use std::process::Output;
 
 /// Error counts of `mdlx check --json`-free checking, through the library.
 fn error_ids(m: &mdlx::Model) -> Vec<&'static str> {
@@ -40,18 +19,20 @@ fn error_ids(m: &mdlx::Model) -> Vec<&'static str> {
     v
 }
 
+/// `mdlx convert INPUT OUT --version 800 EXTRA...`.
+fn to_800(input: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["convert", input.to_str().unwrap(), out.to_str().unwrap()];
+    args.extend(["--version", "800"]);
+    args.extend_from_slice(extra);
+    mdlx(&args)
+}
+
 #[test]
 fn peon_axe_hd_converts_to_800_without_allow_lossy_and_lists_its_losses() {
-    let input = corpus("mdx/Bergi-bear__roguelike__map.w3x__PeonAxeHD.mdx");
+    let input = corpus().join("mdx/Bergi-bear__roguelike__map.w3x__PeonAxeHD.mdx");
     let dir = temp_dir("peon");
     let out = dir.join("sd.mdx");
-    let r = mdlx(&[
-        "convert",
-        input.to_str().unwrap(),
-        out.to_str().unwrap(),
-        "--version",
-        "800",
-    ]);
+    let r = to_800(&input, &out, &[]);
     let err = text(&r.stderr);
     println!("{err}");
     assert!(r.status.success(), "{err}");
@@ -84,7 +65,7 @@ fn peon_axe_hd_converts_to_800_without_allow_lossy_and_lists_its_losses() {
 #[test]
 fn with_textures_the_blp_files_are_written_beside_the_model() {
     let prefix = "TaylorMouse__warcraft_III_reforged_tools__Documentation__Tutorial__Resources__";
-    let input = corpus(&format!("mdx/{prefix}blob.mdx"));
+    let input = corpus().join(format!("mdx/{prefix}blob.mdx"));
     let tex = temp_dir("tex");
     for n in [
         "blob_diff2.dds",
@@ -92,19 +73,12 @@ fn with_textures_the_blp_files_are_written_beside_the_model() {
         "blob_nrm.dds",
         "blob_orm2.dds",
     ] {
-        std::os::unix::fs::symlink(corpus(&format!("textures/{prefix}{n}")), tex.join(n)).unwrap();
+        std::os::unix::fs::symlink(corpus().join(format!("textures/{prefix}{n}")), tex.join(n))
+            .unwrap();
     }
     let dir = temp_dir("blob");
     let out = dir.join("blob.mdx");
-    let r = mdlx(&[
-        "convert",
-        input.to_str().unwrap(),
-        out.to_str().unwrap(),
-        "--version",
-        "800",
-        "--textures",
-        tex.to_str().unwrap(),
-    ]);
+    let r = to_800(&input, &out, &["--textures", &s(&tex)]);
     let err = text(&r.stderr);
     println!("{err}");
     assert!(r.status.success(), "{err}");
@@ -122,15 +96,7 @@ fn with_textures_the_blp_files_are_written_beside_the_model() {
     println!("{written} textures written beside the model");
     assert!(written >= 1);
     // --lod of a level the model lacks is refused with the reason.
-    let r = mdlx(&[
-        "convert",
-        input.to_str().unwrap(),
-        dir.join("x.mdx").to_str().unwrap(),
-        "--version",
-        "800",
-        "--lod",
-        "7",
-    ]);
+    let r = to_800(&input, &dir.join("x.mdx"), &["--lod", "7"]);
     assert!(!r.status.success());
     assert!(
         text(&r.stderr).contains("level of detail 7"),

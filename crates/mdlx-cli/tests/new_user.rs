@@ -2,44 +2,17 @@
 //! to do, folders where files were expected, cut-off files, missing textures, texture
 //! sizes the game cannot use, and TGA and DDS output. Runs the real `mdlx` binary.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::*;
 
-fn mdlx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
-fn cube() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-new-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::path::Path;
+use std::process::Command;
 
 #[test]
 fn an_output_in_a_missing_folder_names_the_folder_not_a_temporary_file() {
     let dir = temp_dir("nodir");
     let target = dir.join("nodir/sub/out.mdl");
-    let r = mdlx(&["convert", s(&cube()), s(&target)]);
+    let r = mdlx(&["convert", &cube(), &s(&target)]);
     let err = stderr(&r);
     println!("{err}");
     assert_eq!(r.status.code(), Some(1), "{err}");
@@ -58,13 +31,13 @@ fn an_output_in_a_missing_folder_names_the_folder_not_a_temporary_file() {
 #[test]
 fn converting_a_file_to_an_existing_folder_says_it_is_a_folder_or_writes_into_it() {
     let dir = temp_dir("intodir");
-    let r = mdlx(&["convert", s(&cube()), s(&dir)]);
+    let r = mdlx(&["convert", &cube(), &s(&dir)]);
     let err = stderr(&r);
     println!("{err}");
     assert_eq!(r.status.code(), Some(2), "{err}");
     assert!(err.contains("is a folder: give --to FORMAT"), "{err}");
     assert!(!err.contains("unsupported output format"), "{err}");
-    let r = mdlx(&["convert", s(&cube()), s(&dir), "--to", "mdl"]);
+    let r = mdlx(&["convert", &cube(), &s(&dir), "--to", "mdl"]);
     assert!(r.status.success(), "{}", stderr(&r));
     let written = std::fs::read_to_string(dir.join("cube.mdl")).unwrap();
     assert!(written.contains("Version {"));
@@ -77,7 +50,7 @@ fn info_on_a_folder_walks_it() {
     std::fs::copy(cube(), dir.join("sub/a.mdx")).unwrap();
     std::fs::copy(cube(), dir.join("b.mdx")).unwrap();
     std::fs::write(dir.join("notes.md"), "not a model").unwrap();
-    let r = mdlx(&["info", s(&dir)]);
+    let r = mdlx(&["info", &s(&dir)]);
     assert!(r.status.success(), "{}", stderr(&r));
     let out = String::from_utf8_lossy(&r.stdout);
     assert!(
@@ -97,7 +70,7 @@ fn a_cut_off_mdx_says_the_file_looks_cut_off() {
     let data = std::fs::read(cube()).unwrap();
     let bad = dir.join("cut.mdx");
     std::fs::write(&bad, &data[..data.len() * 2 / 3]).unwrap();
-    let r = mdlx(&["info", s(&bad)]);
+    let r = mdlx(&["info", &s(&bad)]);
     let err = stderr(&r);
     println!("{err}");
     assert_eq!(r.status.code(), Some(1));
@@ -115,7 +88,7 @@ fn info_names_replaceable_ids() {
         text.contains("ReplaceableId 1,"),
         "the model has team colour"
     );
-    let r = mdlx(&["info", s(&model)]);
+    let r = mdlx(&["info", &s(&model)]);
     assert!(r.status.success(), "{}", stderr(&r));
     let out = String::from_utf8_lossy(&r.stdout);
     println!("{out}");
@@ -132,8 +105,8 @@ fn a_folder_to_png_skips_models_named_as_textures() {
     let out = temp_dir("skip");
     let r = mdlx(&[
         "convert",
-        s(&corpus().join("textures")),
-        s(&out),
+        &s(corpus().join("textures")),
+        &s(&out),
         "--to",
         "png",
     ]);
@@ -165,7 +138,7 @@ fn missing_textures_of_a_glb_export_are_listed_once_with_where_it_looked() {
     let copy = dir.join("in/peon.mdl");
     std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
     std::fs::copy(&model, &copy).unwrap();
-    let r = mdlx(&["convert", s(&copy), s(&dir.join("peon.glb"))]);
+    let r = mdlx(&["convert", &s(&copy), &s(dir.join("peon.glb"))]);
     let err = stderr(&r);
     println!("{err}");
     assert!(r.status.success(), "{err}");
@@ -192,8 +165,8 @@ fn missing_textures_of_a_glb_export_are_listed_once_with_where_it_looked() {
 
     let r = mdlx(&[
         "convert",
-        s(&dir.join("in")),
-        s(&dir.join("out")),
+        &s(dir.join("in")),
+        &s(dir.join("out")),
         "--to",
         "glb",
     ]);
@@ -216,10 +189,10 @@ fn a_texture_whose_sides_are_not_powers_of_two_warns_and_resize_fixes_it() {
     let dir = temp_dir("npot");
     let blp = corpus().join("textures/AMISD666__War3ModelView__testmodel__BK.blp");
     let png = dir.join("odd.png");
-    let r = mdlx(&["convert", s(&blp), s(&png), "--resize", "300x200"]);
+    let r = mdlx(&["convert", &s(&blp), &s(&png), "--resize", "300x200"]);
     assert!(r.status.success(), "{}", stderr(&r));
     let out = dir.join("odd.blp");
-    let r = mdlx(&["convert", s(&png), s(&out)]);
+    let r = mdlx(&["convert", &s(&png), &s(&out)]);
     let err = stderr(&r);
     println!("{err}");
     assert!(r.status.success(), "{err}");
@@ -235,14 +208,14 @@ fn a_texture_whose_sides_are_not_powers_of_two_warns_and_resize_fixes_it() {
         (at(12), at(16))
     };
     assert_eq!(size(&out), (300, 200));
-    let r = mdlx(&["convert", s(&png), s(&out), "--resize", "pow2"]);
+    let r = mdlx(&["convert", &s(&png), &s(&out), "--resize", "pow2"]);
     assert!(r.status.success(), "{}", stderr(&r));
     assert!(!stderr(&r).contains("not a power of two"));
     assert_eq!(size(&out), (256, 256));
-    let r = mdlx(&["convert", s(&png), s(&out), "--resize", "max:128"]);
+    let r = mdlx(&["convert", &s(&png), &s(&out), "--resize", "max:128"]);
     assert!(r.status.success(), "{}", stderr(&r));
     assert_eq!(size(&out), (128, 128));
-    let r = mdlx(&["convert", s(&png), s(&out), "--resize", "3y4"]);
+    let r = mdlx(&["convert", &s(&png), &s(&out), "--resize", "3y4"]);
     assert_eq!(r.status.code(), Some(2));
 }
 
@@ -255,15 +228,15 @@ fn tga_and_dds_are_written() {
     let dir = temp_dir("tgadds");
     let blp = corpus().join("textures/AMISD666__War3ModelView__testmodel__BK.blp");
     let direct = dir.join("direct.png");
-    assert!(mdlx(&["convert", s(&blp), s(&direct)]).status.success());
+    assert!(mdlx(&["convert", &s(&blp), &s(&direct)]).status.success());
     for ext in ["tga", "dds"] {
         let out = dir.join(format!("t.{ext}"));
-        let r = mdlx(&["convert", s(&blp), s(&out), "--dds", "rgba"]);
+        let r = mdlx(&["convert", &s(&blp), &s(&out), "--dds", "rgba"]);
         assert!(r.status.success(), "{ext}: {}", stderr(&r));
         let b = std::fs::read(&out).unwrap();
         let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]) as u32;
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
-        let r = mdlx(&["info", s(&blp)]);
+        let r = mdlx(&["info", &s(&blp)]);
         let info = String::from_utf8_lossy(&r.stdout).into_owned();
         let (w, h) = if ext == "tga" {
             assert_eq!((b[2], b[16]), (2, 32));
@@ -280,7 +253,7 @@ fn tga_and_dds_are_written() {
             "{ext}: {info}"
         );
         let back = dir.join(format!("back-{ext}.png"));
-        assert!(mdlx(&["convert", s(&out), s(&back)]).status.success());
+        assert!(mdlx(&["convert", &s(&out), &s(&back)]).status.success());
         assert_eq!(
             std::fs::read(&back).unwrap(),
             std::fs::read(&direct).unwrap(),
@@ -312,7 +285,8 @@ fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
     ];
     for (i, (src, extra, fourcc, side, block)) in cases.iter().enumerate() {
         let out = dir.join(format!("{i}.dds"));
-        let mut args = vec!["convert", s(src), s(&out)];
+        let (src, out) = (s(src), s(&out));
+        let mut args = vec!["convert", &src, &out];
         args.extend_from_slice(extra);
         let r = mdlx(&args);
         assert!(r.status.success(), "{i}: {}", stderr(&r));
@@ -336,23 +310,23 @@ fn dds_is_bc1_without_alpha_and_bc3_with_alpha_and_tga_rle_is_written() {
         assert_eq!(b.len() as u32, 128 + data, "{i}: file size");
     }
     let direct = dir.join("direct.png");
-    assert!(mdlx(&["convert", s(&alpha), s(&direct)]).status.success());
+    assert!(mdlx(&["convert", &s(&alpha), &s(&direct)]).status.success());
     let rle = dir.join("rle.tga");
     let raw = dir.join("raw.tga");
-    assert!(mdlx(&["convert", s(&alpha), s(&rle), "--tga", "rle"])
+    assert!(mdlx(&["convert", &s(&alpha), &s(&rle), "--tga", "rle"])
         .status
         .success());
-    assert!(mdlx(&["convert", s(&alpha), s(&raw)]).status.success());
+    assert!(mdlx(&["convert", &s(&alpha), &s(&raw)]).status.success());
     let (rle_bytes, raw_bytes) = (std::fs::read(&rle).unwrap(), std::fs::read(&raw).unwrap());
     assert_eq!((rle_bytes[2], raw_bytes[2]), (10, 2));
     assert!(rle_bytes.len() < raw_bytes.len());
     let back = dir.join("back.png");
-    assert!(mdlx(&["convert", s(&rle), s(&back)]).status.success());
+    assert!(mdlx(&["convert", &s(&rle), &s(&back)]).status.success());
     assert_eq!(
         std::fs::read(&back).unwrap(),
         std::fs::read(&direct).unwrap()
     );
-    let r = mdlx(&["convert", s(&alpha), s(&rle), "--tga", "zip"]);
+    let r = mdlx(&["convert", &s(&alpha), &s(&rle), "--tga", "zip"]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
 }
 
@@ -366,7 +340,7 @@ fn every_error_starts_with_mdlx_error() {
     for args in [
         &["convert", "--bogus", "a", "b"][..],
         &["frobnicate"],
-        &["convert", s(&cube()), s(&out), "--tga", "zip"],
+        &["convert", &cube(), &s(&out), "--tga", "zip"],
     ] {
         let r = mdlx(args);
         let err = stderr(&r);
@@ -386,12 +360,12 @@ fn every_error_starts_with_mdlx_error() {
     }
     // A usage error found after parsing: a folder without --to (the formats it lists
     // include the texture outputs).
-    let r = mdlx(&["convert", s(&dir), s(&dir.join("x"))]);
+    let r = mdlx(&["convert", &s(&dir), &s(dir.join("x"))]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
     assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
     assert!(stderr(&r).contains("png, blp, tga, dds)"), "{}", stderr(&r));
     // Not a usage error: exit 1, the same prefix.
-    let r = mdlx(&["info", s(&dir.join("missing.mdx"))]);
+    let r = mdlx(&["info", &s(dir.join("missing.mdx"))]);
     assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
     assert!(stderr(&r).starts_with("mdlx: error: "), "{}", stderr(&r));
 }
@@ -403,11 +377,11 @@ fn every_error_starts_with_mdlx_error() {
 fn quiet_and_strict_belong_to_the_verbs_that_read_models() {
     let cube = cube();
     for args in [
-        &["--quiet", "check", s(&cube)][..],
-        &["check", "--quiet", s(&cube)],
-        &["-q", "info", s(&cube)],
-        &["info", "--strict", "-q", s(&cube)],
-        &["pose", "--strict", s(&cube)],
+        &["--quiet", "check", &s(&cube)][..],
+        &["check", "--quiet", &s(&cube)],
+        &["-q", "info", &s(&cube)],
+        &["info", "--strict", "-q", &s(&cube)],
+        &["pose", "--strict", &s(&cube)],
     ] {
         let r = mdlx(args);
         assert!(r.status.success(), "{args:?}: {}", stderr(&r));
@@ -416,7 +390,7 @@ fn quiet_and_strict_belong_to_the_verbs_that_read_models() {
         &["completions", "--strict", "bash"][..],
         &["--strict", "completions", "bash"],
         &["completions", "-q", "bash"],
-        &["roundtrip", "--quiet", s(&cube)],
+        &["roundtrip", "--quiet", &s(&cube)],
         &["bench", "--quiet", "x", "1"],
     ] {
         let r = mdlx(args);
@@ -440,7 +414,7 @@ fn quiet_and_strict_belong_to_the_verbs_that_read_models() {
 #[test]
 fn completions_into_a_closed_pipe_do_not_panic() {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+    let mut child = command()
         .args(["completions", "bash"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -456,7 +430,7 @@ fn completions_into_a_closed_pipe_do_not_panic() {
 /// in SARIF 2.1.0) is left out rather than pointing at `https://github.com/`.
 #[test]
 fn sarif_has_no_placeholder_information_uri() {
-    let r = mdlx(&["check", s(&cube()), "--format", "sarif"]);
+    let r = mdlx(&["check", &cube(), "--format", "sarif"]);
     let doc: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
     let driver = &doc["runs"][0]["tool"]["driver"];
     assert_eq!(driver["name"], "mdlx", "{driver}");
@@ -467,9 +441,7 @@ fn sarif_has_no_placeholder_information_uri() {
 /// the folder and write the script (the folder does not exist on a fresh account).
 #[test]
 fn readme_completion_install_works_in_an_empty_home() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let lines: Vec<&str> = readme.lines().collect();
     let at = lines
         .iter()

@@ -2,8 +2,11 @@
 //! here, and on the largest corpus files. Each run reports its own peak (Linux
 //! `VmHWM`); a run may use at most its input's size plus 64 MiB.
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 const SLACK_KB: u64 = 64 * 1024;
 
@@ -11,7 +14,7 @@ const SLACK_KB: u64 = 64 * 1024;
 /// `mdlx` reports for itself (`MDLX_REPORT_PEAK_RSS`, from Linux's `VmHWM`): what `wait4`
 /// says about a child also counts the pages of the process that spawned it.
 fn info_peak_rss(file: &Path) -> (i32, u64) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mdlx"))
+    let out = command()
         .arg("info")
         .arg(file)
         .env("MDLX_REPORT_PEAK_RSS", "1")
@@ -28,10 +31,6 @@ fn info_peak_rss(file: &Path) -> (i32, u64) {
     (out.status.code().unwrap_or(-1), kb)
 }
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn largest(dir: &Path, n: usize) -> Vec<PathBuf> {
     let mut v: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
         .unwrap()
@@ -44,8 +43,7 @@ fn largest(dir: &Path, n: usize) -> Vec<PathBuf> {
 
 #[test]
 fn info_stays_within_input_size_plus_64_mib() {
-    let tmp = std::env::temp_dir().join(format!("mdlx-rss-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = temp_dir("rss");
     let mut files: Vec<PathBuf> = std::fs::read_dir(repo().join("crates/mdlx/tests/hostile"))
         .unwrap()
         .map(|e| e.unwrap().path())

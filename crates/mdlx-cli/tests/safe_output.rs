@@ -1,25 +1,13 @@
 //! Outputs appear whole or not at all, inputs are never touched, and a folder conversion
 //! goes on past bad files. Runs the real `mdlx` binary.
 
+mod common;
+use common::*;
+
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn mdlx() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-}
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-safe-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// The largest MDX of the corpus: its MDL is several megabytes, so writing takes a while.
 fn largest_mdx() -> PathBuf {
@@ -29,6 +17,14 @@ fn largest_mdx() -> PathBuf {
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("mdx")))
         .max_by_key(|p| std::fs::metadata(p).unwrap().len())
         .unwrap()
+}
+
+/// Whether `p` is a symbolic link (not following it).
+fn is_link(p: impl AsRef<Path>) -> bool {
+    std::fs::symlink_metadata(p)
+        .unwrap()
+        .file_type()
+        .is_symlink()
 }
 
 /// Every file in `dir`, by name.
@@ -80,7 +76,7 @@ fn a_conversion_killed_midway_never_leaves_a_partial_target() {
     let before = std::fs::read(&input).unwrap();
     let reference = dir.join("reference.mdl");
     let started = Instant::now();
-    let ok = mdlx()
+    let ok = command()
         .arg("convert")
         .arg(&input)
         .arg(&reference)
@@ -98,7 +94,7 @@ fn a_conversion_killed_midway_never_leaves_a_partial_target() {
     for i in 0..rounds {
         std::fs::write(&target, &old).unwrap();
         let tmp_before = temporaries(&dir);
-        let mut child = mdlx()
+        let mut child = command()
             .arg("convert")
             .arg(&input)
             .arg(&target)
@@ -176,7 +172,7 @@ fn a_folder_conversion_goes_past_a_corrupt_file_and_reports_it() {
     count += 1;
 
     let out = dir.join("out");
-    let r = mdlx()
+    let r = command()
         .args(["convert", "--to", "mdl"])
         .arg(&src)
         .arg(&out)
@@ -223,7 +219,7 @@ fn a_folder_conversion_goes_past_a_corrupt_file_and_reports_it() {
     assert_eq!(written, converted);
 
     let back = dir.join("back");
-    let r = mdlx()
+    let r = command()
         .args(["convert", "--to", "mdx"])
         .arg(out.join("mdx"))
         .arg(&back)
@@ -250,14 +246,10 @@ fn a_folder_conversion_goes_past_a_corrupt_file_and_reports_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn cube() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx")
-}
-
 /// Runs `mdlx` with `args`, stdin from `input`, and returns (status, stdout, stderr).
 fn run_with_stdin(args: &[&str], input: &[u8]) -> (Option<i32>, Vec<u8>, String) {
     use std::io::Write;
-    let mut child = mdlx()
+    let mut child = command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -286,17 +278,9 @@ fn an_output_symlink_is_written_through_to_its_target_and_stays_a_link() {
     std::fs::write(&target, "old").unwrap();
     let link = dir.join("link.mdl");
     symlink("real/cube.mdl", &link).unwrap();
-    let r = mdlx()
-        .arg("convert")
-        .arg(cube())
-        .arg(&link)
-        .output()
-        .unwrap();
+    let r = mdlx(&["convert", &cube(), &s(&link)]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    assert!(std::fs::symlink_metadata(&link)
-        .unwrap()
-        .file_type()
-        .is_symlink());
+    assert!(is_link(&link));
     assert!(std::fs::read_to_string(&target)
         .unwrap()
         .starts_with("Version {"));
@@ -310,17 +294,9 @@ fn a_dangling_output_symlink_creates_its_target() {
     let dir = temp_dir("dangling");
     let link = dir.join("link.mdx");
     symlink("made.mdx", &link).unwrap();
-    let r = mdlx()
-        .arg("convert")
-        .arg(cube())
-        .arg(&link)
-        .output()
-        .unwrap();
+    let r = mdlx(&["convert", &cube(), &s(&link)]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    assert!(std::fs::symlink_metadata(&link)
-        .unwrap()
-        .file_type()
-        .is_symlink());
+    assert!(is_link(&link));
     assert_eq!(
         std::fs::read(dir.join("made.mdx")).unwrap(),
         std::fs::read(cube()).unwrap()
@@ -334,7 +310,7 @@ fn an_output_symlink_to_the_input_is_refused() {
     std::fs::copy(cube(), &input).unwrap();
     let link = dir.join("out.mdx");
     symlink(&input, &link).unwrap();
-    let r = mdlx()
+    let r = command()
         .arg("convert")
         .arg(&input)
         .arg(&link)
@@ -351,12 +327,7 @@ fn an_output_symlink_to_the_input_is_refused() {
 #[test]
 fn special_files_are_written_into_never_replaced() {
     // /dev/null stays the character device.
-    let r = mdlx()
-        .arg("convert")
-        .arg(cube())
-        .args(["/dev/null", "--to", "mdl"])
-        .output()
-        .unwrap();
+    let r = mdlx(&["convert", &cube(), "/dev/null", "--to", "mdl"]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::metadata("/dev/null")
@@ -365,18 +336,10 @@ fn special_files_are_written_into_never_replaced() {
         .is_char_device());
 
     // /dev/stdout: the text arrives on standard output and the link stays.
-    let r = mdlx()
-        .arg("convert")
-        .arg(cube())
-        .args(["/dev/stdout", "--to", "mdl"])
-        .output()
-        .unwrap();
+    let r = mdlx(&["convert", &cube(), "/dev/stdout", "--to", "mdl"]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     assert!(String::from_utf8_lossy(&r.stdout).starts_with("Version {"));
-    assert!(std::fs::symlink_metadata("/dev/stdout")
-        .unwrap()
-        .file_type()
-        .is_symlink());
+    assert!(is_link("/dev/stdout"));
 
     // A named pipe: a reader on the other end gets the whole file; the pipe stays a pipe.
     let dir = temp_dir("fifo");
@@ -387,12 +350,7 @@ fn special_files_are_written_into_never_replaced() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read(fifo).unwrap())
     };
-    let r = mdlx()
-        .arg("convert")
-        .arg(cube())
-        .arg(&fifo)
-        .output()
-        .unwrap();
+    let r = mdlx(&["convert", &cube(), &s(&fifo)]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     assert_eq!(reader.join().unwrap(), std::fs::read(cube()).unwrap());
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
@@ -413,7 +371,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     assert_eq!(out, cube_bytes);
     // No file named `-` appears.
     let dir = temp_dir("dash");
-    let r = mdlx()
+    let r = command()
         .current_dir(&dir)
         .arg("convert")
         .arg(cube())
@@ -424,7 +382,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     assert_eq!(r.stdout, cube_bytes);
     assert!(names(&dir).is_empty());
     // Standard output needs a format.
-    let r = mdlx().arg("convert").arg(cube()).arg("-").output().unwrap();
+    let r = mdlx(&["convert", &cube(), "-"]);
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("needs --to"));
     // Info reads standard input too.
@@ -439,7 +397,7 @@ fn a_folder_conversion_skips_its_output_folder_inside_the_input_folder() {
     std::fs::copy(cube(), dir.join("cube.mdx")).unwrap();
     let out = dir.join("converted");
     for round in 0..2 {
-        let r = mdlx()
+        let r = command()
             .args(["convert", "--to", "mdl"])
             .arg(&dir)
             .arg(&out)
@@ -462,7 +420,7 @@ fn a_folder_conversion_converts_the_mdx_of_a_pair_and_skips_the_mdl() {
     std::fs::create_dir_all(&src).unwrap();
     std::fs::copy(cube(), src.join("cube.mdx")).unwrap();
     // The MDL twin says something else: its model name differs, so we can tell which won.
-    let r = mdlx()
+    let r = command()
         .arg("convert")
         .arg(cube())
         .arg(src.join("cube.mdl"))
@@ -476,7 +434,7 @@ fn a_folder_conversion_converts_the_mdx_of_a_pair_and_skips_the_mdl() {
     )
     .unwrap();
     let out = dir.join("out");
-    let r = mdlx()
+    let r = command()
         .args(["convert", "--to", "mdl", "--json"])
         .arg(&src)
         .arg(&out)

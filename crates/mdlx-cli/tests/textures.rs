@@ -1,25 +1,13 @@
 //! Textures through the tool: `info` names kind, size, alpha and mips; `convert` writes
 //! PNG from BLP, DDS and TGA (a folder too) and refuses what it cannot write.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::*;
 
-fn mdlx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdlx"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::PathBuf;
 
 fn textures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/textures")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mdlx-tex-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    corpus().join("textures")
 }
 
 /// The first corpus texture of a MANIFEST kind.
@@ -110,7 +98,7 @@ fn a_texture_converts_to_png_with_the_pixels_the_library_decodes() {
 fn what_cannot_be_written_is_refused_and_nothing_is_written() {
     let dir = temp_dir("refused");
     let blp = first_of("blp1-jpeg");
-    let cube = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx");
+    let cube = repo().join("examples/cube.mdx");
     // A model as PNG.
     let r = mdlx(&[
         "convert",
@@ -162,11 +150,7 @@ fn a_folder_of_textures_converts_to_png() {
     ] {
         std::fs::copy(first_of(kind), src.join(to)).unwrap();
     }
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cube.mdx"),
-        src.join("cube.mdx"),
-    )
-    .unwrap();
+    std::fs::copy(repo().join("examples/cube.mdx"), src.join("cube.mdx")).unwrap();
     let out = dir.join("out");
     let r = mdlx(&[
         "convert",

@@ -8,7 +8,7 @@ mod common;
 
 use common::{texture_corpus, texture_manifest};
 use mdlx::texture::{self, BlpContent, BlpOptions, RgbaImage, Texture, TextureKind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Real textures used as input: level 0 of a few corpus BLP1 files, with alpha (varying)
 /// and without, square and not. Returns (name, image).
@@ -547,26 +547,9 @@ fn wc3_crate_decodes_our_files_like_we_do() {
     assert!(jpeg.max <= 2, "{jpeg:?}");
 }
 
-/// Pillow from `scripts/pillow-oracle.sh`'s venv, if it is there.
-fn pillow_python() -> Option<PathBuf> {
-    let base = std::env::var_os("PILLOW_DIR").unwrap_or_else(|| "/tmp/mdlx-pillow".into());
-    let python = Path::new(&base).join("venv/bin/python");
-    if python.exists() {
-        Some(python)
-    } else if std::env::var_os("CI").is_some() {
-        panic!(
-            "no Pillow venv at {}: run scripts/pillow-oracle.sh",
-            python.display()
-        );
-    } else {
-        eprintln!("blp_write: no Pillow at {}; skipped", python.display());
-        None
-    }
-}
-
 #[test]
 fn pillow_opens_our_files_with_the_right_size_and_its_known_relation() {
-    let Some(python) = pillow_python() else {
+    let Some(python) = common::judges::pillow_python("blp_write") else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("mdlx-blp-write-{}", std::process::id()));
@@ -589,20 +572,7 @@ fn pillow_opens_our_files_with_the_right_size_and_its_known_relation() {
         let bytes = texture::blp1::to_bytes(image, options).unwrap();
         std::fs::write(dir.join(format!("{name}.blp")), bytes).unwrap();
     }
-    let script = "import sys\nfrom PIL import Image\nfor n in sys.argv[2:]:\n    \
-        im = Image.open(f'{sys.argv[1]}/{n}.blp')\n    print(n, im.format, im.size[0], im.size[1])\n    \
-        im.convert('RGBA').save(f'{sys.argv[1]}/{n}.png')\n";
-    let mut command = std::process::Command::new(python);
-    command.arg("-c").arg(script).arg(&dir);
-    command.args(cases.iter().map(|c| c.0));
-    let out = command.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let said = String::from_utf8(out.stdout).unwrap();
-    eprint!("Pillow: {said}");
+    let said = common::judges::pillow_to_png(&python, &dir, ".blp", cases.iter().map(|c| c.0));
     for ((name, image, options), line) in cases.iter().zip(said.lines()) {
         assert_eq!(
             line,

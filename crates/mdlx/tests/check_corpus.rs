@@ -157,12 +157,9 @@ fn corpus_findings_per_kind_before_and_after() {
     let (mut same_before, mut same_after) = (BTreeMap::new(), BTreeMap::new());
     let mut bad = Vec::new();
     let mut total = 0;
-    for row in common::manifest() {
-        if row.format != "mdx" && row.format != "mdl" {
-            continue;
-        }
+    for row in common::model_rows() {
         total += 1;
-        let data = std::fs::read(common::corpus_dir().join(&row.local_path)).unwrap();
+        let data = common::read_row(&row);
         let Ok(loaded) = mdlx::read(&data, &mdlx::ReadOptions::default()) else {
             continue; // the MDL fragments, listed by corpus_findings_per_rule
         };

@@ -180,12 +180,9 @@ fn corpus_kinds_agree_with_folders_and_the_hand_checked_sample() {
     let mut samples: BTreeMap<Kind, Vec<String>> = BTreeMap::new();
     let (mut total, mut read) = (0, 0);
     let own = own_names();
-    for row in common::manifest() {
-        if row.format != "mdx" && row.format != "mdl" {
-            continue;
-        }
+    for row in common::model_rows() {
         total += 1;
-        let data = std::fs::read(common::corpus_dir().join(&row.local_path)).unwrap();
+        let data = common::read_row(&row);
         let Ok(loaded) = mdlx::read(&data, &mdlx::ReadOptions::default()) else {
             continue; // MDL fragments without a Model block (tests/check_corpus.rs lists them)
         };

@@ -27,6 +27,8 @@
 
 mod common;
 
+use common::repo;
+
 use mdlx::check::{Finding, Kind};
 use mdlx::model::{Animation, AnyTrack, Model};
 use std::collections::{BTreeMap, BTreeSet};
@@ -640,10 +642,6 @@ fn rule_of(kind: Option<&str>, message: &str) -> Result<&'static str, ()> {
         .find(|(pat, k, _)| k.is_none_or(|k| Some(k) == kind) && glob(pat, message))
         .map(|&(_, _, r)| r)
         .ok_or(())
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Where mdx-m3-viewer is installed, or None (after saying why) to skip.

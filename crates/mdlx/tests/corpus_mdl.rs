@@ -98,17 +98,7 @@ fn mdx_to_mdl_to_mdx_is_byte_identical() {
         match mdlx::mdx::to_bytes(&back) {
             Ok(out) if out == data => ok += 1,
             Ok(out) => {
-                let at = out
-                    .iter()
-                    .zip(&data)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(out.len().min(data.len()));
-                failures.push(format!(
-                    "DIFF {} at {at:#x} in={} out={}",
-                    common::name(&path),
-                    data.len(),
-                    out.len()
-                ));
+                failures.push(common::diff_line(&path, &data, &out));
             }
             Err(e) => failures.push(format!("FAIL {}: {e}", common::name(&path))),
         }

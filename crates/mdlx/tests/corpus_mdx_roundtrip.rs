@@ -30,17 +30,7 @@ fn corpus_mdx_round_trips_byte_identical() {
         match result {
             Ok((_, out)) if out == data => slot.0 += 1,
             Ok((_, out)) => {
-                let at = out
-                    .iter()
-                    .zip(&data)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(out.len().min(data.len()));
-                failures.push(format!(
-                    "DIFF {} at {at:#x} in={} out={}",
-                    common::name(&path),
-                    data.len(),
-                    out.len()
-                ));
+                failures.push(common::diff_line(&path, &data, &out));
                 slot.1 += 1;
             }
             Err(e) => {

@@ -31,7 +31,6 @@ use mdlx::check::Severity;
 use mdlx::model::Model;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Beyond a conversion's own reported error, how far (as a fraction of the model's size) a
 /// posed vertex may be from its source: float noise of posing two different layouts.
@@ -77,6 +76,19 @@ struct Made {
     out: Result<Vec<u8>, String>,
     /// The conversion's reported pose error, as a fraction of the model's size.
     bound: f64,
+}
+
+impl Made {
+    /// A conversion from a file that is not a Warcraft III model to MDX, with no pose bound.
+    fn mdx_only(source: &Path, m: &Model) -> Made {
+        Made {
+            source: source.into(),
+            model: None,
+            source_mdx: None,
+            out: mdx_out(m),
+            bound: 0.0,
+        }
+    }
 }
 
 /// Errors per rule, the model checked as a model of `kind` (`None`: the kind `check`
@@ -271,11 +283,7 @@ impl Row {
 /// What a peer's `roundtrip DIR` says of each `.mdx` there: the files it could not read,
 /// with its message.
 fn peer_failures(bin: &Path, peer: &str, dir: &Path) -> BTreeMap<String, String> {
-    let out = Command::new(bin.join(peer))
-        .arg("roundtrip")
-        .arg(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{peer}: {e}"));
+    let out = common::judges::peer_roundtrip_output(bin, peer, dir);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.lines().any(|l| l.contains(" passed, ")),
@@ -560,26 +568,14 @@ fn ms3d_to_mdx(path: &Path) -> Option<Made> {
         ..Default::default()
     };
     let (m, _) = mdlx::convert::ms3d::to_model(&doc, &options);
-    Some(Made {
-        source: path.into(),
-        model: None,
-        source_mdx: None,
-        out: mdx_out(&m),
-        bound: 0.0,
-    })
+    Some(Made::mdx_only(path, &m))
 }
 
 /// WoW alpha -> MDX 800.
 fn alpha_to_mdx(path: &Path) -> Option<Made> {
     let alpha = mdlx::alpha::from_bytes(&std::fs::read(path).unwrap()).ok()?;
     let (m, _) = alpha.to_model();
-    Some(Made {
-        source: path.into(),
-        model: None,
-        source_mdx: None,
-        out: mdx_out(&m),
-        bound: 0.0,
-    })
+    Some(Made::mdx_only(path, &m))
 }
 
 /// glTF -> MDX of `version`.

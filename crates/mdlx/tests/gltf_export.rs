@@ -16,7 +16,9 @@
 
 mod common;
 
-use common::judges::{floats, judge_env, model_size, out_dir};
+use common::repo;
+
+use common::judges::{floats, judge_env, model_size, out_dir, run_pose_mjs};
 
 use mdlx::anim::{posed_geosets, Clock, Skeleton};
 use mdlx::format::track::{KGAO, KGRT, KMTA};
@@ -30,10 +32,6 @@ const MAX_VERTICES: usize = 64;
 /// The largest error allowed, as a fraction of the model's size (the diagonal of its
 /// vertices' bounding box).
 const TOLERANCE: f64 = 1e-3;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// Every corpus model file, with what `mdlx::read` makes of it.
 fn corpus_models() -> Vec<(PathBuf, Result<Model, String>)> {
@@ -338,18 +336,7 @@ fn pose_request(chosen: &[(PathBuf, Model, Covers)], dir: &Path, linear: bool) -
 
 fn run_three(chosen: &[(PathBuf, Model, Covers)], judges: &Path, dir: &Path) -> Tally {
     let req = pose_request(chosen, dir, false);
-    let out = Command::new("node")
-        .arg(repo().join("tools/gltf-judges/pose.mjs"))
-        .arg(&req)
-        .env("MDLX_GLTF_JUDGES", judges)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "pose.mjs failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = run_pose_mjs(judges, &req);
     let mut tally = Tally::default();
     for ((path, m, _), line) in chosen.iter().zip(text.lines()) {
         let r: serde_json::Value = serde_json::from_str(line).unwrap();

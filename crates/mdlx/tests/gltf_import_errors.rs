@@ -1,16 +1,13 @@
 //! glTF import on broken files: each fails with an error naming the JSON path of what is
 //! wrong, never a panic; and what the importer repairs or reports instead of failing.
 
+mod common;
+
 use mdlx::gltf::{import, GltfError, ImportOptions, Source};
 use serde_json::{json, Value};
 
 fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-/// A GLB of `doc` and `bin`.
-fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
-    mdlx::gltf::glb(&serde_json::to_vec(doc).unwrap(), bin)
 }
 
 /// One triangle on node 1 under node 0, two joints, a skin, an animation of node 1's
@@ -49,7 +46,7 @@ fn base() -> (Value, Vec<u8>) {
 }
 
 fn run(doc: &Value, bin: &[u8]) -> Result<mdlx::gltf::Import, GltfError> {
-    let data = glb(doc, bin);
+    let data = common::glb(&serde_json::to_vec(doc).unwrap(), bin);
     let source = Source::from_bytes(&data, None)?;
     import(&source, &ImportOptions::default())
 }
@@ -198,7 +195,8 @@ fn a_huge_count_is_an_error_not_an_allocation() {
 #[test]
 fn an_unknown_version_to_build_is_refused() {
     let (doc, bin) = base();
-    let source = Source::from_bytes(&glb(&doc, &bin), None).unwrap();
+    let source =
+        Source::from_bytes(&common::glb(&serde_json::to_vec(&doc).unwrap(), &bin), None).unwrap();
     let opts = ImportOptions {
         version: 700,
         ..Default::default()

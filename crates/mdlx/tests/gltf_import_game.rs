@@ -15,6 +15,7 @@
 
 mod common;
 
+use common::posed::height;
 use mdlx::gltf::import::ImportScale;
 use mdlx::gltf::{Import, ImportOptions, Source};
 use std::path::{Path, PathBuf};
@@ -23,12 +24,8 @@ use std::path::{Path, PathBuf};
 /// test rigs and Fox (an animal) are not held to a person's height.
 const HUMANOIDS: &[&str] = &["CesiumMan"];
 
-fn samples_dir() -> PathBuf {
-    common::gltf_samples_dir()
-}
-
 fn samples() -> Vec<PathBuf> {
-    common::gltf_files(&samples_dir())
+    common::gltf_files(&common::gltf_samples_dir())
 }
 
 fn stem(p: &Path) -> String {
@@ -55,23 +52,6 @@ fn errors(m: &mdlx::model::Model) -> (usize, String) {
         .collect::<Vec<_>>()
         .join(", ");
     (n, text)
-}
-
-/// How tall the posed model is (the first pose), measured here with `mdlx::anim`.
-fn height(m: &mdlx::model::Model) -> f32 {
-    use mdlx::anim::{posed_geosets, Clock, Skeleton};
-    let skeleton = Skeleton::new(m);
-    let clock = Clock::unwrapped(m, 0, 0.0);
-    let pose = skeleton.pose_at(&clock, None);
-    let (mut lo, mut hi) = (f32::MAX, f32::MIN);
-    for g in posed_geosets(m, &skeleton, &pose, &clock) {
-        for p in g.positions {
-            lo = lo.min(p[2]);
-            hi = hi.max(p[2]);
-        }
-    }
-    // No vertex: no height.
-    (hi - lo).max(0.0)
 }
 
 #[test]
@@ -141,7 +121,7 @@ fn every_sample_imports_without_check_errors_at_game_scale() {
 
 #[test]
 fn height_and_scale_options_size_the_model_as_asked() {
-    let dir = samples_dir();
+    let dir = common::gltf_samples_dir();
     for (file, want) in [("CesiumMan/CesiumMan.glb", 117.0f32), ("Fox/Fox.glb", 60.0)] {
         let path = dir.join(file);
         let one = import(
@@ -222,7 +202,7 @@ fn height_and_scale_options_size_the_model_as_asked() {
 
 #[test]
 fn fox_sequences_get_the_game_names_and_renames_win() {
-    let path = samples_dir().join("Fox/Fox.glb");
+    let path = common::gltf_samples_dir().join("Fox/Fox.glb");
     let names = |i: &Import| -> Vec<String> {
         i.model
             .sequences

@@ -23,14 +23,15 @@
 
 mod common;
 
-use common::judges::{floats, judge_env, model_size, out_dir};
+use common::repo;
+
+use common::judges::{floats, judge_env, model_size, out_dir, run_pose_mjs};
 
 use mdlx::anim::{posed_geosets, AnimTime, Clock, Skeleton};
 use mdlx::gltf::{GltfError, Import, ImportOptions, Source};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 /// The versions every sample is imported at.
@@ -55,14 +56,6 @@ const MAX_LOSSES_SHOWN: usize = 6;
 const MOMENTS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 // ------------------------------------------------------------------------ samples --
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn samples_dir() -> PathBuf {
-    common::gltf_samples_dir()
-}
 
 /// One model file of the sample folder, with its MANIFEST.tsv row and its JSON.
 struct Sample {
@@ -99,7 +92,7 @@ impl Sample {
 
 /// MANIFEST.tsv rows by the path of their model file (the first of `files`).
 fn manifest() -> BTreeMap<String, BTreeMap<String, String>> {
-    let path = samples_dir().join("MANIFEST.tsv");
+    let path = common::gltf_samples_dir().join("MANIFEST.tsv");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("no sample manifest at {}: {e}", path.display()));
     let mut lines = text.lines();
@@ -131,7 +124,7 @@ fn json_of(bytes: &[u8]) -> serde_json::Value {
 
 /// Every model file of the sample folder, sorted by path.
 fn samples() -> Vec<Sample> {
-    let dir = samples_dir();
+    let dir = common::gltf_samples_dir();
     let rows = manifest();
     common::gltf_files(&dir)
         .into_iter()
@@ -340,7 +333,7 @@ fn bones(i: &Import) -> usize {
 #[test]
 fn every_sample_imports_at_800_and_1000_and_names_what_it_loses() {
     let all = imports();
-    let dir = samples_dir();
+    let dir = common::gltf_samples_dir();
     assert!(
         all.len() >= 40,
         "only {} sample files in {}",
@@ -461,18 +454,7 @@ fn run_pose(judges: &Path, dir: &Path, jobs: Vec<serde_json::Value>) -> Vec<serd
     let n = jobs.len();
     let req = dir.join("request.json");
     std::fs::write(&req, serde_json::json!({ "jobs": jobs }).to_string()).unwrap();
-    let out = Command::new("node")
-        .arg(repo().join("tools/gltf-judges/pose.mjs"))
-        .arg(&req)
-        .env("MDLX_GLTF_JUDGES", judges)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "pose.mjs failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+    let answers: Vec<serde_json::Value> = run_pose_mjs(judges, &req)
         .lines()
         .map(|l| serde_json::from_str(l).expect("pose.mjs prints JSON lines"))
         .collect();
@@ -885,11 +867,7 @@ fn as_import(model: mdlx::model::Model, json: &serde_json::Value) -> Import {
 
 /// What one peer said of each file of a folder: (OK, DIFF, FAIL lines).
 fn peer_roundtrip(bin: &Path, peer: &str, dir: &Path) -> (Vec<String>, Vec<String>, Vec<String>) {
-    let out = Command::new(bin.join(peer))
-        .arg("roundtrip")
-        .arg(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{peer}: {e}"));
+    let out = common::judges::peer_roundtrip_output(bin, peer, dir);
     let text = String::from_utf8_lossy(&out.stdout);
     let (mut ok, mut diff, mut fail) = (Vec::new(), Vec::new(), Vec::new());
     for l in text.lines() {

@@ -1,28 +1,12 @@
 //! `gltf::Source` against real files (every sample under `../shared/gltf-samples`, read in
 //! place) and against hand-built hostile ones, each checked for its error's path and text.
 
+mod common;
+
 use gltf_json::accessor::{ComponentType, GenericComponentType};
 use gltf_json::validation::Checked;
 use mdlx::gltf::{GltfError, Source};
-use std::path::{Path, PathBuf};
-
-fn samples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gltf-samples")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if matches!(p.extension().and_then(|x| x.to_str()), Some("glb" | "gltf")) {
-            out.push(p);
-        }
-    }
-}
+use std::path::Path;
 
 /// Loads a file and reads every accessor (as f32, and as u32 where it is an integer
 /// accessor) and every image; returns (accessors, components, images).
@@ -62,11 +46,14 @@ fn read_all(path: &Path) -> Result<(usize, usize, usize), GltfError> {
 
 #[test]
 fn every_sample_loads_and_every_accessor_reads() {
-    let mut files = Vec::new();
-    walk(&samples_dir(), &mut files);
-    files.sort();
+    let dir = common::gltf_samples_dir();
+    let files = if dir.is_dir() {
+        common::gltf_files(&dir)
+    } else {
+        Vec::new()
+    };
     if files.is_empty() {
-        eprintln!("no samples at {}: skipped", samples_dir().display());
+        eprintln!("no samples at {}: skipped", dir.display());
         return;
     }
     let (mut accessors, mut components, mut images) = (0, 0, 0);
@@ -95,39 +82,15 @@ fn every_sample_loads_and_every_accessor_reads() {
 // ---------------------------------------------------------------------------------------
 // Hand-built inputs
 
-/// A GLB of `json` and, when not empty, a BIN chunk of `bin` (both padded to 4 bytes).
-fn glb(json: &str, bin: &[u8]) -> Vec<u8> {
-    let mut j = json.as_bytes().to_vec();
-    while j.len() % 4 != 0 {
-        j.push(b' ');
-    }
-    let mut b = bin.to_vec();
-    while b.len() % 4 != 0 {
-        b.push(0);
-    }
-    let total = 12 + 8 + j.len() + if b.is_empty() { 0 } else { 8 + b.len() };
-    let mut out = b"glTF".to_vec();
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&j);
-    if !b.is_empty() {
-        out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&b);
-    }
-    out
-}
-
 /// A GLB with one buffer (the BIN chunk, `bin`), and the given views and accessors.
 fn doc(views: &str, accessors: &str, bin: &[u8]) -> Vec<u8> {
-    glb(
-        &format!(
+    common::glb(
+        format!(
             r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":{}}}],
             "bufferViews":[{views}],"accessors":[{accessors}]}}"#,
             bin.len()
-        ),
+        )
+        .as_bytes(),
         bin,
     )
 }
@@ -167,7 +130,7 @@ fn glb_cut_short() {
     );
     let e = load_err(b"glTF\x02\0\0");
     assert_eq!(e.message, "GLB header cut short: 7 bytes of 12");
-    let mut v1 = glb(r#"{"asset":{"version":"2.0"}}"#, &[]);
+    let mut v1 = common::glb(br#"{"asset":{"version":"2.0"}}"#, &[]);
     v1[4] = 1;
     assert_eq!(
         load_err(&v1).to_string(),
@@ -212,8 +175,8 @@ fn json_syntax_error_has_line_and_column() {
     assert_eq!(e.path, "");
     assert_eq!(e.message, "invalid JSON at 3:13: expected value");
     // A type error too, from inside a GLB.
-    let e = load_err(&glb(
-        "{\"asset\":{\"version\":\"2.0\"},\n\"accessors\":[{\"count\":\"3\"}]}",
+    let e = load_err(&common::glb(
+        b"{\"asset\":{\"version\":\"2.0\"},\n\"accessors\":[{\"count\":\"3\"}]}",
         &[],
     ));
     assert_eq!(
@@ -271,14 +234,14 @@ fn validation_errors_name_their_path() {
 #[test]
 fn buffer_shorter_than_its_byte_length() {
     let json = r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":100}]}"#;
-    let e = load_err(&glb(json, &[7; 8]));
+    let e = load_err(&common::glb(json.as_bytes(), &[7; 8]));
     assert_eq!(
         e.to_string(),
         "buffers[0]: has 8 bytes, byteLength says 100"
     );
     // Longer is fine: cut to byteLength.
     let json = r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":5}]}"#;
-    let s = Source::from_bytes(&glb(json, &[7; 8]), None).unwrap();
+    let s = Source::from_bytes(&common::glb(json.as_bytes(), &[7; 8]), None).unwrap();
     assert_eq!(s.buffers[0], vec![7; 5]);
     // A byteLength far beyond the data is an error, not an allocation.
     let e = load_err(&with_uri(
@@ -501,7 +464,7 @@ fn external_uris_other_than_relative_paths_are_refused() {
 
 #[test]
 fn relative_uris_are_percent_decoded_and_may_go_up() {
-    let cameras = samples_dir().join("Cameras");
+    let cameras = common::gltf_samples_dir().join("Cameras");
     if !cameras.is_dir() {
         return;
     }
@@ -659,7 +622,7 @@ fn images_from_views_data_uris_and_files() {
         "images":[{"bufferView":0},{"bufferView":0,"mimeType":"image/x-mine"},
                   {"uri":"data:image/jpeg;base64,/9j/"},{"uri":"data:;base64,/9j/"},
                   {"uri":"https://example.com/a.png"},{}]}"#;
-    let s = Source::from_bytes(&glb(json, png), None).unwrap();
+    let s = Source::from_bytes(&common::glb(json.as_bytes(), png), None).unwrap();
     assert_eq!(
         s.image(0).unwrap(),
         (png.to_vec(), Some("image/png".into()))

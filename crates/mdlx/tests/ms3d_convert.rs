@@ -74,7 +74,6 @@ fn strict(text: &[u8]) -> Result<(), String> {
         return Err("a line ends in a bare LF".into());
     }
     let mut order = Vec::new();
-    let mut expect_name = 0usize; // lines after which a quoted name must come
     for (n, line) in s.split("\r\n").enumerate() {
         let line = line.trim_end();
         if line.starts_with("//") || line.is_empty() {
@@ -92,7 +91,6 @@ fn strict(text: &[u8]) -> Result<(), String> {
         {
             continue; // comment text is free text
         }
-        let _ = expect_name;
         // Outside quotes, every token is a plain decimal.
         let mut outside = String::new();
         let mut quoted = false;
@@ -112,12 +110,100 @@ fn strict(text: &[u8]) -> Result<(), String> {
                 return Err(format!("line {}: {tok:?} is not a plain decimal", n + 1));
             }
         }
-        expect_name = 0;
     }
     let want = ["Frames", "Frame", "Meshes", "Materials", "Bones"];
     let got: Vec<&str> = order.iter().map(String::as_str).take(5).collect();
     if got != want {
         return Err(format!("blocks in the order {order:?}"));
+    }
+    names_quoted(&s)
+}
+
+/// The content lines of Milkshape text (no comments, no blank lines), numbered from 1.
+type Lines<'a> = dyn Iterator<Item = (usize, &'a str)> + 'a;
+
+/// Every name stands where the layout puts one, quoted: a mesh's line starts with its
+/// name; a material's name and its two maps, a bone's name and its parent's name are quoted
+/// lines. Walks the Meshes, Materials and Bones blocks by their counts.
+fn names_quoted(s: &str) -> Result<(), String> {
+    let mut lines = s
+        .split("\r\n")
+        .enumerate()
+        .map(|(n, l)| (n + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with("//"));
+    let lines: &mut Lines = &mut lines;
+    while let Some((n, line)) = lines.next() {
+        let Some((block, value)) = line.split_once(':') else {
+            continue;
+        };
+        let items: usize = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("line {n}: {line:?} has no count"))?;
+        match block {
+            "Meshes" => {
+                for _ in 0..items {
+                    quoted(lines, "a mesh's name")?;
+                    // Vertices, normals, triangles: a count, then that many lines.
+                    for what in ["vertices", "normals", "triangles"] {
+                        let k = count(lines, what)?;
+                        skip(lines, k, what)?;
+                    }
+                }
+            }
+            "Materials" => {
+                for _ in 0..items {
+                    quoted(lines, "a material's name")?;
+                    // Ambient, diffuse, specular, emissive, shininess, transparency.
+                    skip(lines, 6, "a material's colors")?;
+                    quoted(lines, "a material's color map")?;
+                    quoted(lines, "a material's alpha map")?;
+                }
+            }
+            "Bones" => {
+                for _ in 0..items {
+                    quoted(lines, "a bone's name")?;
+                    quoted(lines, "a bone's parent")?;
+                    skip(lines, 1, "a bone's rest pose")?;
+                    for what in ["position keys", "rotation keys"] {
+                        let k = count(lines, what)?;
+                        skip(lines, k, what)?;
+                    }
+                }
+                // The comment blocks after the bones hold free text.
+                return Ok(());
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The next line, which must start with a quoted name.
+fn quoted(lines: &mut Lines, what: &str) -> Result<(), String> {
+    match lines.next() {
+        Some((_, l)) if l.starts_with('"') => Ok(()),
+        Some((n, l)) => Err(format!("line {n}: {what} is not quoted: {l:?}")),
+        None => Err(format!("the text ends before {what}")),
+    }
+}
+
+/// The next line, which must be a count.
+fn count(lines: &mut Lines, what: &str) -> Result<usize, String> {
+    match lines.next() {
+        Some((n, l)) => l
+            .parse()
+            .map_err(|_| format!("line {n}: {l:?} is not the count of {what}")),
+        None => Err(format!("the text ends before the count of {what}")),
+    }
+}
+
+/// Passes over `k` lines of `what`.
+fn skip(lines: &mut Lines, k: usize, what: &str) -> Result<(), String> {
+    for _ in 0..k {
+        lines
+            .next()
+            .ok_or_else(|| format!("the text ends inside {what}"))?;
     }
     Ok(())
 }
@@ -429,4 +515,21 @@ fn diffuse_colors_tint_their_geosets() {
     let g = mdlx::anim::posed_geosets(&model, &s, &s.pose(at, None), &s.clock(at));
     assert_eq!(g[0].color, [1.0, 0.25, 0.5]);
     assert_eq!(g[1].color, [1.0; 3]);
+}
+
+#[test]
+fn the_strict_form_refuses_a_name_written_without_quotes() {
+    let sdk = ms3d_files()
+        .into_iter()
+        .find(|p| common::name(p).contains("ms3dsdk"))
+        .expect("the Milkshape SDK sample is in the corpus");
+    let doc = mdlx::ms3d::from_bytes(&std::fs::read(&sdk).unwrap()).unwrap();
+    let text = String::from_utf8(mdlx::ms3d::to_bytes(&doc).unwrap()).unwrap();
+    assert_eq!(strict(text.as_bytes()), Ok(()));
+    // A bone called `7` written bare: every token is a plain decimal, but a name belongs
+    // there.
+    let bare = text.replacen("\r\n\"joint1\"\r\n", "\r\n7\r\n", 1);
+    assert_ne!(bare, text, "the sample has a bone named joint1");
+    let e = strict(bare.as_bytes()).unwrap_err();
+    assert!(e.contains("a bone's name is not quoted"), "{e}");
 }

@@ -29,6 +29,8 @@
 
 mod common;
 
+use common::repo;
+
 use common::mdl_diff::{canonical_with_losses, compare, loss_class};
 use common::peer_faults::*;
 use mdlx::model::Family;
@@ -129,10 +131,6 @@ const KNOWN: &[Known] = &[
 ];
 
 // ------------------------------------------------------------------------ running --
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// The folder whose node_modules holds the peers, or None (after saying why) to skip.
 fn peer_node_dir() -> Option<PathBuf> {

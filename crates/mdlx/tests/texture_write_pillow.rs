@@ -6,33 +6,14 @@
 //! (`PILLOW_DIR`, default /tmp/mdlx-pillow); without it the test is skipped with a
 //! message, except under CI, where it fails.
 
+mod common;
+
 use mdlx::texture::write::{dds_to_bytes_as, tga_to_bytes, DdsOutput};
 use mdlx::texture::{self, RgbaImage, Texture};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn corpus_texture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/textures")
-        .join(name)
-}
-
-fn pillow_python() -> Option<PathBuf> {
-    let base = std::env::var_os("PILLOW_DIR").unwrap_or_else(|| "/tmp/mdlx-pillow".into());
-    let python = Path::new(&base).join("venv/bin/python");
-    if python.exists() {
-        Some(python)
-    } else if std::env::var_os("CI").is_some() {
-        panic!(
-            "no Pillow venv at {}: run scripts/pillow-oracle.sh",
-            python.display()
-        );
-    } else {
-        eprintln!(
-            "texture_write_pillow: no Pillow at {}; skipped",
-            python.display()
-        );
-        None
-    }
+    common::corpus_dir().join("textures").join(name)
 }
 
 /// Largest and mean absolute difference over all channels of two same-sized images, and
@@ -53,7 +34,7 @@ fn diff(a: &RgbaImage, b: &RgbaImage) -> (u8, f64, f64) {
 
 #[test]
 fn pillow_reads_our_tga_and_dds_files_to_the_pixels_we_wrote() {
-    let Some(python) = pillow_python() else {
+    let Some(python) = common::judges::pillow_python("texture_write_pillow") else {
         return;
     };
     // Real content: an effect ring with alpha 0 to 214 (TGA, 256 x 256) and an opaque skin
@@ -109,23 +90,7 @@ fn pillow_reads_our_tga_and_dds_files_to_the_pixels_we_wrote() {
     for (name, bytes, _, _) in &cases {
         std::fs::write(dir.join(name), bytes).unwrap();
     }
-    let script = "import sys\nfrom PIL import Image\nfor n in sys.argv[2:]:\n    \
-        im = Image.open(f'{sys.argv[1]}/{n}')\n    print(n, im.format, im.size[0], im.size[1])\n    \
-        im.convert('RGBA').save(f'{sys.argv[1]}/{n}.png')\n";
-    let out = std::process::Command::new(python)
-        .arg("-c")
-        .arg(script)
-        .arg(&dir)
-        .args(cases.iter().map(|c| c.0))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let said = String::from_utf8(out.stdout).unwrap();
-    eprint!("Pillow: {said}");
+    let said = common::judges::pillow_to_png(&python, &dir, "", cases.iter().map(|c| c.0));
     let mut lines = said.lines();
     for (name, bytes, source, exact) in &cases {
         let format = if name.ends_with(".tga") { "TGA" } else { "DDS" };

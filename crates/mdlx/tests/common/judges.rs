@@ -2,7 +2,8 @@
 //! tools) share: finding the judge, a scratch folder, reading its answers, and the size
 //! errors are measured against.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// The judge installed at `$var`, or `None` with a message when it is not set. Under CI
 /// (`CI` set) a missing judge is a failure: `scripts/test.sh` prepares every judge.
@@ -58,4 +59,80 @@ pub fn model_size(m: &mdlx::model::Model) -> f64 {
     } else {
         1.0
     }
+}
+
+/// Pillow from `scripts/pillow-oracle.sh`'s venv (`PILLOW_DIR`, default /tmp/mdlx-pillow),
+/// or `None` with a message naming `test` when it is not there; under CI a missing Pillow
+/// is a failure.
+pub fn pillow_python(test: &str) -> Option<PathBuf> {
+    let base = std::env::var_os("PILLOW_DIR").unwrap_or_else(|| "/tmp/mdlx-pillow".into());
+    let python = Path::new(&base).join("venv/bin/python");
+    if python.exists() {
+        Some(python)
+    } else if std::env::var_os("CI").is_some() {
+        panic!(
+            "no Pillow venv at {}: run scripts/pillow-oracle.sh",
+            python.display()
+        );
+    } else {
+        eprintln!("{test}: no Pillow at {}; skipped", python.display());
+        None
+    }
+}
+
+/// Runs three.js's pose judge (`tools/gltf-judges/pose.mjs`, installed at `judges`) on the
+/// request file `request`; its answers, one JSON line per job, as text.
+pub fn run_pose_mjs(judges: &Path, request: &Path) -> String {
+    let out = Command::new("node")
+        .arg(super::repo().join("tools/gltf-judges/pose.mjs"))
+        .arg(request)
+        .env("MDLX_GLTF_JUDGES", judges)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "pose.mjs failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs a peer tool's `roundtrip DIR` (the binary `peer` in `bin`) and returns what it
+/// printed.
+pub fn peer_roundtrip_output(bin: &Path, peer: &str, dir: &Path) -> Output {
+    Command::new(bin.join(peer))
+        .arg("roundtrip")
+        .arg(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{peer}: {e}"))
+}
+
+/// Has Pillow (`python`) open each file `dir/NAME+ext`, print `NAME FORMAT WIDTH HEIGHT` and
+/// save the image as RGBA PNG to `dir/NAME.png`; returns what it printed, a line a file.
+pub fn pillow_to_png<'a>(
+    python: &Path,
+    dir: &Path,
+    ext: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let script = "import sys\nfrom PIL import Image\nfor n in sys.argv[3:]:\n    \
+        im = Image.open(f'{sys.argv[1]}/{n}{sys.argv[2]}')\n    \
+        print(n, im.format, im.size[0], im.size[1])\n    \
+        im.convert('RGBA').save(f'{sys.argv[1]}/{n}.png')\n";
+    let out = Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .arg(dir)
+        .arg(ext)
+        .args(names)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8(out.stdout).unwrap();
+    eprint!("Pillow: {said}");
+    said
 }

@@ -4,8 +4,14 @@
 pub mod judges;
 pub mod mdl_diff;
 pub mod peer_faults;
+pub mod posed;
 
 use std::path::{Path, PathBuf};
+
+/// The repository's root folder.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
 
 /// `../shared/corpus` beside the repository.
 pub fn corpus_dir() -> PathBuf {
@@ -36,6 +42,32 @@ pub fn gltf_files(dir: &Path) -> Vec<PathBuf> {
     walk(dir, &mut v);
     v.sort();
     v
+}
+
+/// A GLB container made here, independently of the library's writer: `json` padded with
+/// spaces and, when not empty, a BIN chunk of `bin` padded with zeros.
+pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let mut j = json.to_vec();
+    while j.len() % 4 != 0 {
+        j.push(b' ');
+    }
+    let mut b = bin.to_vec();
+    while b.len() % 4 != 0 {
+        b.push(0);
+    }
+    let total = 12 + 8 + j.len() + if b.is_empty() { 0 } else { 8 + b.len() };
+    let mut out = b"glTF".to_vec();
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&j);
+    if !b.is_empty() {
+        out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&b);
+    }
+    out
 }
 
 /// Every MDX file of the corpus (rows of MANIFEST.tsv with format `mdx`; one of them is
@@ -79,6 +111,35 @@ pub fn manifest() -> Vec<ManifestRow> {
             })
         })
         .collect()
+}
+
+/// The rows of MANIFEST.tsv that are Warcraft III models (`mdx` or `mdl`), in its order.
+pub fn model_rows() -> Vec<ManifestRow> {
+    manifest()
+        .into_iter()
+        .filter(|r| r.format == "mdx" || r.format == "mdl")
+        .collect()
+}
+
+/// The bytes of a corpus file named by its MANIFEST.tsv row.
+pub fn read_row(row: &ManifestRow) -> Vec<u8> {
+    std::fs::read(corpus_dir().join(&row.local_path)).unwrap()
+}
+
+/// The failure line of a byte comparison that failed: `DIFF NAME at OFFSET in=N out=M`,
+/// with the offset of the first byte that differs (or where the shorter one ends).
+pub fn diff_line(path: &Path, data: &[u8], out: &[u8]) -> String {
+    let at = out
+        .iter()
+        .zip(data)
+        .position(|(a, b)| a != b)
+        .unwrap_or(out.len().min(data.len()));
+    format!(
+        "DIFF {} at {at:#x} in={} out={}",
+        name(path),
+        data.len(),
+        out.len()
+    )
 }
 
 /// The version MANIFEST.tsv records for a corpus file.
