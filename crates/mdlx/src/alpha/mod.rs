@@ -49,7 +49,6 @@
 //! assert!(!losses.is_empty());
 //! ```
 
-pub mod convert;
 pub mod emitters;
 pub mod geoset;
 pub mod header;
