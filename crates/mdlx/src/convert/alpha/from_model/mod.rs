@@ -174,12 +174,11 @@ fn pack_tangent(i: crate::model::Interpolation, q: [f32; 4]) -> PackedQuaternion
 fn info(cx: &mut Cx, m: &Model) -> ModelInfo {
     cx.tail("MODL", &m.info.tail);
     ModelInfo {
-        name: m.info.name.clone(),
-        animation_file: m.info.animation_file.clone(),
-        bounds: m.info.extent,
-        blend_time: m.info.blend_time,
+        info: crate::model::ModelInfo {
+            tail: Vec::new(),
+            ..m.info.clone()
+        },
         flags: 0,
-        tail: Vec::new(),
     }
 }
 

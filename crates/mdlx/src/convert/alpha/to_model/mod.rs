@@ -107,16 +107,13 @@ impl AlphaModel {
                 continue;
             }
             m.info = WcInfo {
-                name: info.name.clone(),
-                animation_file: info.animation_file.clone(),
-                extent: info.bounds,
-                blend_time: info.blend_time,
                 tail: Vec::new(),
+                ..info.info.clone()
             };
             if info.flags != 0 {
                 cx.lose("MODL", format!("flags byte {:#x}", info.flags));
             }
-            cx.tail("MODL", &info.tail);
+            cx.tail("MODL", &info.info.tail);
         }
         for (i, s) in self.sequences().enumerate() {
             let rec = format!("Sequence[{i}] {:?}", s.name.text());
