@@ -141,7 +141,15 @@ mod map {
     /// `KPLN` (longitude), `KLIF` (life) and `KP2Z` (z source) of the alpha PRE2 have no
     /// Warcraft III track.
     pub(super) const PARTICLE_EMITTER2: TrackMap = TrackMap {
-        same: &[t::KP2S, t::KP2R, t::KP2L, t::KP2G, t::KP2E, t::KP2W, t::KP2N],
+        same: &[
+            t::KP2S,
+            t::KP2R,
+            t::KP2L,
+            t::KP2G,
+            t::KP2E,
+            t::KP2W,
+            t::KP2N,
+        ],
         visibility: Some(t::KP2V),
     };
     pub(super) const RIBBON: TrackMap = TrackMap {

@@ -4,7 +4,9 @@
 mod geometry;
 mod nodes;
 
-use crate::alpha::{AlphaModel, AlphaTrack, AlphaTracks, Chunk, Layer as AlphaLayer, PackedQuaternion};
+use crate::alpha::{
+    AlphaModel, AlphaTrack, AlphaTracks, Chunk, Layer as AlphaLayer, PackedQuaternion,
+};
 use crate::model::{
     AnyTrack, Interpolation, Key, Layer as WcLayer, Material as WcMaterial, Model,
     ModelInfo as WcInfo, Sequence as WcSequence, Texture as WcTexture,
