@@ -63,7 +63,9 @@ impl MdxRecord for ModelInfo {
 /// Sequence flag: plays once instead of looping.
 pub const SEQUENCE_NON_LOOPING: u32 = 1;
 
-/// A sequence (`MDLSEQUENCESSECTION`, 140 bytes; Warcraft III's has 132).
+/// A sequence (`MDLSEQUENCESSECTION`, 140 bytes). Warcraft III's
+/// [`Sequence`](crate::model::Sequence) starts the same (name, interval, move speed,
+/// flags) but then has rarity, sync point and bounds (132 bytes).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sequence {
     /// Name (80 bytes).

@@ -209,11 +209,8 @@ fn textures(cx: &mut Cx, m: &Model) -> Vec<Texture> {
                 format!("replaceable id {} changes meaning", tex.replaceable_id),
             );
         }
-        out.push(Texture {
-            replaceable_id: tex.replaceable_id,
-            path: tex.path.clone(),
-            flags: tex.flags,
-        });
+        // The same record in both families.
+        out.push(tex.clone());
     }
     out
 }

@@ -9,8 +9,8 @@ use crate::alpha::{
 };
 use crate::model::{
     AnyTrack, Interpolation, Key, Layer as WcLayer, Material as WcMaterial, Model,
-    ModelInfo as WcInfo, Sequence as WcSequence, Texture as WcTexture,
-    TextureAnimation as WcTextureAnimation, Track, Tracks,
+    ModelInfo as WcInfo, Sequence as WcSequence, TextureAnimation as WcTextureAnimation, Track,
+    Tracks,
 };
 use crate::Loss;
 
@@ -159,11 +159,8 @@ impl AlphaModel {
                     ),
                 );
             }
-            m.textures.push(WcTexture {
-                replaceable_id: tex.replaceable_id,
-                path: tex.path.clone(),
-                flags: tex.flags,
-            });
+            // The same record in both families.
+            m.textures.push(tex.clone());
         }
         for (i, mat) in self.materials().enumerate() {
             let rec = format!("Material[{i}]");
