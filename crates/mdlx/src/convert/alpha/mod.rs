@@ -88,7 +88,7 @@ struct TrackMap {
 
 impl TrackMap {
     /// The Warcraft III tag of alpha track `tag`.
-    fn to_warcraft(&self, tag: Tag) -> Option<Tag> {
+    fn to_warcraft(self, tag: Tag) -> Option<Tag> {
         if self.same.contains(&tag) {
             Some(tag)
         } else {
@@ -97,7 +97,7 @@ impl TrackMap {
     }
 
     /// The alpha tag of Warcraft III track `tag`.
-    fn to_alpha(&self, tag: Tag) -> Option<Tag> {
+    fn to_alpha(self, tag: Tag) -> Option<Tag> {
         if self.same.contains(&tag) {
             Some(tag)
         } else {
