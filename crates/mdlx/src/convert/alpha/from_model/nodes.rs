@@ -37,27 +37,7 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
         Chunk::Bones(bones.collect::<Vec<_>>().into()),
         m.bones.is_empty(),
     );
-    let mut lights = Vec::new();
-    for (i, l) in m.lights.iter().enumerate() {
-        let rec = name("Light", i, &l.node);
-        cx.tail(&rec, &l.tail);
-        if l.shadow_intensity != 0.0 {
-            cx.lose(&rec, "shadow intensity");
-        }
-        lights.push(Light {
-            object: object(cx, &rec, &l.node, kind::LIGHT, Particles::None),
-            light_type: l.light_type,
-            attenuation_start: l.attenuation_start,
-            attenuation_end: l.attenuation_end,
-            color: l.color,
-            intensity: l.intensity,
-            ambient_color: l.ambient_color,
-            ambient_intensity: l.ambient_intensity,
-            tracks: tracks(cx, &rec, &l.tracks, map::LIGHT),
-            tail: Vec::new(),
-        });
-    }
-    push(Chunk::Lights(lights.into()), m.lights.is_empty());
+    push(Chunk::Lights(lights(cx, m).into()), m.lights.is_empty());
     let mut helpers: Vec<Helper> = m
         .helpers
         .iter()
@@ -75,19 +55,7 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
     }
     let shapes = hit_test_shapes(cx, m, &mut helpers);
     push(Chunk::Helpers(helpers.clone().into()), helpers.is_empty());
-    let mut attachments = Vec::new();
-    for (i, a) in m.attachments.iter().enumerate() {
-        let rec = name("Attachment", i, &a.node);
-        cx.tail(&rec, &a.tail);
-        attachments.push(Attachment {
-            object: object(cx, &rec, &a.node, kind::ATTACHMENT, Particles::None),
-            attachment_id: a.attachment_id,
-            padding: 0,
-            path: a.path.clone(),
-            tracks: tracks(cx, &rec, &a.tracks, map::ATTACHMENT),
-            tail: Vec::new(),
-        });
-    }
+    let attachments = attachments(cx, m);
     let empty = attachments.is_empty();
     push(
         Chunk::Attachments {
@@ -100,25 +68,8 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
         Chunk::Pivots(m.pivot_points.clone().into()),
         m.pivot_points.is_empty(),
     );
-    let mut prem = Vec::new();
-    for (i, p) in m.particle_emitters.iter().enumerate() {
-        let rec = name("ParticleEmitter", i, &p.node);
-        cx.tail(&rec, &p.tail);
-        prem.push(ParticleEmitter {
-            object: object(cx, &rec, &p.node, 0, Particles::Prem),
-            emission_rate: p.emission_rate,
-            gravity: p.gravity,
-            longitude: p.longitude,
-            latitude: p.latitude,
-            path: p.path.clone(),
-            life_span: p.life_span,
-            speed: p.speed,
-            tracks: tracks(cx, &rec, &p.tracks, map::PARTICLE_EMITTER),
-            tail: Vec::new(),
-        });
-    }
     push(
-        Chunk::ParticleEmitters(prem.into()),
+        Chunk::ParticleEmitters(particle_emitters(cx, m).into()),
         m.particle_emitters.is_empty(),
     );
     let cams = m.cameras.iter().enumerate().map(|(i, c)| Camera {
@@ -171,6 +122,68 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
         shapes.is_empty(),
     );
     ribbons(cx, m, push);
+}
+
+fn lights(cx: &mut Cx, m: &Model) -> Vec<Light> {
+    let mut lights = Vec::new();
+    for (i, l) in m.lights.iter().enumerate() {
+        let rec = name("Light", i, &l.node);
+        cx.tail(&rec, &l.tail);
+        if l.shadow_intensity != 0.0 {
+            cx.lose(&rec, "shadow intensity");
+        }
+        lights.push(Light {
+            object: object(cx, &rec, &l.node, kind::LIGHT, Particles::None),
+            light_type: l.light_type,
+            attenuation_start: l.attenuation_start,
+            attenuation_end: l.attenuation_end,
+            color: l.color,
+            intensity: l.intensity,
+            ambient_color: l.ambient_color,
+            ambient_intensity: l.ambient_intensity,
+            tracks: tracks(cx, &rec, &l.tracks, map::LIGHT),
+            tail: Vec::new(),
+        });
+    }
+    lights
+}
+
+fn attachments(cx: &mut Cx, m: &Model) -> Vec<Attachment> {
+    let mut attachments = Vec::new();
+    for (i, a) in m.attachments.iter().enumerate() {
+        let rec = name("Attachment", i, &a.node);
+        cx.tail(&rec, &a.tail);
+        attachments.push(Attachment {
+            object: object(cx, &rec, &a.node, kind::ATTACHMENT, Particles::None),
+            attachment_id: a.attachment_id,
+            padding: 0,
+            path: a.path.clone(),
+            tracks: tracks(cx, &rec, &a.tracks, map::ATTACHMENT),
+            tail: Vec::new(),
+        });
+    }
+    attachments
+}
+
+fn particle_emitters(cx: &mut Cx, m: &Model) -> Vec<ParticleEmitter> {
+    let mut prem = Vec::new();
+    for (i, p) in m.particle_emitters.iter().enumerate() {
+        let rec = name("ParticleEmitter", i, &p.node);
+        cx.tail(&rec, &p.tail);
+        prem.push(ParticleEmitter {
+            object: object(cx, &rec, &p.node, 0, Particles::Prem),
+            emission_rate: p.emission_rate,
+            gravity: p.gravity,
+            longitude: p.longitude,
+            latitude: p.latitude,
+            path: p.path.clone(),
+            life_span: p.life_span,
+            speed: p.speed,
+            tracks: tracks(cx, &rec, &p.tracks, map::PARTICLE_EMITTER),
+            tail: Vec::new(),
+        });
+    }
+    prem
 }
 
 fn emitters2(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) {
