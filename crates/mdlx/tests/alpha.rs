@@ -148,7 +148,7 @@ fn boar_counts_agree_with_the_walker_and_grenderg() {
         assert_eq!(got.map(|x| x as u32), *want);
     }
     assert_eq!(m.geosets().count(), grender::GEOSETS.len());
-    assert_eq!(m.info().unwrap().blend_time, grender::BLEND_TIME);
+    assert_eq!(m.info().unwrap().info.blend_time, grender::BLEND_TIME);
     assert_eq!(m.materials().count(), grender::MATERIALS);
     assert_eq!(
         m.materials().map(|x| x.layers.len()).sum::<usize>(),
@@ -200,7 +200,7 @@ fn boar_counts_agree_with_the_walker_and_grenderg() {
 fn boar_bounds_are_radius_first_not_as_the_page_says() {
     let data = boar_bytes();
     let m = alpha::from_bytes(&data).unwrap();
-    let mut extents = vec![m.info().unwrap().bounds];
+    let mut extents = vec![m.info().unwrap().info.extent];
     extents.extend(m.sequences().map(|s| s.bounds));
     for g in m.geosets() {
         extents.push(g.bounds);
@@ -402,8 +402,8 @@ fn decode_fixture(version: u32) -> (Vec<u8>, AlphaModel) {
 
 /// Values that both fixtures share, read back from the decoded document.
 fn check_common(m: &AlphaModel) {
-    assert_eq!(m.info().unwrap().name.text(), "Fixture");
-    assert_eq!(m.info().unwrap().blend_time, 150);
+    assert_eq!(m.info().unwrap().info.name.text(), "Fixture");
+    assert_eq!(m.info().unwrap().info.blend_time, 150);
     let seqs: Vec<_> = m.sequences().collect();
     assert_eq!(seqs[1].interval, [2000, 3000]);
     assert_eq!((seqs[1].replay, seqs[1].blend_time), ([1, 3], 150));

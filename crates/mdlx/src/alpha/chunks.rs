@@ -40,7 +40,7 @@ pub fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
     if r.peek_tag() != Some(chunk::MDLX) {
         return Err(r.error(MdxErrorKind::BadMagic));
     }
-    let version = peek_version(data).unwrap_or(0);
+    let version = crate::mdx::peek_version(data).unwrap_or(0);
     if crate::mdx::classify_family(data)? != Family::WowAlpha {
         return Err(r.error(MdxErrorKind::UnknownLayout {
             what: "MDX family for the alpha reader (the chunks have Warcraft III shapes); version",
@@ -76,21 +76,6 @@ pub fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
     crate::mdx::require_header(&r, seen_vers, seen_modl, m.chunks.len())?;
     m.trailing = r.rest().to_vec();
     Ok(m)
-}
-
-/// The value of the first VERS chunk, found by walking the chunk headers.
-fn peek_version(data: &[u8]) -> Option<u32> {
-    let mut r = Reader::new(data);
-    r.tag().ok()?;
-    while r.remaining() >= 8 {
-        let tag = r.tag().ok()?;
-        let size = r.u32().ok()?;
-        let mut c = r.region(size as usize).ok()?;
-        if tag == chunk::VERS {
-            return c.u32().ok();
-        }
-    }
-    None
 }
 
 /// `count` records of `T` (at least `min` bytes each), then the chunk's tail.

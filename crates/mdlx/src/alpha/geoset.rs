@@ -18,6 +18,7 @@ use crate::mdx::reader::{scoped, Reader};
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxError, MdxResult};
+use crate::model::tagged;
 use crate::model::{Extent, Tag};
 
 /// Sub-chunk tags of alpha geosets.
@@ -70,22 +71,6 @@ pub struct Geoset {
     pub sequence_bounds: Vec<Extent>,
     /// Bytes inside the geoset's size after the sequence bounds, kept.
     pub tail: Vec<u8>,
-}
-
-/// Reads `tag, count` and the elements; `each` is the element size for the count check.
-fn tagged<T>(
-    g: &mut Reader,
-    tag: Tag,
-    f: impl FnOnce(&mut Reader, u32) -> MdxResult<T>,
-) -> MdxResult<T> {
-    scoped(
-        || tag.text(),
-        || {
-            g.expect_tag(tag)?;
-            let n = g.u32()?;
-            f(g, n)
-        },
-    )
 }
 
 fn quads(g: &mut Reader, n: u32) -> MdxResult<Vec<[u8; 4]>> {

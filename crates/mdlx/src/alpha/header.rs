@@ -9,54 +9,53 @@
 //! `tests/alpha.rs` checks this on the file.
 
 use crate::format::len;
-use crate::mdx::reader::{scoped, Reader};
+use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxResult};
-use crate::model::{Extent, FixedString, Tag};
+use crate::model::{tagged, Extent, FixedString};
 
 use super::geoset::sub::TRI;
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
 use crate::format::sub::{NRMS, VRTX};
 
-/// The MODL chunk (`MDLMODELSECTION`, 373 bytes).
+/// The MODL chunk (`MDLMODELSECTION`, 373 bytes): Warcraft III's model info (name,
+/// animation file, bounds, blend time: 372 bytes, read and written by its own code), then
+/// one flags byte.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ModelInfo {
-    /// Name (80 bytes).
-    pub name: FixedString,
-    /// Animation file (260 bytes, always zero-filled, says the page).
-    pub animation_file: FixedString,
-    /// Bounds of the whole model.
-    pub bounds: Extent,
-    /// The u32 the page calls the blend time. The boar stores 14593 here.
-    pub blend_time: u32,
+    /// Name (80 bytes), animation file (260 bytes, always zero-filled, says the page),
+    /// bounds, and the u32 the page calls the blend time (the boar stores 14593 there).
+    /// Its `tail` keeps the bytes after the flags byte.
+    pub info: crate::model::ModelInfo,
     /// Flags byte (1, 2: ground track; 4: always animate). "Deprecated, always 0".
     pub flags: u8,
-    /// Bytes after the 373 known ones, kept.
-    pub tail: Vec<u8>,
 }
 
 impl MdxRecord for ModelInfo {
     const NAME: &'static str = "ModelInfo";
 
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        Ok(ModelInfo {
-            name: r.fixed_str(len::NAME)?,
-            animation_file: r.fixed_str(len::PATH)?,
-            bounds: read_extent(r)?,
-            blend_time: r.u32()?,
-            flags: r.u8()?,
-            tail: r.rest().to_vec(),
-        })
+    fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
+        // The Warcraft III record keeps everything after the blend time as its tail; the
+        // first of those bytes is the flags byte.
+        let mut info = crate::model::ModelInfo::read_mdx(r, version)?;
+        // A chunk that ends before the flags byte gives the error of reading past its end.
+        let flags = if info.tail.is_empty() {
+            r.u8()?
+        } else {
+            info.tail.remove(0)
+        };
+        Ok(ModelInfo { info, flags })
     }
 
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        w.fixed_str(&self.name, len::NAME, "model name")?;
-        w.fixed_str(&self.animation_file, len::PATH, "animation file")?;
-        write_extent(w, &self.bounds);
-        w.u32(self.blend_time);
+    fn write_mdx(&self, w: &mut Writer, version: u32) -> MdxResult<()> {
+        let head = crate::model::ModelInfo {
+            tail: Vec::new(),
+            ..self.info.clone()
+        };
+        head.write_mdx(w, version)?;
         w.u8(self.flags);
-        w.bytes(&self.tail);
+        w.bytes(&self.info.tail);
         Ok(())
     }
 }
@@ -64,7 +63,9 @@ impl MdxRecord for ModelInfo {
 /// Sequence flag: plays once instead of looping.
 pub const SEQUENCE_NON_LOOPING: u32 = 1;
 
-/// A sequence (`MDLSEQUENCESSECTION`, 140 bytes; Warcraft III's has 132).
+/// A sequence (`MDLSEQUENCESSECTION`, 140 bytes). Warcraft III's
+/// [`Sequence`](crate::model::Sequence) starts the same (name, interval, move speed,
+/// flags) but then has rarity, sync point and bounds (132 bytes).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sequence {
     /// Name (80 bytes).
@@ -176,22 +177,6 @@ impl MdxRecord for Camera {
     }
 }
 
-/// Reads `tag, count` and the elements.
-fn part<T>(
-    c: &mut Reader,
-    tag: Tag,
-    f: impl FnOnce(&mut Reader, u32) -> MdxResult<T>,
-) -> MdxResult<T> {
-    scoped(
-        || tag.text(),
-        || {
-            c.expect_tag(tag)?;
-            let n = c.u32()?;
-            f(c, n)
-        },
-    )
-}
-
 /// Collision geometry (`MDLCOLLISION`): a triangle mesh, not Warcraft III's node shapes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Collision {
@@ -209,9 +194,9 @@ impl Collision {
     /// Reads the whole chunk payload.
     pub fn read(c: &mut Reader) -> MdxResult<Collision> {
         Ok(Collision {
-            vertices: part(c, VRTX, |c, n| c.vec_f32(n))?,
-            triangles: part(c, TRI, |c, n| c.vec_u16(n))?,
-            facet_normals: part(c, NRMS, |c, n| c.vec_f32(n))?,
+            vertices: tagged(c, VRTX, |c, n| c.vec_f32(n))?,
+            triangles: tagged(c, TRI, |c, n| c.vec_u16(n))?,
+            facet_normals: tagged(c, NRMS, |c, n| c.vec_f32(n))?,
             tail: c.rest().to_vec(),
         })
     }

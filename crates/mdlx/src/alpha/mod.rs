@@ -28,6 +28,37 @@
 //! PRE2 and RIBB `emitterSize` words are kept as read because the page does not say what
 //! they measure.
 //!
+//! ## Shared with Warcraft III, and where the bytes differ
+//! Where an alpha layout is a Warcraft III one, the Warcraft III declaration and its MDX
+//! code are used as they are:
+//! - textures (268 bytes) are [`crate::model::Texture`];
+//! - MODL is [`crate::model::ModelInfo`] (name, animation file, bounds, blend time: 372
+//!   bytes) followed by one flags byte ([`ModelInfo`]);
+//! - bounds (`CMdlBounds`) are Warcraft III extents, radius first;
+//! - the fixed fields of bones, lights and particle emitters are declared once for both
+//!   families (`bone_fields!`, `light_fields!`, `particle_emitter_fields!` in `model/`),
+//!   with the alpha generic object as head and the alpha tracks;
+//! - the file walk uses Warcraft III's VERS peek and missing-header check, sub-chunks
+//!   (`tag, count, elements`) Warcraft III's reader, and every record the same
+//!   reader, writer and inclusive-size framing.
+//!
+//! The alpha family's own code is where the bytes differ:
+//! - the generic object ([`GenObject`]) has the bytes of Warcraft III's node head
+//!   (`size, name[80], object id, parent id, flags`), but its tracks are the alpha ones
+//!   ([`tracks`]): `KGRT` keys hold 8-byte packed quaternions (Warcraft III: 16-byte
+//!   floats), `KMTF`, `KRTX` and `KEVT` are simple tracks without interpolation, and
+//!   the kind bits of the flags sit one place lower, so it is not [`crate::model::Node`];
+//! - sequences are 140 bytes: after `name, interval, move speed, flags` come bounds,
+//!   frequency, replay range and blend time (Warcraft III: rarity, sync point, bounds;
+//!   132 bytes);
+//! - materials (`count, unused u32`, no `LAYS` tag), layers, geoset animations (geoset id
+//!   first), geosets (BIDX/BWGT; 1500 batches), cameras (`KVIS`), attachments (padding
+//!   byte), event objects, hit-test shapes and CLID (a triangle mesh) have layouts of
+//!   their own;
+//! - the chunk loop frames chunks as Warcraft III does, but a chunk that runs past the
+//!   end of the file is reported as it is, without Warcraft III's judgement of whether the
+//!   file was cut off; the loop stays here so that the alpha reader's errors do not change.
+//!
 //! ## Lossless
 //! [`from_bytes`] then [`to_bytes`] gives back the same bytes: chunks stay in file order
 //! ([`AlphaModel::chunks`]), unknown chunks are kept raw in place, every record keeps the
@@ -49,7 +80,6 @@
 //! assert!(!losses.is_empty());
 //! ```
 
-pub mod convert;
 pub mod emitters;
 pub mod geoset;
 pub mod header;

@@ -2,6 +2,7 @@
 //! could not carry as a list of [`Loss`](crate::Loss)es, so a tool can say exactly what
 //! was dropped.
 
+pub mod alpha;
 pub mod classic;
 pub mod ms3d;
 pub mod ready;

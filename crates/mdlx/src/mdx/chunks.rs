@@ -258,7 +258,7 @@ pub(crate) fn require_header(
 }
 
 /// The value of the first VERS chunk, found by walking the chunk headers.
-fn peek_version(data: &[u8]) -> Option<u32> {
+pub(crate) fn peek_version(data: &[u8]) -> Option<u32> {
     let mut r = Reader::new(data);
     let _ = r.tag();
     while r.remaining() >= 8 {

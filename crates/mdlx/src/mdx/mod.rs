@@ -12,7 +12,7 @@ pub(crate) mod tracks;
 pub(crate) mod writer;
 
 pub use chunks::conventional_layout;
-pub(crate) use chunks::{record_offsets, require_header};
+pub(crate) use chunks::{peek_version, record_offsets, require_header};
 pub use error::{MdxError, MdxErrorKind, MdxResult};
 pub use family::{classify_family, detect_family};
 

@@ -93,7 +93,7 @@ pub struct Geoset {
     pub tail: Vec<u8>,
 }
 
-fn tagged<T>(
+pub(crate) fn tagged<T>(
     g: &mut Reader,
     tag: crate::model::Tag,
     f: impl FnOnce(&mut Reader, u32) -> MdxResult<T>,

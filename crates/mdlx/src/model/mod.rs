@@ -13,6 +13,7 @@ mod kinds;
 pub(crate) use kinds::{for_each_kind, FIELDS as KIND_FIELDS, KINDS, MDL_ORDER, TAGS as KIND_TAGS};
 mod emitters;
 mod geoset;
+pub(crate) use geoset::tagged;
 mod light;
 mod material;
 mod node;

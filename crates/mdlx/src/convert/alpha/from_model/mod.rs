@@ -1,38 +1,17 @@
 //! Warcraft III model to alpha model, for the shared parts (the reverse of
-//! [`AlphaModel::to_model`]).
-//!
-//! Chunks come out in the page's MDLBASE order, empty lists left out. Rotations are packed
-//! (see [`PackedQuaternion::pack`]); a rotation that went through `to_model` packs back to
-//! its original bits. Visibility tracks become `KVIS`. Collision boxes and spheres become
-//! hit-test shapes, and so do Z-axis cylinders and centred planes (the forms `to_model`
-//! makes); other collision shapes, and Reforged popcorn emitters, become helpers, keeping
-//! their object ids (so the pivots still line up). Geosets are
-//! written in the layout of `version`: 1300/1400 keep the matrix groups and leave
-//! BIDX/BWGT empty (how the boar's BIDX/BWGT relate to its groups is not understood);
-//! 1500 turns each vertex's matrix group into up to four bone indices with equal weights.
+//! [`AlphaModel::to_model`]): the header, sequences, textures, materials and tracks here;
+//! geosets in [`geometry`], nodes in [`nodes`].
 
 mod geometry;
 mod nodes;
 
-use crate::format::track as t;
+use crate::alpha::tracks::{AlphaAnimation, IntKey, SimpleTrack};
+use crate::alpha::*;
 use crate::model::{AnyTrack, Model, Tracks};
 
-use super::super::tracks::{tag as at, AlphaAnimation, AlphaTrack, IntKey, SimpleTrack};
-use super::super::*;
-use super::{Cx, Loss, SHARED_LAYER_FLAGS};
+use super::{map, Cx, Loss, TrackMap, SHARED_LAYER_FLAGS};
 use geometry::{batched, geoset_animations, layered};
 use nodes::nodes;
-
-/// Alpha kind bits by record kind.
-pub(super) mod kind {
-    pub const NONE: u32 = 0;
-    pub const LIGHT: u32 = 0x100;
-    pub const EVENT: u32 = 0x200;
-    pub const ATTACHMENT: u32 = 0x400;
-    pub const PARTICLE_EMITTER2: u32 = 0x800;
-    pub const HIT_TEST_SHAPE: u32 = 0x1000;
-    pub const RIBBON: u32 = 0x2000;
-}
 
 impl AlphaModel {
     /// Builds an alpha model of `version` (1300, 1400 or 1500) from a Warcraft III model,
@@ -84,7 +63,7 @@ impl AlphaModel {
                     &mut cx,
                     &format!("TextureAnimation[{i}]"),
                     &ta.tracks,
-                    TEXTURE_ANIMATION,
+                    map::TEXTURE_ANIMATION,
                 ),
                 tail: Vec::new(),
             });
@@ -126,56 +105,11 @@ impl AlphaModel {
     }
 }
 
-/// `(Warcraft III tag, alpha tag)` pairs: the forward tables read backwards.
-pub(super) type Pairs = &'static [(crate::model::Tag, crate::model::Tag)];
-pub(super) const TEXTURE_ANIMATION: Pairs =
-    &[(t::KTAT, t::KTAT), (t::KTAR, t::KTAR), (t::KTAS, t::KTAS)];
-pub(super) const NODE: Pairs = &[(t::KGTR, t::KGTR), (t::KGRT, t::KGRT), (t::KGSC, t::KGSC)];
-pub(super) const LAYER: Pairs = &[(t::KMTA, t::KMTA), (t::KMTF, t::KMTF)];
-pub(super) const GEOSET_ANIMATION: Pairs = &[(t::KGAO, t::KGAO), (t::KGAC, t::KGAC)];
-pub(super) const LIGHT: Pairs = &[
-    (t::KLAS, t::KLAS),
-    (t::KLAE, t::KLAE),
-    (t::KLAC, t::KLAC),
-    (t::KLAI, t::KLAI),
-    (t::KLBC, t::KLBC),
-    (t::KLBI, t::KLBI),
-    (t::KLAV, at::KVIS),
-];
-pub(super) const ATTACHMENT: Pairs = &[(t::KATV, at::KVIS)];
-pub(super) const PARTICLE_EMITTER: Pairs = &[
-    (t::KPEE, t::KPEE),
-    (t::KPEG, t::KPEG),
-    (t::KPLN, t::KPLN),
-    (t::KPLT, t::KPLT),
-    (t::KPEL, t::KPEL),
-    (t::KPES, t::KPES),
-    (t::KPEV, at::KVIS),
-];
-pub(super) const PARTICLE_EMITTER2: Pairs = &[
-    (t::KP2S, t::KP2S),
-    (t::KP2R, t::KP2R),
-    (t::KP2L, t::KP2L),
-    (t::KP2G, t::KP2G),
-    (t::KP2E, t::KP2E),
-    (t::KP2W, t::KP2W),
-    (t::KP2N, t::KP2N),
-    (t::KP2V, at::KVIS),
-];
-pub(super) const RIBBON: Pairs = &[
-    (t::KRHA, t::KRHA),
-    (t::KRHB, t::KRHB),
-    (t::KRAL, t::KRAL),
-    (t::KRCO, t::KRCO),
-    (t::KRTX, t::KRTX),
-    (t::KRVS, at::KVIS),
-];
-pub(super) const CAMERA: Pairs = &[(t::KCTR, t::KCTR), (t::KTTR, t::KTTR), (t::KCRL, t::KCRL)];
-
-pub(super) fn tracks(cx: &mut Cx, rec: &str, src: &Tracks, pairs: Pairs) -> AlphaTracks {
+/// Converts the tracks the record kind shares (`map`); any other track is a loss.
+fn tracks(cx: &mut Cx, rec: &str, src: &Tracks, map: TrackMap) -> AlphaTracks {
     let mut out = Vec::new();
     for a in src.iter() {
-        let Some(&(_, to)) = pairs.iter().find(|(from, _)| *from == a.tag) else {
+        let Some(to) = map.to_alpha(a.tag) else {
             cx.lose(
                 rec,
                 format!("track {} has no alpha counterpart here", a.tag),
@@ -240,12 +174,11 @@ fn pack_tangent(i: crate::model::Interpolation, q: [f32; 4]) -> PackedQuaternion
 fn info(cx: &mut Cx, m: &Model) -> ModelInfo {
     cx.tail("MODL", &m.info.tail);
     ModelInfo {
-        name: m.info.name.clone(),
-        animation_file: m.info.animation_file.clone(),
-        bounds: m.info.extent,
-        blend_time: m.info.blend_time,
+        info: crate::model::ModelInfo {
+            tail: Vec::new(),
+            ..m.info.clone()
+        },
         flags: 0,
-        tail: Vec::new(),
     }
 }
 
@@ -276,11 +209,8 @@ fn textures(cx: &mut Cx, m: &Model) -> Vec<Texture> {
                 format!("replaceable id {} changes meaning", tex.replaceable_id),
             );
         }
-        out.push(Texture {
-            replaceable_id: tex.replaceable_id,
-            path: tex.path.clone(),
-            flags: tex.flags,
-        });
+        // The same record in both families.
+        out.push(tex.clone());
     }
     out
 }
@@ -321,7 +251,7 @@ fn materials(cx: &mut Cx, m: &Model) -> Vec<Material> {
                 transform_id: l.texture_animation_id,
                 coord_id: l.coord_id as i32,
                 alpha: l.alpha,
-                tracks: tracks(cx, &rec, &l.tracks, LAYER),
+                tracks: tracks(cx, &rec, &l.tracks, map::LAYER),
                 tail: Vec::new(),
             });
         }

@@ -3,56 +3,33 @@
 
 use crate::model::{Model, Node, Shape};
 
-use super::super::super::tracks::{tag as at, AlphaAnimation, AlphaTrack, SimpleTrack};
-use super::super::super::*;
-use super::super::Cx;
-use super::{kind, tracks, ATTACHMENT, CAMERA, LIGHT, NODE, PARTICLE_EMITTER};
-use super::{PARTICLE_EMITTER2, RIBBON};
+use crate::alpha::node::flags as kind;
+use crate::alpha::tracks::{tag as at, AlphaAnimation, AlphaTrack, SimpleTrack};
+use crate::alpha::*;
+use crate::convert::alpha::{node_flags, record_name, Particles};
 
-/// Node flags back to the alpha form (the inverse of the forward mapping).
-fn object(cx: &mut Cx, rec: &str, n: &Node, alpha_kind: u32, particles: u8) -> GenObject {
+use super::{map, tracks, Cx};
+
+/// A node as the alpha family's generic object, with kind bit `alpha_kind`.
+fn object(cx: &mut Cx, rec: &str, n: &Node, alpha_kind: u32, particles: Particles) -> GenObject {
     cx.tail(rec, &n.tail);
-    let mut out = (n.flags & 0x7f) | alpha_kind;
-    let mut rest = n.flags & !(0x7f | 0x7f00);
-    let mut move_bit = |from: u32, to: u32| {
-        if rest & from != 0 {
-            rest &= !from;
-            out |= to;
-        }
-    };
-    match particles {
-        1 => {
-            move_bit(0x8000, 0x1_0000);
-            move_bit(0x1_0000, 0x8000);
-        }
-        2 => {
-            for bit in [0x8000, 0x1_0000, 0x2_0000, 0x4_0000, 0x8_0000] {
-                move_bit(bit, bit);
-            }
-            move_bit(0x10_0000, 0x800_0000);
-        }
-        _ => {}
-    }
-    if rest != 0 {
-        cx.lose(rec, format!("node flag bits {rest:#x}"));
-    }
     GenObject {
         name: n.name.clone(),
         object_id: n.object_id,
         parent_id: n.parent_id,
-        flags: out,
-        tracks: tracks(cx, rec, &n.tracks, NODE),
+        flags: node_flags(cx, rec, n.flags, alpha_kind, particles, false),
+        tracks: tracks(cx, rec, &n.tracks, map::NODE),
         tail: Vec::new(),
     }
 }
 
 fn name(kind: &str, i: usize, n: &Node) -> String {
-    format!("{kind}[{i}] {:?}", n.name.text())
+    record_name(kind, i, &n.name)
 }
 
 pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) {
     let bones = m.bones.iter().enumerate().map(|(i, b)| Bone {
-        object: object(cx, &name("Bone", i, &b.node), &b.node, kind::NONE, 0),
+        object: object(cx, &name("Bone", i, &b.node), &b.node, 0, Particles::None),
         geoset_id: b.geoset_id,
         geoset_animation_id: b.geoset_animation_id,
     });
@@ -60,57 +37,25 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
         Chunk::Bones(bones.collect::<Vec<_>>().into()),
         m.bones.is_empty(),
     );
-    let mut lights = Vec::new();
-    for (i, l) in m.lights.iter().enumerate() {
-        let rec = name("Light", i, &l.node);
-        cx.tail(&rec, &l.tail);
-        if l.shadow_intensity != 0.0 {
-            cx.lose(&rec, "shadow intensity");
-        }
-        lights.push(Light {
-            object: object(cx, &rec, &l.node, kind::LIGHT, 0),
-            light_type: l.light_type,
-            attenuation_start: l.attenuation_start,
-            attenuation_end: l.attenuation_end,
-            color: l.color,
-            intensity: l.intensity,
-            ambient_color: l.ambient_color,
-            ambient_intensity: l.ambient_intensity,
-            tracks: tracks(cx, &rec, &l.tracks, LIGHT),
-            tail: Vec::new(),
-        });
-    }
-    push(Chunk::Lights(lights.into()), m.lights.is_empty());
+    push(Chunk::Lights(lights(cx, m).into()), m.lights.is_empty());
     let mut helpers: Vec<Helper> = m
         .helpers
         .iter()
         .enumerate()
         .map(|(i, h)| Helper {
-            object: object(cx, &name("Helper", i, &h.node), &h.node, kind::NONE, 0),
+            object: object(cx, &name("Helper", i, &h.node), &h.node, 0, Particles::None),
         })
         .collect();
     for (i, p) in m.popcorn_emitters.iter().enumerate() {
         let rec = name("PopcornEmitter", i, &p.node);
         cx.lose(&rec, "a Reforged popcorn emitter; kept as a helper");
         helpers.push(Helper {
-            object: object(cx, &rec, &p.node, kind::NONE, 0),
+            object: object(cx, &rec, &p.node, 0, Particles::None),
         });
     }
     let shapes = hit_test_shapes(cx, m, &mut helpers);
     push(Chunk::Helpers(helpers.clone().into()), helpers.is_empty());
-    let mut attachments = Vec::new();
-    for (i, a) in m.attachments.iter().enumerate() {
-        let rec = name("Attachment", i, &a.node);
-        cx.tail(&rec, &a.tail);
-        attachments.push(Attachment {
-            object: object(cx, &rec, &a.node, kind::ATTACHMENT, 0),
-            attachment_id: a.attachment_id,
-            padding: 0,
-            path: a.path.clone(),
-            tracks: tracks(cx, &rec, &a.tracks, ATTACHMENT),
-            tail: Vec::new(),
-        });
-    }
+    let attachments = attachments(cx, m);
     let empty = attachments.is_empty();
     push(
         Chunk::Attachments {
@@ -123,25 +68,8 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
         Chunk::Pivots(m.pivot_points.clone().into()),
         m.pivot_points.is_empty(),
     );
-    let mut prem = Vec::new();
-    for (i, p) in m.particle_emitters.iter().enumerate() {
-        let rec = name("ParticleEmitter", i, &p.node);
-        cx.tail(&rec, &p.tail);
-        prem.push(ParticleEmitter {
-            object: object(cx, &rec, &p.node, kind::NONE, 1),
-            emission_rate: p.emission_rate,
-            gravity: p.gravity,
-            longitude: p.longitude,
-            latitude: p.latitude,
-            path: p.path.clone(),
-            life_span: p.life_span,
-            speed: p.speed,
-            tracks: tracks(cx, &rec, &p.tracks, PARTICLE_EMITTER),
-            tail: Vec::new(),
-        });
-    }
     push(
-        Chunk::ParticleEmitters(prem.into()),
+        Chunk::ParticleEmitters(particle_emitters(cx, m).into()),
         m.particle_emitters.is_empty(),
     );
     let cams = m.cameras.iter().enumerate().map(|(i, c)| Camera {
@@ -151,7 +79,7 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
         far_clip: c.far_clip,
         near_clip: c.near_clip,
         target_pivot: c.target_position,
-        tracks: tracks(cx, &format!("Camera[{i}]"), &c.tracks, CAMERA),
+        tracks: tracks(cx, &format!("Camera[{i}]"), &c.tracks, map::CAMERA),
         tail: Vec::new(),
     });
     push(
@@ -168,7 +96,7 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
                 &name("EventObject", i, &e.node),
                 &e.node,
                 kind::EVENT,
-                0,
+                Particles::None,
             ),
             tracks: AlphaTracks(
                 e.track
@@ -196,13 +124,75 @@ pub(super) fn nodes(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) 
     ribbons(cx, m, push);
 }
 
+fn lights(cx: &mut Cx, m: &Model) -> Vec<Light> {
+    let mut lights = Vec::new();
+    for (i, l) in m.lights.iter().enumerate() {
+        let rec = name("Light", i, &l.node);
+        cx.tail(&rec, &l.tail);
+        if l.shadow_intensity != 0.0 {
+            cx.lose(&rec, "shadow intensity");
+        }
+        lights.push(Light {
+            object: object(cx, &rec, &l.node, kind::LIGHT, Particles::None),
+            light_type: l.light_type,
+            attenuation_start: l.attenuation_start,
+            attenuation_end: l.attenuation_end,
+            color: l.color,
+            intensity: l.intensity,
+            ambient_color: l.ambient_color,
+            ambient_intensity: l.ambient_intensity,
+            tracks: tracks(cx, &rec, &l.tracks, map::LIGHT),
+            tail: Vec::new(),
+        });
+    }
+    lights
+}
+
+fn attachments(cx: &mut Cx, m: &Model) -> Vec<Attachment> {
+    let mut attachments = Vec::new();
+    for (i, a) in m.attachments.iter().enumerate() {
+        let rec = name("Attachment", i, &a.node);
+        cx.tail(&rec, &a.tail);
+        attachments.push(Attachment {
+            object: object(cx, &rec, &a.node, kind::ATTACHMENT, Particles::None),
+            attachment_id: a.attachment_id,
+            padding: 0,
+            path: a.path.clone(),
+            tracks: tracks(cx, &rec, &a.tracks, map::ATTACHMENT),
+            tail: Vec::new(),
+        });
+    }
+    attachments
+}
+
+fn particle_emitters(cx: &mut Cx, m: &Model) -> Vec<ParticleEmitter> {
+    let mut prem = Vec::new();
+    for (i, p) in m.particle_emitters.iter().enumerate() {
+        let rec = name("ParticleEmitter", i, &p.node);
+        cx.tail(&rec, &p.tail);
+        prem.push(ParticleEmitter {
+            object: object(cx, &rec, &p.node, 0, Particles::Prem),
+            emission_rate: p.emission_rate,
+            gravity: p.gravity,
+            longitude: p.longitude,
+            latitude: p.latitude,
+            path: p.path.clone(),
+            life_span: p.life_span,
+            speed: p.speed,
+            tracks: tracks(cx, &rec, &p.tracks, map::PARTICLE_EMITTER),
+            tail: Vec::new(),
+        });
+    }
+    prem
+}
+
 fn emitters2(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) {
     let mut out = Vec::new();
     for (i, p) in m.particle_emitters2.iter().enumerate() {
         let rec = name("ParticleEmitter2", i, &p.node);
         cx.tail(&rec, &p.tail);
         out.push(ParticleEmitter2 {
-            object: object(cx, &rec, &p.node, kind::PARTICLE_EMITTER2, 2),
+            object: object(cx, &rec, &p.node, kind::PARTICLE_EMITTER2, Particles::Pre2),
             emitter_size: emitters::EMITTER2_FIXED as u32,
             speed: p.speed,
             variation: p.variation,
@@ -231,7 +221,7 @@ fn emitters2(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) {
             priority_plane: p.priority_plane,
             replaceable_id: p.replaceable_id,
             squirts: p.squirt,
-            tracks: tracks(cx, &rec, &p.tracks, PARTICLE_EMITTER2),
+            tracks: tracks(cx, &rec, &p.tracks, map::PARTICLE_EMITTER2),
             ..ParticleEmitter2::default()
         });
     }
@@ -247,7 +237,7 @@ fn ribbons(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) {
         let rec = name("RibbonEmitter", i, &r.node);
         cx.tail(&rec, &r.tail);
         out.push(RibbonEmitter {
-            object: object(cx, &rec, &r.node, kind::RIBBON, 0),
+            object: object(cx, &rec, &r.node, kind::RIBBON_EMITTER, Particles::None),
             emitter_size: emitters::RIBBON_FIXED as u32,
             height_above: r.height_above,
             height_below: r.height_below,
@@ -260,7 +250,7 @@ fn ribbons(cx: &mut Cx, m: &Model, push: &mut impl FnMut(Chunk, bool)) {
             columns: r.columns,
             material_id: r.material_id as u32,
             gravity: r.gravity,
-            tracks: tracks(cx, &rec, &r.tracks, RIBBON),
+            tracks: tracks(cx, &rec, &r.tracks, map::RIBBON),
             tail: Vec::new(),
         });
     }
@@ -297,14 +287,14 @@ fn hit_test_shapes(cx: &mut Cx, m: &Model, helpers: &mut Vec<Helper>) -> Vec<Hit
         };
         match shape {
             Some(shape) => out.push(HitTestShape {
-                object: object(cx, &rec, &c.node, kind::HIT_TEST_SHAPE, 0),
+                object: object(cx, &rec, &c.node, kind::HIT_TEST_SHAPE, Particles::None),
                 shape,
                 tail: Vec::new(),
             }),
             None => {
                 cx.lose(&rec, "a shape with no hit-test form; kept as a helper");
                 helpers.push(Helper {
-                    object: object(cx, &rec, &c.node, kind::NONE, 0),
+                    object: object(cx, &rec, &c.node, 0, Particles::None),
                 });
             }
         }

@@ -1,69 +1,27 @@
-//! Alpha model to Warcraft III model (version 800), where the two share meaning.
-//!
-//! Kept: model name, bounds and blend time; sequences (name, interval, move speed, the
-//! non-looping flag, bounds); global sequences; textures; materials and layers (blend mode,
-//! the shading flags both know, texture, texture animation, UV set, alpha, `KMTA`/`KMTF`);
-//! texture animations; geosets (see the `geometry` module); geoset animations; every node with its
-//! object id, parent, inheritance/billboard flags and `KGTR KGRT KGSC` tracks (packed
-//! rotations unpacked); pivots; lights, attachments, both particle emitters, ribbons,
-//! cameras and event objects with the fields and tracks Warcraft III has (`KVIS` becomes
-//! the record's own visibility track: `KLAV`, `KATV`, `KPEV`, `KP2V`, `KRVS`); hit-test
-//! boxes and spheres as collision shapes (same object ids, so pivots still line up).
-//!
-//! Everything else is reported as a [`Loss`] naming the record: alpha-only fields that are
-//! not at their neutral value, tracks Warcraft III has no place for, collision meshes,
-//! unknown chunks and kept tails.
-//!
-//! The other direction, [`AlphaModel::from_model`], is in [`from_model`].
+//! Alpha model to Warcraft III model (version 800): the header, sequences, textures,
+//! materials and tracks here; geosets in [`geometry`], nodes in [`nodes`].
 
-pub mod from_model;
 mod geometry;
 mod nodes;
 
-use crate::format::track as t;
+use crate::alpha::{
+    AlphaModel, AlphaTrack, AlphaTracks, Chunk, Layer as AlphaLayer, PackedQuaternion,
+};
 use crate::model::{
     AnyTrack, Interpolation, Key, Layer as WcLayer, Material as WcMaterial, Model,
-    ModelInfo as WcInfo, Sequence as WcSequence, Tag, Texture as WcTexture,
-    TextureAnimation as WcTextureAnimation, Track, Tracks,
+    ModelInfo as WcInfo, Sequence as WcSequence, TextureAnimation as WcTextureAnimation, Track,
+    Tracks,
 };
-
-use super::tracks::{tag as at, AlphaTrack, AlphaTracks, PackedQuaternion};
-use super::{AlphaModel, Chunk};
-
-/// Something of the alpha model that the Warcraft III model could not hold (the same
-/// report type as every conversion's).
 use crate::Loss;
 
-/// Collects losses while converting.
-#[derive(Default)]
-struct Cx {
-    losses: Vec<Loss>,
-}
+use super::{map, Cx, TrackMap, SHARED_LAYER_FLAGS};
 
 impl Cx {
-    fn lose(&mut self, record: &str, what: impl Into<String>) {
-        self.losses.push(Loss {
-            place: record.to_string(),
-            what: what.into(),
-        });
-    }
-
-    /// Reports kept bytes that have no place in the Warcraft III model.
-    fn tail(&mut self, record: &str, bytes: &[u8]) {
-        if !bytes.is_empty() {
-            self.lose(
-                record,
-                format!("{} unparsed bytes after the known fields", bytes.len()),
-            );
-        }
-    }
-
-    /// Converts tracks by the `(alpha tag, Warcraft III tag)` pairs of the record kind;
-    /// any other track is a loss.
-    fn tracks(&mut self, record: &str, src: &AlphaTracks, map: &[(Tag, Tag)]) -> Tracks {
+    /// Converts the tracks the record kind shares (`map`); any other track is a loss.
+    fn tracks(&mut self, record: &str, src: &AlphaTracks, map: TrackMap) -> Tracks {
         let mut out = Vec::new();
         for a in &src.0 {
-            let Some(&(_, to)) = map.iter().find(|(from, _)| *from == a.tag) else {
+            let Some(to) = map.to_warcraft(a.tag) else {
                 self.lose(
                     record,
                     format!("track {} has no Warcraft III counterpart here", a.tag),
@@ -123,57 +81,6 @@ fn convert_track(a: &AlphaTrack) -> Option<AnyTrack> {
     })
 }
 
-/// Track tag pairs by record kind.
-mod map {
-    use super::{at, t, Tag};
-    pub const NODE: &[(Tag, Tag)] = &[(t::KGTR, t::KGTR), (t::KGRT, t::KGRT), (t::KGSC, t::KGSC)];
-    pub const LAYER: &[(Tag, Tag)] = &[(t::KMTA, t::KMTA), (t::KMTF, t::KMTF)];
-    pub const TEXTURE_ANIMATION: &[(Tag, Tag)] =
-        &[(t::KTAT, t::KTAT), (t::KTAR, t::KTAR), (t::KTAS, t::KTAS)];
-    pub const GEOSET_ANIMATION: &[(Tag, Tag)] = &[(t::KGAO, t::KGAO), (t::KGAC, t::KGAC)];
-    pub const LIGHT: &[(Tag, Tag)] = &[
-        (t::KLAS, t::KLAS),
-        (t::KLAE, t::KLAE),
-        (t::KLAC, t::KLAC),
-        (t::KLAI, t::KLAI),
-        (t::KLBC, t::KLBC),
-        (t::KLBI, t::KLBI),
-        (at::KVIS, t::KLAV),
-    ];
-    pub const ATTACHMENT: &[(Tag, Tag)] = &[(at::KVIS, t::KATV)];
-    pub const PARTICLE_EMITTER: &[(Tag, Tag)] = &[
-        (t::KPEE, t::KPEE),
-        (t::KPEG, t::KPEG),
-        (t::KPLN, t::KPLN),
-        (t::KPLT, t::KPLT),
-        (t::KPEL, t::KPEL),
-        (t::KPES, t::KPES),
-        (at::KVIS, t::KPEV),
-    ];
-    /// `KPLN` (longitude), `KLIF` (life) and `KP2Z` (z source) have no PRE2 track in
-    /// Warcraft III.
-    pub const PARTICLE_EMITTER2: &[(Tag, Tag)] = &[
-        (t::KP2S, t::KP2S),
-        (t::KP2R, t::KP2R),
-        (t::KP2L, t::KP2L),
-        (t::KP2G, t::KP2G),
-        (t::KP2E, t::KP2E),
-        (t::KP2W, t::KP2W),
-        (t::KP2N, t::KP2N),
-        (at::KVIS, t::KP2V),
-    ];
-    pub const RIBBON: &[(Tag, Tag)] = &[
-        (t::KRHA, t::KRHA),
-        (t::KRHB, t::KRHB),
-        (t::KRAL, t::KRAL),
-        (t::KRCO, t::KRCO),
-        (t::KRTX, t::KRTX),
-        (at::KVIS, t::KRVS),
-    ];
-    /// Warcraft III cameras have no visibility track.
-    pub const CAMERA: &[(Tag, Tag)] = &[(t::KCTR, t::KCTR), (t::KTTR, t::KTTR), (t::KCRL, t::KCRL)];
-}
-
 impl AlphaModel {
     /// Converts to a version-800 Warcraft III model, with the list of what could not be
     /// carried over. The result encodes with [`crate::mdx::to_bytes`].
@@ -202,16 +109,13 @@ impl AlphaModel {
                 continue;
             }
             m.info = WcInfo {
-                name: info.name.clone(),
-                animation_file: info.animation_file.clone(),
-                extent: info.bounds,
-                blend_time: info.blend_time,
                 tail: Vec::new(),
+                ..info.info.clone()
             };
             if info.flags != 0 {
                 cx.lose("MODL", format!("flags byte {:#x}", info.flags));
             }
-            cx.tail("MODL", &info.tail);
+            cx.tail("MODL", &info.info.tail);
         }
         for (i, s) in self.sequences().enumerate() {
             let rec = format!("Sequence[{i}] {:?}", s.name.text());
@@ -255,11 +159,8 @@ impl AlphaModel {
                     ),
                 );
             }
-            m.textures.push(WcTexture {
-                replaceable_id: tex.replaceable_id,
-                path: tex.path.clone(),
-                flags: tex.flags,
-            });
+            // The same record in both families.
+            m.textures.push(tex.clone());
         }
         for (i, mat) in self.materials().enumerate() {
             let rec = format!("Material[{i}]");
@@ -341,10 +242,7 @@ fn chunk_tail_len(c: &Chunk) -> Option<usize> {
     })
 }
 
-/// Layer flag bits both formats give the same meaning.
-const SHARED_LAYER_FLAGS: u32 = 0x1 | 0x2 | 0x10 | 0x20 | 0x40 | 0x80;
-
-fn layer(cx: &mut Cx, rec: &str, l: &super::Layer) -> WcLayer {
+fn layer(cx: &mut Cx, rec: &str, l: &AlphaLayer) -> WcLayer {
     cx.tail(rec, &l.tail);
     let dropped = l.flags & !SHARED_LAYER_FLAGS;
     if dropped != 0 {

@@ -2,9 +2,9 @@
 
 use crate::model::{Geoset as WcGeoset, Model};
 
-use super::super::super::*;
-use super::super::Cx;
-use super::{tracks, GEOSET_ANIMATION};
+use crate::alpha::*;
+
+use super::{map, tracks, Cx};
 
 fn geoset_losses(cx: &mut Cx, rec: &str, g: &WcGeoset) {
     cx.tail(rec, &g.tail);
@@ -146,7 +146,7 @@ pub(super) fn geoset_animations(cx: &mut Cx, m: &Model) -> Vec<GeosetAnimation> 
             alpha: ga.alpha,
             color: ga.color,
             flags: u32::from(ga.flags & 2 != 0),
-            tracks: tracks(cx, &rec, &ga.tracks, GEOSET_ANIMATION),
+            tracks: tracks(cx, &rec, &ga.tracks, map::GEOSET_ANIMATION),
             tail: Vec::new(),
         });
     }

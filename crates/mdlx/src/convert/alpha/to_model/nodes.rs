@@ -4,9 +4,7 @@
 //! Object ids, parents and pivots carry over unchanged. Flags: the inheritance and
 //! billboard bits (0x1-0x40) are the same bits in both formats; the record-kind bit is
 //! set the Warcraft III way (bone 0x100 ... ribbon 0x4000); particle bits are mapped
-//! (PREM: alpha 0x8000 "uses TGA" is Warcraft III's 0x10000 and alpha 0x10000 "uses MDL"
-//! its 0x8000; PRE2: 0x8000-0x80000 are the same, XY quads moves from 0x8000000 to
-//! 0x100000); any other bit is reported lost.
+//! (see [`Particles`]); any other bit is reported lost.
 
 use crate::model::{
     Attachment as WcAttachment, Bone as WcBone, Camera as WcCamera, CollisionShape,
@@ -15,60 +13,12 @@ use crate::model::{
     RibbonEmitter as WcRibbonEmitter, Shape,
 };
 
-use super::{map, Cx};
-use crate::alpha::node::flags as af;
 use crate::alpha::tracks::AlphaTrack;
 use crate::alpha::{AlphaModel, GenObject, HitShape};
+use crate::mdl::records::node::kind;
 
-/// Warcraft III node kind bits.
-mod kind {
-    pub const BONE: u32 = 0x100;
-    pub const LIGHT: u32 = 0x200;
-    pub const EVENT: u32 = 0x400;
-    pub const ATTACHMENT: u32 = 0x800;
-    pub const PARTICLE_EMITTER: u32 = 0x1000;
-    pub const COLLISION_SHAPE: u32 = 0x2000;
-    pub const RIBBON_EMITTER: u32 = 0x4000;
-}
-
-/// Which particle flag mapping applies.
-#[derive(Clone, Copy, PartialEq)]
-enum Particles {
-    None,
-    Prem,
-    Pre2,
-}
-
-/// Alpha kind bits: structural, recomputed, never reported.
-const ALPHA_KIND_BITS: u32 = 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000;
-
-fn node_flags(cx: &mut Cx, rec: &str, flags: u32, wc_kind: u32, particles: Particles) -> u32 {
-    let mut out = (flags & 0x7f) | wc_kind;
-    let mut rest = flags & !(0x7f | ALPHA_KIND_BITS);
-    let mut move_bit = |from: u32, to: u32| {
-        if rest & from != 0 {
-            rest &= !from;
-            out |= to;
-        }
-    };
-    match particles {
-        Particles::Prem => {
-            move_bit(af::EMITTER_USES_TGA_OR_UNSHADED, 0x1_0000);
-            move_bit(af::EMITTER_USES_MDL_OR_SORT_FAR_Z, 0x8000);
-        }
-        Particles::Pre2 => {
-            for bit in [0x8000, 0x1_0000, 0x2_0000, 0x4_0000, 0x8_0000] {
-                move_bit(bit, bit);
-            }
-            move_bit(af::PARTICLE_XYQUADS, 0x10_0000);
-        }
-        Particles::None => {}
-    }
-    if rest != 0 {
-        cx.lose(rec, format!("node flag bits {rest:#x}"));
-    }
-    out
-}
+use super::{map, Cx};
+use crate::convert::alpha::{node_flags, record_name, Particles};
 
 fn node(cx: &mut Cx, rec: &str, o: &GenObject, wc_kind: u32, particles: Particles) -> Node {
     cx.tail(rec, &o.tail);
@@ -76,14 +26,14 @@ fn node(cx: &mut Cx, rec: &str, o: &GenObject, wc_kind: u32, particles: Particle
         name: o.name.clone(),
         object_id: o.object_id,
         parent_id: o.parent_id,
-        flags: node_flags(cx, rec, o.flags, wc_kind, particles),
+        flags: node_flags(cx, rec, o.flags, wc_kind, particles, true),
         tracks: cx.tracks(rec, &o.tracks, map::NODE),
         tail: Vec::new(),
     }
 }
 
 fn name(kind: &str, i: usize, o: &GenObject) -> String {
-    format!("{kind}[{i}] {:?}", o.name.text())
+    record_name(kind, i, &o.name)
 }
 
 pub(super) fn nodes(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {

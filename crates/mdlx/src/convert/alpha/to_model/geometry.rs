@@ -15,8 +15,9 @@ use std::collections::HashMap;
 use crate::model::{face_type, geoset_animation_flags, Extent, Geoset as WcGeoset};
 use crate::model::{GeosetAnimation as WcGeosetAnimation, Model};
 
-use super::{map, Cx};
 use crate::alpha::{AlphaModel, BatchedGeoset, Geoset};
+
+use super::{map, Cx};
 
 /// Selection flag of Warcraft III geosets: unselectable.
 const WC_UNSELECTABLE: u32 = 4;
