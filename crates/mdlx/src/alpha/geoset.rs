@@ -28,7 +28,7 @@ pub mod sub {
     /// Bone weights (4 bytes per vertex).
     pub const BWGT: Tag = Tag(*b"BWGT");
     /// Collision triangles (CLID), with its intentional space.
-    pub const TRI: Tag = Tag(*b"TRI ");
+    pub const TRI: Tag = crate::format::alpha::TRI;
 }
 
 use crate::format::sub::{GNDX, MATS, MTGC, NRMS, PCNT, PTYP, PVTX, UVAS, VRTX};

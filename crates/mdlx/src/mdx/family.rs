@@ -227,7 +227,7 @@ fn alpha_batched(p: &[u8]) -> Option<u32> {
 /// The alpha CLID payload: `VRTX`, `TRI `, `NRMS`, then perhaps a tail.
 fn alpha_collision(p: &[u8]) -> bool {
     let at = tagged(p, 0, VRTX, 12);
-    let at = at.and_then(|at| tagged(p, at, crate::alpha::geoset::sub::TRI, 2));
+    let at = at.and_then(|at| tagged(p, at, crate::format::alpha::TRI, 2));
     let at = at.and_then(|at| tagged(p, at, NRMS, 12));
     at.is_some()
 }
@@ -266,7 +266,7 @@ fn judge(tag: Tag, p: &[u8], version: u32) -> Option<Fit> {
         chunk::GEOA => both(&|r| sized(r, 28, u32::MAX), &|r| sized(r, 28, u32::MAX), 0),
         chunk::GEOS => {
             let wc3 = uncounted(p, |r| geoset(r, PTYP));
-            let alpha = if version >= crate::alpha::BATCHED_GEOSETS {
+            let alpha = if version >= crate::format::alpha::BATCHED_GEOSETS {
                 alpha_batched(p).is_some()
             } else {
                 counted(p, 0, |r| geoset(r, UVAS))
@@ -389,7 +389,7 @@ fn describe(e: &Evidence, version: u32) -> String {
             "holds Warcraft III collision shapes ({})",
             plural(records(tag, p, version, false), "node")
         ),
-        (Fit::Alpha, chunk::GEOS) if version >= crate::alpha::BATCHED_GEOSETS => format!(
+        (Fit::Alpha, chunk::GEOS) if version >= crate::format::alpha::BATCHED_GEOSETS => format!(
             "has a count and {} with their batches, as alpha 1500 files do",
             plural(records(tag, p, version, true), "64-byte geoset header")
         ),

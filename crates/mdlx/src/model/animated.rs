@@ -1,7 +1,7 @@
 //! Texture animations (TXAN) and geoset animations (GEOA): sized records of tracks.
 
+use crate::format::keywords::{Field, Style};
 use crate::format::track as tk;
-use crate::mdl::records::fields::{Field, Style};
 
 use super::declare::record;
 

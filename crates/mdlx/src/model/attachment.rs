@@ -1,8 +1,8 @@
 //! Attachments (ATCH), event objects (EVTS) and collision shapes (CLID): node-based records.
 
+use crate::format::keywords::{Field, Style};
+use crate::format::kind;
 use crate::format::{len, track as tk};
-use crate::mdl::records::fields::{Field, Style};
-use crate::mdl::records::node::kind;
 use crate::mdx::error::MdxErrorKind;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::MdxRecord;

@@ -1,8 +1,8 @@
 //! Cameras (CAMS): see [`Camera`].
 
+use crate::format::keywords::{Field, Style};
 use crate::format::track as tk;
 use crate::format::version as ver;
-use crate::mdl::records::fields::{Field, Style};
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{MdxField, MdxRecord};
 use crate::mdx::writer::Writer;

@@ -3,10 +3,10 @@
 //!
 //! Their MDL follows the Blizzard layout of seed 000 B.2 (see `mdl::records::emitters`).
 
+use crate::format::keywords::PRE2_AREA_KEYWORDS as AREA;
+use crate::format::keywords::{Field, Style};
+use crate::format::kind;
 use crate::format::{len, track as tk};
-use crate::mdl::records::emitters::PRE2_AREA_KEYWORDS as AREA;
-use crate::mdl::records::fields::{Field, Style};
-use crate::mdl::records::node::kind;
 
 use super::declare::record;
 use super::{FixedString, Node};
@@ -22,22 +22,22 @@ macro_rules! particle_emitter_fields {
             $($head)*
             fields {
                 /// Particles per second.
-                emission_rate: f32 => $crate::mdl::records::fields::Field::animated(
+                emission_rate: f32 => $crate::format::keywords::Field::animated(
                     &["EmissionRate"],
                     $crate::format::track::KPEE,
                 ),
                 /// Gravity.
-                gravity: f32 => $crate::mdl::records::fields::Field::animated(
+                gravity: f32 => $crate::format::keywords::Field::animated(
                     &["Gravity"],
                     $crate::format::track::KPEG,
                 ),
                 /// Longitude.
-                longitude: f32 => $crate::mdl::records::fields::Field::animated(
+                longitude: f32 => $crate::format::keywords::Field::animated(
                     &["Longitude"],
                     $crate::format::track::KPLN,
                 ),
                 /// Latitude.
-                latitude: f32 => $crate::mdl::records::fields::Field::animated(
+                latitude: f32 => $crate::format::keywords::Field::animated(
                     &["Latitude"],
                     $crate::format::track::KPLT,
                 ),
@@ -45,19 +45,19 @@ macro_rules! particle_emitter_fields {
                 /// war3-model fails on an emitter without it, and both it and
                 /// mdx-m3-viewer always write it.
                 path: $crate::model::FixedString[$crate::format::len::PATH]
-                    => $crate::mdl::records::fields::Field::new(
+                    => $crate::format::keywords::Field::new(
                         &["Path"],
-                        $crate::mdl::records::fields::Style::Plain,
+                        $crate::format::keywords::Style::Plain,
                     )
                     .group("Particle"),
                 /// Particle life span.
-                life_span: f32 => $crate::mdl::records::fields::Field::animated(
+                life_span: f32 => $crate::format::keywords::Field::animated(
                     &["LifeSpan"],
                     $crate::format::track::KPEL,
                 )
                 .group("Particle"),
                 /// Initial speed.
-                speed: f32 => $crate::mdl::records::fields::Field::animated(
+                speed: f32 => $crate::format::keywords::Field::animated(
                     &["InitVelocity", "Speed"],
                     $crate::format::track::KPES,
                 )

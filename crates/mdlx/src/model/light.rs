@@ -1,9 +1,9 @@
 //! Lights (LITE): see [`Light`].
 
+use crate::format::keywords::{Field, Style};
+use crate::format::kind;
 use crate::format::track as tk;
 use crate::format::version as ver;
-use crate::mdl::records::fields::{Field, Style};
-use crate::mdl::records::node::kind;
 
 use super::declare::record;
 use super::Node;
@@ -30,44 +30,44 @@ macro_rules! light_fields {
             fields {
                 /// Light type (see [`light_type`](crate::model::light_type)); unknown values
                 /// kept.
-                light_type: u32 => $crate::mdl::records::fields::Field::new(
+                light_type: u32 => $crate::format::keywords::Field::new(
                     &[],
-                    $crate::mdl::records::fields::Style::Words(
+                    $crate::format::keywords::Style::Words(
                         $crate::model::light_type::NAMES,
                     ),
                 ),
                 $($after_type)*
                 /// Attenuation start.
-                attenuation_start: f32 => $crate::mdl::records::fields::Field::animated(
+                attenuation_start: f32 => $crate::format::keywords::Field::animated(
                     &["AttenuationStart"],
                     $crate::format::track::KLAS,
                 ),
                 /// Attenuation end.
-                attenuation_end: f32 => $crate::mdl::records::fields::Field::animated(
+                attenuation_end: f32 => $crate::format::keywords::Field::animated(
                     &["AttenuationEnd"],
                     $crate::format::track::KLAE,
                 ),
                 /// Color, stored blue, green, red (an absent MDL line reads as white, as
                 /// war3-model and MdxLib treat it).
-                color: [f32; 3] = [1.0; 3] => $crate::mdl::records::fields::Field::animated(
+                color: [f32; 3] = [1.0; 3] => $crate::format::keywords::Field::animated(
                     &["Color"],
                     $crate::format::track::KLAC,
                 )
                 .color(),
                 /// Intensity.
-                intensity: f32 => $crate::mdl::records::fields::Field::animated(
+                intensity: f32 => $crate::format::keywords::Field::animated(
                     &["Intensity"],
                     $crate::format::track::KLAI,
                 ),
                 /// Ambient color, stored blue, green, red.
                 ambient_color: [f32; 3] = [1.0; 3]
-                    => $crate::mdl::records::fields::Field::animated(
+                    => $crate::format::keywords::Field::animated(
                         &["AmbColor", "AmbientColor"],
                         $crate::format::track::KLBC,
                     )
                     .color(),
                 /// Ambient intensity.
-                ambient_intensity: f32 => $crate::mdl::records::fields::Field::animated(
+                ambient_intensity: f32 => $crate::format::keywords::Field::animated(
                     &["AmbIntensity", "AmbientIntensity"],
                     $crate::format::track::KLBI,
                 ),

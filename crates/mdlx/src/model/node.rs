@@ -4,7 +4,7 @@
 
 use crate::format::len;
 
-use crate::mdl::records::node::kind;
+use crate::format::kind;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::tracks::{read_tracks, write_tracks};
@@ -96,14 +96,14 @@ macro_rules! bone_fields {
             $($head)*
             fields {
                 /// Geoset id, or -1 (informational; the game does not need it).
-                geoset_id: i32 = -1 => $crate::mdl::records::fields::Field::new(
+                geoset_id: i32 = -1 => $crate::format::keywords::Field::new(
                     &["GeosetId"],
-                    $crate::mdl::records::fields::Style::IdOr("Multiple"),
+                    $crate::format::keywords::Style::IdOr("Multiple"),
                 ),
                 /// Geoset animation id, or -1.
-                geoset_animation_id: i32 = -1 => $crate::mdl::records::fields::Field::new(
+                geoset_animation_id: i32 = -1 => $crate::format::keywords::Field::new(
                     &["GeosetAnimId"],
-                    $crate::mdl::records::fields::Style::IdOr("None"),
+                    $crate::format::keywords::Style::IdOr("None"),
                 ),
                 $($extra)*
             }

@@ -1,7 +1,7 @@
 //! Model info (MODL), sequences (SEQS) and textures (TEXS): fixed-size records.
 
+use crate::format::keywords::{Field, Style, EXTENT_WORDS};
 use crate::format::len;
-use crate::mdl::records::fields::{Field, Style, EXTENT_WORDS};
 use crate::mdx::reader::Reader;
 use crate::mdx::record::MdxRecord;
 use crate::mdx::writer::Writer;
