@@ -105,3 +105,25 @@ pub const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRad
 /// track names; MdlxConv's twin `Alliance_Exp.mdl` prints the first float as `Length`.
 /// Magos' War3 Model Editor and mdx-m3-viewer print it as `Width`; their MDL swaps the two.
 pub const PRE2_AREA_KEYWORDS: (&str, &str) = ("Length", "Width");
+
+/// Particle emitter flag words and their node-flag bits.
+pub(crate) const PREM_FLAGS: &[(&str, u32)] =
+    &[("EmitterUsesMDL", 0x8000), ("EmitterUsesTGA", 0x10000)];
+
+/// Particle emitter 2 flag words and their node-flag bits, in the seed's order.
+pub(crate) const PRE2_FLAGS: &[(&str, u32)] = &[
+    ("SortPrimsFarZ", 0x10000),
+    ("Unshaded", 0x8000),
+    ("LineEmitter", 0x20000),
+    ("Unfogged", 0x40000),
+    ("ModelSpace", 0x80000),
+    ("XYQuad", 0x100000),
+];
+
+/// Popcorn emitter flag words (mdx-m3-viewer, Retera's Model Studio, war3-model; the
+/// corpus has none set).
+pub(crate) const POPCORN_FLAGS: &[(&str, u32)] = &[
+    ("SortPrimsFarZ", 0x10000),
+    ("Unshaded", 0x8000),
+    ("Unfogged", 0x40000),
+];

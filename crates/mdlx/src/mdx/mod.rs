@@ -4,8 +4,12 @@
 //! that was read writes back byte for byte.
 
 mod chunks;
+mod declared;
 pub mod error;
 pub mod family;
+mod geoset;
+mod material;
+mod objects;
 pub(crate) mod reader;
 pub(crate) mod record;
 pub(crate) mod tracks;

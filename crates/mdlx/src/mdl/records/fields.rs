@@ -7,7 +7,7 @@ use super::emitters::mdl_color;
 pub(crate) use crate::format::keywords::{Field, Style};
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
-use crate::model::declare::Decl;
+use crate::model::declare::{Decl, Same};
 use crate::model::{Animation, Extent, FixedString, Tag, Tracks};
 
 impl Field {
@@ -110,7 +110,7 @@ impl Field {
 }
 
 /// A value a field holds, as MDL reads and writes it.
-pub trait MdlValue: Clone {
+pub trait MdlValue: Clone + Same {
     /// Reads item `c`'s value into `self` (`what` names it in messages).
     fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str);
     /// Writes the value after its keyword.
@@ -124,8 +124,6 @@ pub trait MdlValue: Clone {
         self.write_value(out);
         out.raw(",\n");
     }
-    /// Bitwise equality (NaN payloads and signed zeros count).
-    fn same(&self, other: &Self) -> bool;
     /// Whether the value is bitwise zero or empty.
     fn is_zero(&self) -> bool;
     /// Reverses a color's components.
@@ -147,9 +145,6 @@ macro_rules! hidden_value {
         impl MdlValue for $t {
             fn read(&mut self, _cx: &mut Cx, _c: usize, _what: &'static str) {}
             fn write_value(&self, _out: &mut Out) {}
-            fn same(&self, other: &Self) -> bool {
-                self == other
-            }
             fn is_zero(&self) -> bool {
                 *self == <$t>::default()
             }
@@ -166,9 +161,6 @@ impl MdlValue for f32 {
     }
     fn write_value(&self, out: &mut Out) {
         out.f32(*self);
-    }
-    fn same(&self, other: &Self) -> bool {
-        self.to_bits() == other.to_bits()
     }
     fn is_zero(&self) -> bool {
         self.to_bits() == 0
@@ -187,9 +179,6 @@ macro_rules! int_value {
             }
             fn write_value(&self, out: &mut Out) {
                 out.int(*self as i64);
-            }
-            fn same(&self, other: &Self) -> bool {
-                self == other
             }
             fn is_zero(&self) -> bool {
                 *self == 0
@@ -218,11 +207,6 @@ impl<const N: usize> MdlValue for [f32; N] {
     fn write_value(&self, out: &mut Out) {
         out.floats(self);
     }
-    fn same(&self, other: &Self) -> bool {
-        self.iter()
-            .zip(other)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    }
     fn is_zero(&self) -> bool {
         self.iter().all(|v| v.to_bits() == 0)
     }
@@ -244,9 +228,6 @@ macro_rules! int_list_value {
             fn write_value(&self, out: &mut Out) {
                 out.ints(self.map(i64::from));
             }
-            fn same(&self, other: &Self) -> bool {
-                self == other
-            }
             fn is_zero(&self) -> bool {
                 self.iter().all(|v| *v == 0)
             }
@@ -264,9 +245,6 @@ impl MdlValue for FixedString {
     }
     fn write_value(&self, out: &mut Out) {
         out.string(self);
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
     }
     fn is_zero(&self) -> bool {
         self.is_empty()
@@ -305,9 +283,6 @@ impl MdlValue for [[f32; 3]; 3] {
         }
         out.close();
     }
-    fn same(&self, other: &Self) -> bool {
-        self.iter().zip(other).all(|(a, b)| a.same(b))
-    }
     fn is_zero(&self) -> bool {
         self.iter().all(|c| c.is_zero())
     }
@@ -322,9 +297,6 @@ impl MdlValue for Extent {
     fn write_value(&self, _out: &mut Out) {}
     fn write_item(&self, out: &mut Out, _prefix: &str, _key: &str) {
         super::geoset::write_extent(out, self);
-    }
-    fn same(&self, other: &Self) -> bool {
-        self.min.same(&other.min) && self.max.same(&other.max) && self.radius.same(&other.radius)
     }
     fn is_zero(&self) -> bool {
         self.min.is_zero() && self.max.is_zero() && self.radius.is_zero()
@@ -368,9 +340,6 @@ impl MdlValue for Option<crate::model::EventTrack> {
             out.raw(",\n");
         }
         out.close();
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
     }
     fn is_zero(&self) -> bool {
         self.is_none()
