@@ -303,8 +303,6 @@ impl MdlValue for Extent {
     }
 }
 
-/// The keywords of an extent, for [`Field`]s of type [`Extent`].
-
 /// An event object's `EventTrack n { GlobalSeqId g, t, ... }`.
 impl MdlValue for Option<crate::model::EventTrack> {
     fn read(&mut self, cx: &mut Cx, c: usize, _what: &'static str) {
