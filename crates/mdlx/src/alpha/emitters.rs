@@ -12,7 +12,7 @@ use crate::model::FixedString;
 
 use super::node::GenObject;
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
-use crate::model::declare::record;
+use crate::mdx::record::declared_record as record;
 
 crate::model::light_fields! {
     record! {

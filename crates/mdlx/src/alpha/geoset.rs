@@ -18,7 +18,7 @@ use crate::mdx::reader::{scoped, Reader};
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxError, MdxResult};
-use crate::model::tagged;
+use crate::mdx::tagged;
 use crate::model::{Extent, Tag};
 
 /// Sub-chunk tags of alpha geosets.
@@ -29,7 +29,7 @@ pub mod sub {
     /// Bone weights (4 bytes per vertex).
     pub const BWGT: Tag = Tag(*b"BWGT");
     /// Collision triangles (CLID), with its intentional space.
-    pub const TRI: Tag = Tag(*b"TRI ");
+    pub const TRI: Tag = crate::format::alpha::TRI;
 }
 
 use crate::format::sub::{GNDX, MATS, MTGC, NRMS, PCNT, PTYP, PVTX, UVAS, VRTX};

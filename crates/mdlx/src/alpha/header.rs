@@ -13,7 +13,8 @@ use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxResult};
-use crate::model::{tagged, Extent, FixedString};
+use crate::mdx::tagged;
+use crate::model::{Extent, FixedString};
 
 use super::geoset::sub::TRI;
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};

@@ -7,10 +7,10 @@
 //! static alpha`, then `KMTA` (keyed) and `KMTF` (simple) tracks.
 
 use crate::mdx::reader::Reader;
+use crate::mdx::record::declared_record as record;
 use crate::mdx::record::{read_n, write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
-use crate::model::declare::record;
 
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
 

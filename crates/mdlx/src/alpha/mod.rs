@@ -102,7 +102,7 @@ use crate::mdx::MdxResult;
 use crate::model::{Family, Tag, UnknownChunk};
 
 /// The first version whose geosets are interleaved batches.
-pub const BATCHED_GEOSETS: u32 = 1500;
+pub const BATCHED_GEOSETS: u32 = crate::format::alpha::BATCHED_GEOSETS;
 
 /// Decodes an alpha-family MDX file. A file whose chunks have the Warcraft III layouts is
 /// refused (`MdxErrorKind::UnknownLayout` at offset 0), as `mdx::from_bytes` refuses alpha

@@ -15,7 +15,7 @@ use crate::mdx::MdxResult;
 use crate::model::FixedString;
 
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
-use crate::model::declare::record;
+use crate::mdx::record::declared_record as record;
 
 /// Generic-object flag bits of the alpha family (wowdev page, "MDLGENOBJECT flags"). The
 /// record-kind bits sit one place lower than in Warcraft III (bone 0x80 here, 0x100 there);
@@ -82,7 +82,7 @@ pub struct GenObject {
     pub tail: Vec<u8>,
 }
 
-impl crate::model::declare::MdxHead for GenObject {
+impl crate::mdx::record::MdxHead for GenObject {
     fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
         <Self as MdxRecord>::read_mdx(r, version)
     }

@@ -195,13 +195,16 @@ pub struct AlphaAnimation {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AlphaTracks(pub Vec<AlphaAnimation>);
 
-impl crate::model::declare::TrackList for AlphaTracks {
+impl crate::mdx::record::MdxTrackList for AlphaTracks {
     fn read_list(r: &mut Reader) -> MdxResult<(Self, Vec<u8>)> {
         read_tracks(r)
     }
     fn write_list(&self, w: &mut Writer, tail: &[u8]) -> MdxResult<()> {
         write_tracks(w, self, tail)
     }
+}
+
+impl crate::model::declare::TrackList for AlphaTracks {
     fn remove_tag(&mut self, tag: crate::model::Tag) -> bool {
         let before = self.0.len();
         self.0.retain(|a| a.tag != tag);

@@ -15,6 +15,7 @@
 pub(crate) mod cx;
 pub mod error;
 mod extension;
+mod lexer;
 pub(crate) mod out;
 pub(crate) mod parse;
 pub(crate) mod records;

@@ -9,6 +9,7 @@
 //! vector in document order; each knows where its subtree ends.
 
 use super::error::{push, Diagnostic, MdlErrorKind};
+use super::lexer::{next_is_open, skip_block, Lexer, Tok};
 
 /// The deepest nesting accepted (real files use at most 5 levels).
 pub const MAX_DEPTH: usize = 64;
@@ -76,15 +77,6 @@ pub struct LooseRun {
     pub lines: usize,
 }
 
-struct Lexer<'a> {
-    src: &'a [u8],
-    pos: usize,
-    /// At the top level of a document: a `"` without its closing quote on the same line
-    /// is one unexpected character (notes use quotes and apostrophes freely), not a string
-    /// that swallows the rest of the file.
-    top: bool,
-}
-
 /// Where a top-level line's atoms began, to drop them if the line turns out to be loose
 /// text.
 struct LineMark {
@@ -94,191 +86,6 @@ struct LineMark {
     start: usize,
 }
 
-enum Tok {
-    Atom(Atom),
-    Open(usize),
-    Close(usize),
-    Comma,
-    Newline,
-    End,
-}
-
-impl<'a> Lexer<'a> {
-    #[inline(always)]
-    fn next(&mut self, diags: &mut Vec<Diagnostic>) -> Tok {
-        let s = self.src;
-        loop {
-            let Some(&c) = s.get(self.pos) else {
-                return Tok::End;
-            };
-            let start = self.pos;
-            match c {
-                b'\n' => {
-                    self.pos += 1;
-                    return Tok::Newline;
-                }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                    self.pos += 1;
-                    while self.pos < s.len() && CLASS[s[self.pos] as usize] & BLANK != 0 {
-                        self.pos += 1;
-                    }
-                }
-                b'{' => {
-                    self.pos += 1;
-                    return Tok::Open(start);
-                }
-                b'}' => {
-                    self.pos += 1;
-                    return Tok::Close(start);
-                }
-                b',' | b';' => {
-                    self.pos += 1;
-                    return Tok::Comma;
-                }
-                b':' => {
-                    self.pos += 1;
-                    return Tok::Atom(atom(AtomKind::Colon, start, self.pos));
-                }
-                b'/' if s.get(start + 1) == Some(&b'/') => {
-                    self.pos = memchr(b'\n', &s[start..]).map_or(s.len(), |p| start + p);
-                }
-                b'/' if s.get(start + 1) == Some(&b'*') => {
-                    match s[start + 2..].windows(2).position(|w| w == b"*/") {
-                        Some(p) => self.pos = start + 2 + p + 2,
-                        None => {
-                            push(
-                                diags,
-                                Diagnostic::error(
-                                    MdlErrorKind::UnterminatedComment,
-                                    (start, start + 2),
-                                ),
-                            );
-                            self.pos = s.len();
-                        }
-                    }
-                }
-                b'"' if self.top
-                    && memchr(b'"', &s[start + 1..])
-                        .is_none_or(|p| memchr(b'\n', &s[start + 1..start + 1 + p]).is_some()) =>
-                {
-                    push(
-                        diags,
-                        Diagnostic::error(MdlErrorKind::UnexpectedChar('"'), (start, start + 1)),
-                    );
-                    self.pos += 1;
-                }
-                b'"' => {
-                    return match memchr(b'"', &s[start + 1..]) {
-                        Some(p) => {
-                            self.pos = start + 1 + p + 1;
-                            Tok::Atom(atom(AtomKind::Str, start + 1, start + 1 + p))
-                        }
-                        None => {
-                            push(
-                                diags,
-                                Diagnostic::error(
-                                    MdlErrorKind::UnterminatedString,
-                                    (start, start + 1),
-                                ),
-                            );
-                            self.pos = s.len();
-                            Tok::End
-                        }
-                    };
-                }
-                b'-' | b'+' | b'.' | b'0'..=b'9' => {
-                    self.pos = scan(s, start + 1, NUMBER);
-                    return Tok::Atom(atom(AtomKind::Number, start, self.pos));
-                }
-                c if c.is_ascii_alphabetic() || c == b'_' => {
-                    self.pos = scan(s, start + 1, WORD);
-                    return Tok::Atom(atom(AtomKind::Word, start, self.pos));
-                }
-                // `static TextureID 3 <= 1,`: the game's 1100+ spelling of a texture slot
-                // (the `wc3` crate and Retera's tools write it); a word of its own.
-                b'<' if s[start..].starts_with(b"<=") => {
-                    self.pos = start + 2;
-                    return Tok::Atom(atom(AtomKind::Word, start, self.pos));
-                }
-                0xef if s[start..].starts_with(&[0xef, 0xbb, 0xbf]) => self.pos += 3,
-                // Control bytes never appear in MDL text: this is binary data (a damaged
-                // MDX, or not a model at all). One error, not one per byte.
-                c if c < 0x20 || c == 0x7f => {
-                    push(
-                        diags,
-                        Diagnostic::error(MdlErrorKind::BinaryData(c), (start, start + 1)),
-                    );
-                    self.pos = s.len();
-                    return Tok::End;
-                }
-                _ => {
-                    let ch = std::str::from_utf8(&s[start..(start + 4).min(s.len())])
-                        .ok()
-                        .or_else(|| std::str::from_utf8(&s[start..start + 1]).ok())
-                        .and_then(|t| t.chars().next())
-                        .unwrap_or(char::REPLACEMENT_CHARACTER);
-                    let len = if ch == char::REPLACEMENT_CHARACTER {
-                        1
-                    } else {
-                        ch.len_utf8()
-                    };
-                    push(
-                        diags,
-                        Diagnostic::error(MdlErrorKind::UnexpectedChar(ch), (start, start + len)),
-                    );
-                    self.pos += len;
-                }
-            }
-        }
-    }
-}
-
-fn atom(kind: AtomKind, start: usize, end: usize) -> Atom {
-    Atom {
-        kind,
-        start: start as u32,
-        end: end as u32,
-    }
-}
-
-/// Character classes: bit flags per byte.
-const BLANK: u8 = 1;
-const NUMBER: u8 = 2;
-const WORD: u8 = 4;
-
-const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        if matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
-            t[c] = BLANK;
-        }
-        if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'#' | b'_') {
-            t[c] |= NUMBER;
-        }
-        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'#') {
-            t[c] |= WORD;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// Advances past the bytes of class `class`.
-#[inline]
-fn scan(s: &[u8], mut i: usize, class: u8) -> usize {
-    while i < s.len() && CLASS[s[i] as usize] & class != 0 {
-        i += 1;
-    }
-    i
-}
-
-fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == needle)
-}
-
-/// Says whether a word starts a top-level block (`Model`, `Geoset`, ...).
 pub type BlockWords = dyn Fn(&[u8]) -> bool;
 
 /// Parses `src` into a tree. Structural problems (unbalanced braces, bad characters,
@@ -399,208 +206,262 @@ fn parse_with<'a>(
         pos: 0,
         top: false,
     };
-    let mut atoms = Vec::with_capacity(src.len() / 4);
-    let mut items = Vec::with_capacity(src.len() / 5);
-    items.push(Item {
-        atoms: 0,
-        natoms: 0,
-        body: true,
-        end: 0,
-        start: 0,
-    });
-    // Stack of open items (indices) with the byte offset of their `{`.
-    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
-    // The item being built (atoms seen, no body yet).
-    let mut current: Option<usize> = None;
-    // Whether the current item holds only numbers so far.
-    let mut numeric = false;
-    // A numbers-only item just ended by a comma: a number that follows joins it, so a
-    // list of values (`{ 0, 0, 1 }`, a long VertexGroup) is one item, not one per value.
-    let mut run: Option<usize> = None;
-    // Document mode: the current top-level line's start, while it has opened no block.
-    let mut line: Option<LineMark> = None;
-    let mut loose: Vec<LooseRun> = Vec::new();
-    // The item count when the last loose line was dropped: unchanged means no item came
-    // between, and the next loose line continues the run.
-    let mut loose_items = usize::MAX;
-    // Line breaks counted so far by error recovery (see `recover_at_top_block`).
-    let mut line_count = (0, 0);
+    let mut b = Builder::new(src);
     loop {
-        lx.top = starts_block.is_some() && stack.len() == 1;
+        lx.top = starts_block.is_some() && b.stack.len() == 1;
         let diags_before = diags.len();
         let tok = lx.next(diags);
-        if lx.top && line.is_none() {
-            // A top-level line starts with its first atom or its first bad character.
-            let first_bad = diags[diags_before..].first().map(|d| d.span.0);
-            let first_atom = match &tok {
-                Tok::Atom(a) => Some(a.start as usize),
-                _ => None,
-            };
-            if let Some(start) = first_bad.or(first_atom) {
-                line = Some(LineMark {
-                    items: items.len(),
-                    atoms: atoms.len(),
-                    diags: diags_before,
-                    start,
-                });
-            }
+        if lx.top && b.line.is_none() {
+            b.mark_line(&tok, diags, diags_before);
         }
-        match (&line, starts_block, &tok) {
+        match (&b.line, starts_block, &tok) {
             (None, _, _) | (_, None, _) => {}
-            (Some(_), _, Tok::Open(_) | Tok::Close(_)) => line = None,
-            (Some(_), _, Tok::Newline) if current.is_some() && next_is_open(&lx) => {}
+            (Some(_), _, Tok::Open(_) | Tok::Close(_)) => b.line = None,
+            (Some(_), _, Tok::Newline) if b.current.is_some() && next_is_open(&lx) => {}
             (Some(_), Some(starts_block), Tok::Newline | Tok::End) => {
-                if let Some(mark) = line.take() {
-                    if is_loose(src, &atoms[mark.atoms..], starts_block) {
-                        let end = atoms[mark.atoms..]
-                            .last()
-                            .map(|a| a.end as usize)
-                            .into_iter()
-                            .chain(diags[mark.diags..].iter().map(|d| d.span.1))
-                            .max()
-                            .unwrap_or(mark.start);
-                        items.truncate(mark.items);
-                        atoms.truncate(mark.atoms);
-                        // Complaints about the characters of the dropped text go with it.
-                        let mut n = 0;
-                        diags.retain(|d| {
-                            n += 1;
-                            n <= mark.diags || !matches!(d.kind, MdlErrorKind::UnexpectedChar(_))
-                        });
-                        current = None;
-                        run = None;
-                        let binary = diags[mark.diags.min(diags.len())..]
-                            .iter()
-                            .any(|d| matches!(d.kind, MdlErrorKind::BinaryData(_)));
-                        match loose.last_mut() {
-                            // Binary data, not text: its own error says so.
-                            _ if binary => {}
-                            Some(r) if loose_items == mark.items => {
-                                r.end = end;
-                                r.lines += 1;
-                            }
-                            _ => loose.push(LooseRun {
-                                start: mark.start,
-                                end,
-                                lines: 1,
-                            }),
-                        }
-                        loose_items = mark.items;
+                if let Some(mark) = b.line.take() {
+                    if is_loose(src, &b.atoms[mark.atoms..], starts_block) {
+                        b.drop_loose_line(mark, diags);
                     }
                 }
             }
             _ => {}
         }
         match tok {
-            Tok::Atom(a) => {
-                if current.is_none() {
-                    match run.take() {
-                        Some(r) if a.kind == AtomKind::Number => current = Some(r),
-                        _ => numeric = a.kind == AtomKind::Number,
-                    }
-                }
-                numeric &= a.kind == AtomKind::Number;
-                let i = *current.get_or_insert_with(|| {
-                    items.push(Item {
-                        atoms: atoms.len() as u32,
-                        natoms: 0,
-                        body: false,
-                        end: 0,
-                        start: a.start,
-                    });
-                    items.len() - 1
-                });
-                atoms.push(a);
-                items[i].natoms += 1;
-            }
-            Tok::Open(at) => {
-                run = None;
-                let i = current.take().unwrap_or_else(|| {
-                    items.push(Item {
-                        atoms: atoms.len() as u32,
-                        natoms: 0,
-                        body: false,
-                        end: 0,
-                        start: at as u32,
-                    });
-                    items.len() - 1
-                });
-                items[i].body = true;
-                if let Some(starts_block) = starts_block.filter(|_| stack.len() > 1) {
-                    recover_at_top_block(
-                        src,
-                        (&atoms, &mut items),
-                        &mut stack,
-                        i,
-                        starts_block,
-                        diags,
-                        &mut line_count,
-                    );
-                }
-                if stack.len() > MAX_DEPTH {
-                    push(
-                        diags,
-                        Diagnostic::error(MdlErrorKind::TooDeep { limit: MAX_DEPTH }, (at, at + 1)),
-                    );
-                    skip_block(&mut lx, diags);
-                    items[i].end = items.len() as u32;
-                } else {
-                    stack.push((i, at));
-                }
-            }
-            Tok::Close(at) => {
-                run = None;
-                close_current(&mut current, &mut items);
-                if stack.len() == 1 {
-                    push(
-                        diags,
-                        Diagnostic::error(MdlErrorKind::UnmatchedClose, (at, at + 1)),
-                    );
-                } else {
-                    let (i, _) = stack.pop().expect("non-root open item");
-                    items[i].end = items.len() as u32;
-                }
-            }
+            Tok::Atom(a) => b.atom(a),
+            Tok::Open(at) => b.open(at, &mut lx, src, starts_block, diags),
+            Tok::Close(at) => b.close(at, diags),
             Tok::Comma => {
-                run = if numeric { current } else { None };
-                close_current(&mut current, &mut items);
+                b.run = if b.numeric { b.current } else { None };
+                close_current(&mut b.current, &mut b.items);
             }
             Tok::Newline => {
                 // A line break ends an item unless a `{` follows (Allman-style blocks).
-                if current.is_some() && !next_is_open(&lx) {
-                    close_current(&mut current, &mut items);
+                if b.current.is_some() && !next_is_open(&lx) {
+                    close_current(&mut b.current, &mut b.items);
                 }
             }
             Tok::End => break,
         }
     }
-    close_current(&mut current, &mut items);
-    // After a string or comment that ran to the end, or binary data that stopped the lexer,
-    // unclosed blocks are only its echo.
-    let swallowed = diags.iter().any(|d| {
-        matches!(
-            d.kind,
-            MdlErrorKind::UnterminatedString
-                | MdlErrorKind::UnterminatedComment
-                | MdlErrorKind::BinaryData(_)
-        )
-    });
-    while stack.len() > 1 {
-        let (i, at) = stack.pop().expect("open item");
-        if !swallowed {
-            push(
+    b.finish(src, diags)
+}
+
+/// The tree [`parse_with`] is building, and where it stands.
+struct Builder {
+    atoms: Vec<Atom>,
+    items: Vec<Item>,
+    /// Stack of open items (indices) with the byte offset of their `{`.
+    stack: Vec<(usize, usize)>,
+    /// The item being built (atoms seen, no body yet).
+    current: Option<usize>,
+    /// Whether the current item holds only numbers so far.
+    numeric: bool,
+    /// A numbers-only item just ended by a comma: a number that follows joins it, so a
+    /// list of values (`{ 0, 0, 1 }`, a long VertexGroup) is one item, not one per value.
+    run: Option<usize>,
+    /// Document mode: the current top-level line's start, while it has opened no block.
+    line: Option<LineMark>,
+    loose: Vec<LooseRun>,
+    /// The item count when the last loose line was dropped: unchanged means no item came
+    /// between, and the next loose line continues the run.
+    loose_items: usize,
+    /// Line breaks counted so far by error recovery (see `recover_at_top_block`).
+    line_count: (usize, usize),
+}
+
+impl Builder {
+    fn new(src: &[u8]) -> Builder {
+        let mut items = Vec::with_capacity(src.len() / 5);
+        items.push(Item {
+            atoms: 0,
+            natoms: 0,
+            body: true,
+            end: 0,
+            start: 0,
+        });
+        Builder {
+            atoms: Vec::with_capacity(src.len() / 4),
+            items,
+            stack: vec![(0, 0)],
+            current: None,
+            numeric: false,
+            run: None,
+            line: None,
+            loose: Vec::new(),
+            loose_items: usize::MAX,
+            line_count: (0, 0),
+        }
+    }
+
+    /// A top-level line starts with its first atom or its first bad character.
+    fn mark_line(&mut self, tok: &Tok, diags: &[Diagnostic], diags_before: usize) {
+        let first_bad = diags[diags_before..].first().map(|d| d.span.0);
+        let first_atom = match tok {
+            Tok::Atom(a) => Some(a.start as usize),
+            _ => None,
+        };
+        if let Some(start) = first_bad.or(first_atom) {
+            self.line = Some(LineMark {
+                items: self.items.len(),
+                atoms: self.atoms.len(),
+                diags: diags_before,
+                start,
+            });
+        }
+    }
+
+    /// Drops the loose top-level line that began at `mark`, and counts it in a run.
+    fn drop_loose_line(&mut self, mark: LineMark, diags: &mut Vec<Diagnostic>) {
+        let end = self.atoms[mark.atoms..]
+            .last()
+            .map(|a| a.end as usize)
+            .into_iter()
+            .chain(diags[mark.diags..].iter().map(|d| d.span.1))
+            .max()
+            .unwrap_or(mark.start);
+        self.items.truncate(mark.items);
+        self.atoms.truncate(mark.atoms);
+        // Complaints about the characters of the dropped text go with it.
+        let mut n = 0;
+        diags.retain(|d| {
+            n += 1;
+            n <= mark.diags || !matches!(d.kind, MdlErrorKind::UnexpectedChar(_))
+        });
+        self.current = None;
+        self.run = None;
+        let binary = diags[mark.diags.min(diags.len())..]
+            .iter()
+            .any(|d| matches!(d.kind, MdlErrorKind::BinaryData(_)));
+        match self.loose.last_mut() {
+            // Binary data, not text: its own error says so.
+            _ if binary => {}
+            Some(r) if self.loose_items == mark.items => {
+                r.end = end;
+                r.lines += 1;
+            }
+            _ => self.loose.push(LooseRun {
+                start: mark.start,
+                end,
+                lines: 1,
+            }),
+        }
+        self.loose_items = mark.items;
+    }
+
+    #[inline(always)]
+    fn atom(&mut self, a: Atom) {
+        if self.current.is_none() {
+            match self.run.take() {
+                Some(r) if a.kind == AtomKind::Number => self.current = Some(r),
+                _ => self.numeric = a.kind == AtomKind::Number,
+            }
+        }
+        self.numeric &= a.kind == AtomKind::Number;
+        let items = &mut self.items;
+        let atoms = &self.atoms;
+        let i = *self.current.get_or_insert_with(|| {
+            items.push(Item {
+                atoms: atoms.len() as u32,
+                natoms: 0,
+                body: false,
+                end: 0,
+                start: a.start,
+            });
+            items.len() - 1
+        });
+        self.atoms.push(a);
+        self.items[i].natoms += 1;
+    }
+
+    fn open(
+        &mut self,
+        at: usize,
+        lx: &mut Lexer,
+        src: &[u8],
+        starts_block: Option<&BlockWords>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        self.run = None;
+        let (items, atoms) = (&mut self.items, &self.atoms);
+        let i = self.current.take().unwrap_or_else(|| {
+            items.push(Item {
+                atoms: atoms.len() as u32,
+                natoms: 0,
+                body: false,
+                end: 0,
+                start: at as u32,
+            });
+            items.len() - 1
+        });
+        self.items[i].body = true;
+        if let Some(starts_block) = starts_block.filter(|_| self.stack.len() > 1) {
+            recover_at_top_block(
+                src,
+                (&self.atoms, &mut self.items),
+                &mut self.stack,
+                i,
+                starts_block,
                 diags,
-                Diagnostic::error(MdlErrorKind::UnclosedBlock, (at, at + 1)),
+                &mut self.line_count,
             );
         }
-        items[i].end = items.len() as u32;
+        if self.stack.len() > MAX_DEPTH {
+            push(
+                diags,
+                Diagnostic::error(MdlErrorKind::TooDeep { limit: MAX_DEPTH }, (at, at + 1)),
+            );
+            skip_block(lx, diags);
+            self.items[i].end = self.items.len() as u32;
+        } else {
+            self.stack.push((i, at));
+        }
     }
-    items[0].end = items.len() as u32;
-    Tree {
-        src,
-        atoms,
-        items,
-        loose,
+
+    fn close(&mut self, at: usize, diags: &mut Vec<Diagnostic>) {
+        self.run = None;
+        close_current(&mut self.current, &mut self.items);
+        if self.stack.len() == 1 {
+            push(
+                diags,
+                Diagnostic::error(MdlErrorKind::UnmatchedClose, (at, at + 1)),
+            );
+        } else {
+            let (i, _) = self.stack.pop().expect("non-root open item");
+            self.items[i].end = self.items.len() as u32;
+        }
+    }
+
+    /// Closes what is still open and hands over the tree.
+    fn finish<'a>(mut self, src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
+        close_current(&mut self.current, &mut self.items);
+        // After a string or comment that ran to the end, or binary data that stopped the
+        // lexer, unclosed blocks are only its echo.
+        let swallowed = diags.iter().any(|d| {
+            matches!(
+                d.kind,
+                MdlErrorKind::UnterminatedString
+                    | MdlErrorKind::UnterminatedComment
+                    | MdlErrorKind::BinaryData(_)
+            )
+        });
+        while self.stack.len() > 1 {
+            let (i, at) = self.stack.pop().expect("open item");
+            if !swallowed {
+                push(
+                    diags,
+                    Diagnostic::error(MdlErrorKind::UnclosedBlock, (at, at + 1)),
+                );
+            }
+            self.items[i].end = self.items.len() as u32;
+        }
+        self.items[0].end = self.items.len() as u32;
+        Tree {
+            src,
+            atoms: self.atoms,
+            items: self.items,
+            loose: self.loose,
+        }
     }
 }
 
@@ -626,41 +487,6 @@ fn is_loose(src: &[u8], atoms: &[Atom], starts_block: &BlockWords) -> bool {
 fn close_current(current: &mut Option<usize>, items: &mut [Item]) {
     if let Some(i) = current.take() {
         items[i].end = i as u32 + 1;
-    }
-}
-
-/// True if the next significant character (skipping blanks, line breaks and comments) is `{`.
-fn next_is_open(lx: &Lexer) -> bool {
-    let s = lx.src;
-    let mut i = lx.pos;
-    while i < s.len() {
-        match s[i] {
-            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
-            b'/' if s.get(i + 1) == Some(&b'/') => {
-                i = memchr(b'\n', &s[i..]).map_or(s.len(), |p| i + p)
-            }
-            b'{' => return true,
-            _ => return false,
-        }
-    }
-    false
-}
-
-/// Skips a too-deep block up to its matching `}` without building items.
-fn skip_block(lx: &mut Lexer, diags: &mut Vec<Diagnostic>) {
-    let mut depth = 1usize;
-    loop {
-        match lx.next(diags) {
-            Tok::Open(_) => depth += 1,
-            Tok::Close(_) => {
-                depth -= 1;
-                if depth == 0 {
-                    return;
-                }
-            }
-            Tok::End => return,
-            _ => {}
-        }
     }
 }
 
@@ -713,79 +539,5 @@ impl Iterator for Children<'_, '_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn shape(src: &str) -> (String, usize) {
-        let mut d = Vec::new();
-        let t = parse(src.as_bytes(), &mut d);
-        fn walk(t: &Tree, i: usize, out: &mut String) {
-            let words: Vec<String> = t
-                .item_atoms(i)
-                .iter()
-                .map(|a| String::from_utf8_lossy(t.text(a)).into_owned())
-                .collect();
-            out.push_str(&words.join(" "));
-            if t.items[i].body {
-                out.push('{');
-                let kids: Vec<usize> = t.children(i).collect();
-                for (n, k) in kids.iter().enumerate() {
-                    if n > 0 {
-                        out.push('|');
-                    }
-                    walk(t, *k, out);
-                }
-                out.push('}');
-            }
-        }
-        let mut out = String::new();
-        walk(&t, 0, &mut out);
-        (out, d.len())
-    }
-
-    #[test]
-    fn items_end_at_commas_bodies_and_lines() {
-        let (s, errs) =
-            shape("Model \"a\" {\n BlendTime 150,\n MinimumExtent { -1, 2.5e-05, 3 },\n}\n");
-        assert_eq!(errs, 0);
-        assert_eq!(s, "{Model a{BlendTime 150|MinimumExtent{-1 2.5e-05 3}}}");
-    }
-
-    #[test]
-    fn keys_and_allman_braces() {
-        let (s, _) =
-            shape("Translation 1 {\n Linear,\n 0: { 1, 2, 3 },\n}\nAnim \"x\"\n{\n NonLooping\n}");
-        assert_eq!(s, "{Translation 1{Linear|0 :{1 2 3}}|Anim x{NonLooping}}");
-    }
-
-    #[test]
-    fn comments_bom_and_crlf() {
-        let (s, errs) = shape("\u{feff}// c\r\nVersion { /* x */ FormatVersion 800, // y\r\n}\r\n");
-        assert_eq!(errs, 0);
-        assert_eq!(s, "{Version{FormatVersion 800}}");
-    }
-
-    #[test]
-    fn structural_errors_are_reported_and_parsing_goes_on() {
-        let mut d = Vec::new();
-        parse(b"A {\n} }\nB \"open", &mut d);
-        let kinds: Vec<_> = d.iter().map(|x| x.kind.clone()).collect();
-        assert_eq!(
-            kinds,
-            vec![
-                MdlErrorKind::UnmatchedClose,
-                MdlErrorKind::UnterminatedString
-            ]
-        );
-    }
-
-    #[test]
-    fn deep_nesting_is_bounded() {
-        let src = "{".repeat(10_000) + &"}".repeat(10_000);
-        let mut d = Vec::new();
-        let t = parse(src.as_bytes(), &mut d);
-        assert_eq!(d.len(), 1);
-        assert!(matches!(d[0].kind, MdlErrorKind::TooDeep { .. }));
-        assert!(t.items.len() <= MAX_DEPTH + 2);
-    }
-}
+#[path = "parse_tests.rs"]
+mod tests;

@@ -4,8 +4,12 @@
 //! that was read writes back byte for byte.
 
 mod chunks;
+mod declared;
 pub mod error;
 pub mod family;
+mod geoset;
+mod material;
+mod objects;
 pub(crate) mod reader;
 pub(crate) mod record;
 pub(crate) mod tracks;
@@ -13,6 +17,7 @@ pub(crate) mod writer;
 
 pub use chunks::conventional_layout;
 pub(crate) use chunks::{peek_version, record_offsets, require_header};
+pub(crate) use geoset::tagged;
 pub use error::{MdxError, MdxErrorKind, MdxResult};
 pub use family::{classify_family, detect_family};
 

@@ -3,16 +3,12 @@
 //!
 //! Their MDL follows the Blizzard layout of seed 000 B.2 (see `mdl::records::emitters`).
 
-use crate::format::{len, track as tk};
-use crate::mdl::records::emitters::PRE2_AREA_KEYWORDS as AREA;
-use crate::mdl::records::fields::{Field, Style};
-use crate::mdl::records::node::kind;
+use crate::format::keywords::PRE2_AREA_KEYWORDS as AREA;
+use crate::format::keywords::{Field, Style};
+use crate::format::len;
 
 use super::declare::record;
-use super::{FixedString, Node};
-
-/// Particle emitter flag words and their node-flag bits.
-const PREM_FLAGS: &[(&str, u32)] = &[("EmitterUsesMDL", 0x8000), ("EmitterUsesTGA", 0x10000)];
+use super::FixedString;
 
 /// The fields of a model-spawning particle emitter that Warcraft III and the WoW alpha
 /// family share, in MDX order (see [`light_fields`](super::light_fields)).
@@ -22,22 +18,22 @@ macro_rules! particle_emitter_fields {
             $($head)*
             fields {
                 /// Particles per second.
-                emission_rate: f32 => $crate::mdl::records::fields::Field::animated(
+                emission_rate: f32 => $crate::format::keywords::Field::animated(
                     &["EmissionRate"],
                     $crate::format::track::KPEE,
                 ),
                 /// Gravity.
-                gravity: f32 => $crate::mdl::records::fields::Field::animated(
+                gravity: f32 => $crate::format::keywords::Field::animated(
                     &["Gravity"],
                     $crate::format::track::KPEG,
                 ),
                 /// Longitude.
-                longitude: f32 => $crate::mdl::records::fields::Field::animated(
+                longitude: f32 => $crate::format::keywords::Field::animated(
                     &["Longitude"],
                     $crate::format::track::KPLN,
                 ),
                 /// Latitude.
-                latitude: f32 => $crate::mdl::records::fields::Field::animated(
+                latitude: f32 => $crate::format::keywords::Field::animated(
                     &["Latitude"],
                     $crate::format::track::KPLT,
                 ),
@@ -45,19 +41,19 @@ macro_rules! particle_emitter_fields {
                 /// war3-model fails on an emitter without it, and both it and
                 /// mdx-m3-viewer always write it.
                 path: $crate::model::FixedString[$crate::format::len::PATH]
-                    => $crate::mdl::records::fields::Field::new(
+                    => $crate::format::keywords::Field::new(
                         &["Path"],
-                        $crate::mdl::records::fields::Style::Plain,
+                        $crate::format::keywords::Style::Plain,
                     )
                     .group("Particle"),
                 /// Particle life span.
-                life_span: f32 => $crate::mdl::records::fields::Field::animated(
+                life_span: f32 => $crate::format::keywords::Field::animated(
                     &["LifeSpan"],
                     $crate::format::track::KPEL,
                 )
                 .group("Particle"),
                 /// Initial speed.
-                speed: f32 => $crate::mdl::records::fields::Field::animated(
+                speed: f32 => $crate::format::keywords::Field::animated(
                     &["InitVelocity", "Speed"],
                     $crate::format::track::KPES,
                 )
@@ -69,29 +65,27 @@ macro_rules! particle_emitter_fields {
 }
 pub(crate) use particle_emitter_fields;
 
-particle_emitter_fields! {
-    record! {
-        /// A classic particle emitter that spawns copies of a model. In MDL the particle's own
-        /// fields sit in a `Particle { }` block.
-        ParticleEmitter = "ParticleEmitter" in "ParticleEmitter" {
-            head node: Node = kind::PARTICLE_EMITTER;
-            size 4;
-            flags PREM_FLAGS;
-            tracks(tracks, tail) [tk::KPEV => "Visibility"];
-            mdl [emission_rate, gravity, longitude, latitude, life_span, speed, path];
+/// The declaration of [`ParticleEmitter`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! particle_emitter_decl {
+    ($mac:ident) => {
+        $crate::model::particle_emitter_fields! {
+            $mac! {
+                /// A classic particle emitter that spawns copies of a model. In MDL the particle's own
+                /// fields sit in a `Particle { }` block.
+                ParticleEmitter = "ParticleEmitter" in "ParticleEmitter" {
+                    head node: $crate::model::Node = $crate::format::kind::PARTICLE_EMITTER;
+                    size 4;
+                    flags $crate::format::keywords::PREM_FLAGS;
+                    tracks(tracks, tail) [$crate::format::track::KPEV => "Visibility"];
+                    mdl [emission_rate, gravity, longitude, latitude, life_span, speed, path];
+                }
+            } {}
         }
-    } {}
+    };
 }
+pub(crate) use particle_emitter_decl;
 
-/// Particle emitter 2 flag words and their node-flag bits, in the seed's order.
-const PRE2_FLAGS: &[(&str, u32)] = &[
-    ("SortPrimsFarZ", 0x10000),
-    ("Unshaded", 0x8000),
-    ("LineEmitter", 0x20000),
-    ("Unfogged", 0x40000),
-    ("ModelSpace", 0x80000),
-    ("XYQuad", 0x100000),
-];
+particle_emitter_decl!(record);
 
 /// Filter mode words, by stored value.
 const FILTER_MODES: &[&str] = &["Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"];
@@ -99,145 +93,161 @@ const FILTER_MODES: &[&str] = &["Blend", "Additive", "Modulate", "Modulate2x", "
 /// Head-or-tail words, by stored value.
 const HEAD_OR_TAIL: &[&str] = &["Head", "Tail", "Both"];
 
-record! {
-    /// The sprite particle emitter used by most effects.
-    ParticleEmitter2 = "ParticleEmitter2" in "ParticleEmitter2" {
-        head node: Node = kind::PARTICLE_EMITTER;
-        size 4;
-        flags PRE2_FLAGS;
-        tracks(tracks, tail) [tk::KP2V => "Visibility"];
-        mdl [
-            speed, variation, latitude, gravity, squirt, life_span, emission_rate, width, length,
-            filter_mode, rows, columns, head_or_tail, tail_length, time, segment_colors,
-            segment_alphas, segment_scaling, head_intervals, head_decay_intervals,
-            tail_intervals, tail_decay_intervals, texture_id, replaceable_id, priority_plane,
-        ];
-    }
-    fields {
-        /// Speed.
-        speed: f32 => Field::animated(&["Speed"], tk::KP2S),
-        /// Speed variation.
-        variation: f32 => Field::animated(&["Variation"], tk::KP2R),
-        /// Latitude.
-        latitude: f32 => Field::animated(&["Latitude"], tk::KP2L),
-        /// Gravity.
-        gravity: f32 => Field::animated(&["Gravity"], tk::KP2G),
-        /// Particle life span.
-        life_span: f32 => Field::new(&["LifeSpan"], Style::Plain),
-        /// Particles per second.
-        emission_rate: f32 => Field::animated(&["EmissionRate"], tk::KP2E),
-        /// Emitter length: the first of the two emitter-area floats, as seeds 000 and 003 and the
-        /// `wc3` crate name it (mdx-m3-viewer calls this one width).
-        length: f32 => Field::animated(&[AREA.0], tk::KP2N),
-        /// Emitter width: the second emitter-area float (see `length`).
-        width: f32 => Field::animated(&[AREA.1], tk::KP2W),
-        /// Blend mode.
-        filter_mode: u32 => Field::new(&[], Style::Words(FILTER_MODES)),
-        /// Texture rows.
-        rows: u32 => Field::new(&["Rows"], Style::Plain),
-        /// Texture columns.
-        columns: u32 => Field::new(&["Columns"], Style::Plain),
-        /// 0 head, 1 tail, 2 both; unknown values kept.
-        head_or_tail: u32 => Field::new(&[], Style::Words(HEAD_OR_TAIL)),
-        /// Tail length.
-        tail_length: f32 => Field::new(&["TailLength"], Style::Plain),
-        /// Middle time (0..1).
-        time: f32 => Field::new(&["Time"], Style::Plain),
-        /// Start, middle, end colors, each blue, green, red.
-        segment_colors: [[f32; 3]; 3] => Field::new(&["SegmentColor"], Style::Plain),
-        /// Start, middle, end alpha (0..255).
-        segment_alphas: [u8; 3] => Field::new(&["Alpha"], Style::Plain),
-        /// Start, middle, end scaling.
-        segment_scaling: [f32; 3] => Field::new(&["ParticleScaling"], Style::Plain),
-        /// Head life-span UV animation: start, end, repeat.
-        head_intervals: [u32; 3] => Field::new(&["LifeSpanUVAnim"], Style::Plain),
-        /// Head decay UV animation: start, end, repeat.
-        head_decay_intervals: [u32; 3] => Field::new(&["DecayUVAnim"], Style::Plain),
-        /// Tail life-span UV animation: start, end, repeat.
-        tail_intervals: [u32; 3] => Field::new(&["TailUVAnim"], Style::Plain),
-        /// Tail decay UV animation: start, end, repeat.
-        tail_decay_intervals: [u32; 3] => Field::new(&["TailDecayUVAnim"], Style::Plain),
-        /// Texture id.
-        texture_id: i32 => Field::new(&["TextureID"], Style::Plain),
-        /// Squirt (1 = emit all at once on visibility).
-        squirt: u32 => Field::new(&["Squirt"], Style::Flag),
-        /// Priority plane.
-        priority_plane: i32 => Field::new(&["PriorityPlane"], Style::NonZero),
-        /// Replaceable id.
-        replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
-    }
+/// The declaration of [`ParticleEmitter2`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! particle_emitter2_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// The sprite particle emitter used by most effects.
+            ParticleEmitter2 = "ParticleEmitter2" in "ParticleEmitter2" {
+                head node: $crate::model::Node = $crate::format::kind::PARTICLE_EMITTER;
+                size 4;
+                flags $crate::format::keywords::PRE2_FLAGS;
+                tracks(tracks, tail) [$crate::format::track::KP2V => "Visibility"];
+                mdl [
+                    speed, variation, latitude, gravity, squirt, life_span, emission_rate, width, length,
+                    filter_mode, rows, columns, head_or_tail, tail_length, time, segment_colors,
+                    segment_alphas, segment_scaling, head_intervals, head_decay_intervals,
+                    tail_intervals, tail_decay_intervals, texture_id, replaceable_id, priority_plane,
+                ];
+            }
+            fields {
+                /// Speed.
+                speed: f32 => Field::animated(&["Speed"], $crate::format::track::KP2S),
+                /// Speed variation.
+                variation: f32 => Field::animated(&["Variation"], $crate::format::track::KP2R),
+                /// Latitude.
+                latitude: f32 => Field::animated(&["Latitude"], $crate::format::track::KP2L),
+                /// Gravity.
+                gravity: f32 => Field::animated(&["Gravity"], $crate::format::track::KP2G),
+                /// Particle life span.
+                life_span: f32 => Field::new(&["LifeSpan"], Style::Plain),
+                /// Particles per second.
+                emission_rate: f32 => Field::animated(&["EmissionRate"], $crate::format::track::KP2E),
+                /// Emitter length: the first of the two emitter-area floats, as seeds 000 and 003 and the
+                /// `wc3` crate name it (mdx-m3-viewer calls this one width).
+                length: f32 => Field::animated(&[AREA.0], $crate::format::track::KP2N),
+                /// Emitter width: the second emitter-area float (see `length`).
+                width: f32 => Field::animated(&[AREA.1], $crate::format::track::KP2W),
+                /// Blend mode.
+                filter_mode: u32 => Field::new(&[], Style::Words(FILTER_MODES)),
+                /// Texture rows.
+                rows: u32 => Field::new(&["Rows"], Style::Plain),
+                /// Texture columns.
+                columns: u32 => Field::new(&["Columns"], Style::Plain),
+                /// 0 head, 1 tail, 2 both; unknown values kept.
+                head_or_tail: u32 => Field::new(&[], Style::Words(HEAD_OR_TAIL)),
+                /// Tail length.
+                tail_length: f32 => Field::new(&["TailLength"], Style::Plain),
+                /// Middle time (0..1).
+                time: f32 => Field::new(&["Time"], Style::Plain),
+                /// Start, middle, end colors, each blue, green, red.
+                segment_colors: [[f32; 3]; 3] => Field::new(&["SegmentColor"], Style::Plain),
+                /// Start, middle, end alpha (0..255).
+                segment_alphas: [u8; 3] => Field::new(&["Alpha"], Style::Plain),
+                /// Start, middle, end scaling.
+                segment_scaling: [f32; 3] => Field::new(&["ParticleScaling"], Style::Plain),
+                /// Head life-span UV animation: start, end, repeat.
+                head_intervals: [u32; 3] => Field::new(&["LifeSpanUVAnim"], Style::Plain),
+                /// Head decay UV animation: start, end, repeat.
+                head_decay_intervals: [u32; 3] => Field::new(&["DecayUVAnim"], Style::Plain),
+                /// Tail life-span UV animation: start, end, repeat.
+                tail_intervals: [u32; 3] => Field::new(&["TailUVAnim"], Style::Plain),
+                /// Tail decay UV animation: start, end, repeat.
+                tail_decay_intervals: [u32; 3] => Field::new(&["TailDecayUVAnim"], Style::Plain),
+                /// Texture id.
+                texture_id: i32 => Field::new(&["TextureID"], Style::Plain),
+                /// Squirt (1 = emit all at once on visibility).
+                squirt: u32 => Field::new(&["Squirt"], Style::Flag),
+                /// Priority plane.
+                priority_plane: i32 => Field::new(&["PriorityPlane"], Style::NonZero),
+                /// Replaceable id.
+                replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
+            }
+        }
+    };
 }
+pub(crate) use particle_emitter2_decl;
 
-record! {
-    /// A ribbon emitter: a trail of quads.
-    RibbonEmitter = "RibbonEmitter" in "RibbonEmitter" {
-        head node: Node = kind::RIBBON_EMITTER;
-        size 4;
-        tracks(tracks, tail) [tk::KRVS => "Visibility"];
-        mdl [
-            height_above, height_below, alpha, color, texture_slot, emission_rate, life_span,
-            gravity, rows, columns, material_id,
-        ];
-    }
-    fields {
-        /// Height above the node.
-        height_above: f32 => Field::animated(&["HeightAbove"], tk::KRHA),
-        /// Height below the node.
-        height_below: f32 => Field::animated(&["HeightBelow"], tk::KRHB),
-        /// Alpha.
-        alpha: f32 => Field::animated(&["Alpha"], tk::KRAL),
-        /// Color, blue, green, red.
-        color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], tk::KRCO).color(),
-        /// Life span of a segment.
-        life_span: f32 => Field::new(&["LifeSpan"], Style::Plain),
-        /// Texture slot.
-        texture_slot: u32 => Field::animated(&["TextureSlot"], tk::KRTX),
-        /// Segments per second.
-        emission_rate: u32 => Field::new(&["EmissionRate"], Style::Plain),
-        /// Texture rows.
-        rows: u32 => Field::new(&["Rows"], Style::Plain),
-        /// Texture columns.
-        columns: u32 => Field::new(&["Columns"], Style::Plain),
-        /// Material id.
-        material_id: i32 => Field::new(&["MaterialID"], Style::Plain),
-        /// Gravity.
-        gravity: f32 => Field::new(&["Gravity"], Style::NonZero),
-    }
+particle_emitter2_decl!(record);
+
+/// The declaration of [`RibbonEmitter`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! ribbon_emitter_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// A ribbon emitter: a trail of quads.
+            RibbonEmitter = "RibbonEmitter" in "RibbonEmitter" {
+                head node: $crate::model::Node = $crate::format::kind::RIBBON_EMITTER;
+                size 4;
+                tracks(tracks, tail) [$crate::format::track::KRVS => "Visibility"];
+                mdl [
+                    height_above, height_below, alpha, color, texture_slot, emission_rate, life_span,
+                    gravity, rows, columns, material_id,
+                ];
+            }
+            fields {
+                /// Height above the node.
+                height_above: f32 => Field::animated(&["HeightAbove"], $crate::format::track::KRHA),
+                /// Height below the node.
+                height_below: f32 => Field::animated(&["HeightBelow"], $crate::format::track::KRHB),
+                /// Alpha.
+                alpha: f32 => Field::animated(&["Alpha"], $crate::format::track::KRAL),
+                /// Color, blue, green, red.
+                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::format::track::KRCO).color(),
+                /// Life span of a segment.
+                life_span: f32 => Field::new(&["LifeSpan"], Style::Plain),
+                /// Texture slot.
+                texture_slot: u32 => Field::animated(&["TextureSlot"], $crate::format::track::KRTX),
+                /// Segments per second.
+                emission_rate: u32 => Field::new(&["EmissionRate"], Style::Plain),
+                /// Texture rows.
+                rows: u32 => Field::new(&["Rows"], Style::Plain),
+                /// Texture columns.
+                columns: u32 => Field::new(&["Columns"], Style::Plain),
+                /// Material id.
+                material_id: i32 => Field::new(&["MaterialID"], Style::Plain),
+                /// Gravity.
+                gravity: f32 => Field::new(&["Gravity"], Style::NonZero),
+            }
+        }
+    };
 }
+pub(crate) use ribbon_emitter_decl;
 
-/// Popcorn emitter flag words (mdx-m3-viewer, Retera's Model Studio, war3-model; the
-/// corpus has none set).
-const POPCORN_FLAGS: &[(&str, u32)] = &[
-    ("SortPrimsFarZ", 0x10000),
-    ("Unshaded", 0x8000),
-    ("Unfogged", 0x40000),
-];
+ribbon_emitter_decl!(record);
 
-record! {
-    /// A Reforged popcorn emitter (PopcornFX effect).
-    PopcornEmitter = "PopcornEmitter" in "ParticleEmitterPopcorn" {
-        head node: Node = kind::PARTICLE_EMITTER;
-        size 4;
-        flags POPCORN_FLAGS;
-        tracks(tracks, tail) [tk::KPPV => "Visibility"];
-    }
-    fields {
-        /// Life span.
-        life_span: f32 => Field::animated(&["LifeSpan"], tk::KPPL),
-        /// Emission rate.
-        emission_rate: f32 => Field::animated(&["EmissionRate"], tk::KPPE),
-        /// Speed.
-        speed: f32 => Field::animated(&["Speed"], tk::KPPS),
-        /// Color, blue, green, red.
-        color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], tk::KPPC).color(),
-        /// Alpha.
-        alpha: f32 = 1.0 => Field::animated(&["Alpha"], tk::KPPA),
-        /// Replaceable id.
-        replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
-        /// Effect file path (260 bytes).
-        path: FixedString[len::PATH] => Field::new(&["Path"], Style::NonZero),
-        /// Animation visibility guide (260 bytes).
-        animation_visibility_guide: FixedString[len::PATH]
-            => Field::new(&["AnimVisibilityGuide"], Style::NonZero),
-    }
+/// The declaration of [`PopcornEmitter`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! popcorn_emitter_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// A Reforged popcorn emitter (PopcornFX effect).
+            PopcornEmitter = "PopcornEmitter" in "ParticleEmitterPopcorn" {
+                head node: $crate::model::Node = $crate::format::kind::PARTICLE_EMITTER;
+                size 4;
+                flags $crate::format::keywords::POPCORN_FLAGS;
+                tracks(tracks, tail) [$crate::format::track::KPPV => "Visibility"];
+            }
+            fields {
+                /// Life span.
+                life_span: f32 => Field::animated(&["LifeSpan"], $crate::format::track::KPPL),
+                /// Emission rate.
+                emission_rate: f32 => Field::animated(&["EmissionRate"], $crate::format::track::KPPE),
+                /// Speed.
+                speed: f32 => Field::animated(&["Speed"], $crate::format::track::KPPS),
+                /// Color, blue, green, red.
+                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::format::track::KPPC).color(),
+                /// Alpha.
+                alpha: f32 = 1.0 => Field::animated(&["Alpha"], $crate::format::track::KPPA),
+                /// Replaceable id.
+                replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
+                /// Effect file path (260 bytes).
+                path: FixedString[len::PATH] => Field::new(&["Path"], Style::NonZero),
+                /// Animation visibility guide (260 bytes).
+                animation_visibility_guide: FixedString[len::PATH]
+                    => Field::new(&["AnimVisibilityGuide"], Style::NonZero),
+            }
+        }
+    };
 }
+pub(crate) use popcorn_emitter_decl;
+
+popcorn_emitter_decl!(record);

@@ -49,6 +49,30 @@ macro_rules! for_each_kind {
 }
 pub(crate) use for_each_kind;
 
+/// Hands every declared Warcraft III record (see [`declare`](super::declare)) to `$mac`:
+/// the MDX and MDL codecs each generate their part of every kind from this one list.
+macro_rules! for_each_decl {
+    ($mac:ident) => {
+        $crate::model::texture_animation_decl!($mac);
+        $crate::model::geoset_animation_decl!($mac);
+        $crate::model::attachment_decl!($mac);
+        $crate::model::event_object_decl!($mac);
+        $crate::model::camera_decl!($mac);
+        $crate::model::particle_emitter_decl!($mac);
+        $crate::model::particle_emitter2_decl!($mac);
+        $crate::model::ribbon_emitter_decl!($mac);
+        $crate::model::popcorn_emitter_decl!($mac);
+        $crate::model::light_decl!($mac);
+        $crate::model::bone_decl!($mac);
+        $crate::model::helper_decl!($mac);
+        $crate::model::sequence_decl!($mac);
+        $crate::model::texture_decl!($mac);
+        $crate::model::glider_decl!($mac);
+        $crate::model::face_effect_decl!($mac);
+    };
+}
+pub(crate) use for_each_decl;
+
 /// The number of rows of [`for_each_kind!`].
 pub(crate) const KINDS: usize = 22;
 

@@ -1,12 +1,9 @@
 //! Lights (LITE): see [`Light`].
 
-use crate::format::track as tk;
+use crate::format::keywords::{Field, Style};
 use crate::format::version as ver;
-use crate::mdl::records::fields::{Field, Style};
-use crate::mdl::records::node::kind;
 
 use super::declare::record;
-use super::Node;
 
 /// Light types.
 pub mod light_type {
@@ -30,44 +27,44 @@ macro_rules! light_fields {
             fields {
                 /// Light type (see [`light_type`](crate::model::light_type)); unknown values
                 /// kept.
-                light_type: u32 => $crate::mdl::records::fields::Field::new(
+                light_type: u32 => $crate::format::keywords::Field::new(
                     &[],
-                    $crate::mdl::records::fields::Style::Words(
+                    $crate::format::keywords::Style::Words(
                         $crate::model::light_type::NAMES,
                     ),
                 ),
                 $($after_type)*
                 /// Attenuation start.
-                attenuation_start: f32 => $crate::mdl::records::fields::Field::animated(
+                attenuation_start: f32 => $crate::format::keywords::Field::animated(
                     &["AttenuationStart"],
                     $crate::format::track::KLAS,
                 ),
                 /// Attenuation end.
-                attenuation_end: f32 => $crate::mdl::records::fields::Field::animated(
+                attenuation_end: f32 => $crate::format::keywords::Field::animated(
                     &["AttenuationEnd"],
                     $crate::format::track::KLAE,
                 ),
                 /// Color, stored blue, green, red (an absent MDL line reads as white, as
                 /// war3-model and MdxLib treat it).
-                color: [f32; 3] = [1.0; 3] => $crate::mdl::records::fields::Field::animated(
+                color: [f32; 3] = [1.0; 3] => $crate::format::keywords::Field::animated(
                     &["Color"],
                     $crate::format::track::KLAC,
                 )
                 .color(),
                 /// Intensity.
-                intensity: f32 => $crate::mdl::records::fields::Field::animated(
+                intensity: f32 => $crate::format::keywords::Field::animated(
                     &["Intensity"],
                     $crate::format::track::KLAI,
                 ),
                 /// Ambient color, stored blue, green, red.
                 ambient_color: [f32; 3] = [1.0; 3]
-                    => $crate::mdl::records::fields::Field::animated(
+                    => $crate::format::keywords::Field::animated(
                         &["AmbColor", "AmbientColor"],
                         $crate::format::track::KLBC,
                     )
                     .color(),
                 /// Ambient intensity.
-                ambient_intensity: f32 => $crate::mdl::records::fields::Field::animated(
+                ambient_intensity: f32 => $crate::format::keywords::Field::animated(
                     &["AmbIntensity", "AmbientIntensity"],
                     $crate::format::track::KLBI,
                 ),
@@ -78,79 +75,87 @@ macro_rules! light_fields {
 }
 pub(crate) use light_fields;
 
-light_fields! {
-    record! {
-        /// A light source: a node, then in MDX order
-        ///
-        /// | field | type | versions | track |
-        /// |---|---|---|---|
-        /// | type | u32 | all | |
-        /// | shadow casting | u32 | 1300+ | |
-        /// | attenuation start, end | f32, f32 | all | KLAS, KLAE |
-        /// | color | 3 f32 (blue, green, red) | all | KLAC |
-        /// | intensity | f32 | all | KLAI |
-        /// | ambient color | 3 f32 | all | KLBC |
-        /// | ambient intensity | f32 | all | KLBI |
-        /// | shadow intensity | f32 | 1200+ | |
-        /// | shadow casting start, end | f32, f32 | 1300+ | KLSS, KLSE |
-        /// | quadratic falloff, linear falloff, damping | 3 f32 | 1600+ | KLQF, KLLF, KLDA |
-        ///
-        /// then the tracks (and KLAV, visibility).
-        ///
-        /// Where this comes from: the `wc3` crate (0.2.0, `model/scene/light.rs`) and Retera's Model
-        /// Studio (its `LightChunk`/`MdlxLight` readers and its notes on the game's 1800 files) agree
-        /// on this order, the shadow casting word right after the type included; `tests/reforged_vs_wc3.rs`
-        /// checks it byte for byte against `wc3`. War3Net knows only the shadow intensity (1200).
-        /// Where they part, and what was chosen:
-        /// - first versions: an older Retera commit put every new field at 1600; its later ones, `wc3`
-        ///   and two other tools put shadow casting at 1300 and falloff at 1600. Taken: 1200, 1300,
-        ///   1600.
-        /// - an MDL light without `ShadowIntensity`: 0 for `wc3` (which leaves a 0 out when writing),
-        ///   0.4 for Retera. Taken: 0, so that `wc3`'s MDL reads the same here.
-        ///
-        /// The MDL keywords are `wc3`'s and Retera's: `static ShadowIntensity`, the bare word
-        /// `ShadowCasting`, `ShadowCastingStart`, `ShadowCastingEnd`, `QuadraticFalloff`,
-        /// `LinearFalloff`, `Damping`, in the game's line order. An absent falloff line reads as the
-        /// game's default (0.0005, 0, 0.00001), as both read it; so does a light of a version before
-        /// 1600 (see [`Light::new`]).
-        Light = "Light" in "Light" {
-            head node: Node = kind::LIGHT;
-            size 4;
-            tracks(tracks, tail) [tk::KLAV => "Visibility"];
-            // The `wc3` crate's line order: the shadow casting word after the intensities.
-            mdl [
-                light_type, attenuation_start, attenuation_end, color, intensity,
-                ambient_color, ambient_intensity, shadow_intensity, shadow_casting,
-                shadow_start, shadow_end, quadratic_falloff, linear_falloff, damping,
-            ];
+/// The declaration of [`Light`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! light_decl {
+    ($mac:ident) => {
+        $crate::model::light_fields! {
+            $mac! {
+                /// A light source: a node, then in MDX order
+                ///
+                /// | field | type | versions | track |
+                /// |---|---|---|---|
+                /// | type | u32 | all | |
+                /// | shadow casting | u32 | 1300+ | |
+                /// | attenuation start, end | f32, f32 | all | KLAS, KLAE |
+                /// | color | 3 f32 (blue, green, red) | all | KLAC |
+                /// | intensity | f32 | all | KLAI |
+                /// | ambient color | 3 f32 | all | KLBC |
+                /// | ambient intensity | f32 | all | KLBI |
+                /// | shadow intensity | f32 | 1200+ | |
+                /// | shadow casting start, end | f32, f32 | 1300+ | KLSS, KLSE |
+                /// | quadratic falloff, linear falloff, damping | 3 f32 | 1600+ | KLQF, KLLF, KLDA |
+                ///
+                /// then the tracks (and KLAV, visibility).
+                ///
+                /// Where this comes from: the `wc3` crate (0.2.0, `model/scene/light.rs`) and Retera's Model
+                /// Studio (its `LightChunk`/`MdlxLight` readers and its notes on the game's 1800 files) agree
+                /// on this order, the shadow casting word right after the type included; `tests/reforged_vs_wc3.rs`
+                /// checks it byte for byte against `wc3`. War3Net knows only the shadow intensity (1200).
+                /// Where they part, and what was chosen:
+                /// - first versions: an older Retera commit put every new field at 1600; its later ones, `wc3`
+                ///   and two other tools put shadow casting at 1300 and falloff at 1600. Taken: 1200, 1300,
+                ///   1600.
+                /// - an MDL light without `ShadowIntensity`: 0 for `wc3` (which leaves a 0 out when writing),
+                ///   0.4 for Retera. Taken: 0, so that `wc3`'s MDL reads the same here.
+                ///
+                /// The MDL keywords are `wc3`'s and Retera's: `static ShadowIntensity`, the bare word
+                /// `ShadowCasting`, `ShadowCastingStart`, `ShadowCastingEnd`, `QuadraticFalloff`,
+                /// `LinearFalloff`, `Damping`, in the game's line order. An absent falloff line reads as the
+                /// game's default (0.0005, 0, 0.00001), as both read it; so does a light of a version before
+                /// 1600 (see [`Light::new`]).
+                Light = "Light" in "Light" {
+                    head node: $crate::model::Node = $crate::format::kind::LIGHT;
+                    size 4;
+                    tracks(tracks, tail) [$crate::format::track::KLAV => "Visibility"];
+                    // The `wc3` crate's line order: the shadow casting word after the intensities.
+                    mdl [
+                        light_type, attenuation_start, attenuation_end, color, intensity,
+                        ambient_color, ambient_intensity, shadow_intensity, shadow_casting,
+                        shadow_start, shadow_end, quadratic_falloff, linear_falloff, damping,
+                    ];
+                }
+            } {
+                /// Shadow casting (1300+): 1 casts shadows, 0 does not; other values kept.
+                shadow_casting: u32; since ver::LIGHT_SHADOW_CASTING
+                    => Field::new(&["ShadowCasting"], Style::Flag),
+            } {
+                /// Shadow intensity (1200+).
+                shadow_intensity: f32; since ver::LIGHT_SHADOW
+                    => Field::new(&["ShadowIntensity"], Style::Static),
+                /// Distance where shadow casting starts (1300+).
+                shadow_start: f32; since ver::LIGHT_SHADOW_CASTING
+                    => Field::animated(&["ShadowCastingStart"], $crate::format::track::KLSS),
+                /// Distance where shadow casting ends (1300+).
+                shadow_end: f32; since ver::LIGHT_SHADOW_CASTING
+                    => Field::animated(&["ShadowCastingEnd"], $crate::format::track::KLSE),
+                /// Quadratic distance falloff coefficient (1600+; the game's value for older
+                /// versions is [`Light::DEFAULT_QUADRATIC_FALLOFF`]).
+                quadratic_falloff: f32 = Light::DEFAULT_QUADRATIC_FALLOFF; since ver::LIGHT_FALLOFF
+                    => Field::animated(&["QuadraticFalloff"], $crate::format::track::KLQF),
+                /// Linear distance falloff coefficient (1600+; 0 for older versions).
+                linear_falloff: f32; since ver::LIGHT_FALLOFF
+                    => Field::animated(&["LinearFalloff"], $crate::format::track::KLLF),
+                /// Damping coefficient (1600+; the game's value for older versions is
+                /// [`Light::DEFAULT_DAMPING`]).
+                damping: f32 = Light::DEFAULT_DAMPING; since ver::LIGHT_FALLOFF
+                    => Field::animated(&["Damping"], $crate::format::track::KLDA),
+            }
         }
-    } {
-        /// Shadow casting (1300+): 1 casts shadows, 0 does not; other values kept.
-        shadow_casting: u32; since ver::LIGHT_SHADOW_CASTING
-            => Field::new(&["ShadowCasting"], Style::Flag),
-    } {
-        /// Shadow intensity (1200+).
-        shadow_intensity: f32; since ver::LIGHT_SHADOW
-            => Field::new(&["ShadowIntensity"], Style::Static),
-        /// Distance where shadow casting starts (1300+).
-        shadow_start: f32; since ver::LIGHT_SHADOW_CASTING
-            => Field::animated(&["ShadowCastingStart"], tk::KLSS),
-        /// Distance where shadow casting ends (1300+).
-        shadow_end: f32; since ver::LIGHT_SHADOW_CASTING
-            => Field::animated(&["ShadowCastingEnd"], tk::KLSE),
-        /// Quadratic distance falloff coefficient (1600+; the game's value for older
-        /// versions is [`Light::DEFAULT_QUADRATIC_FALLOFF`]).
-        quadratic_falloff: f32 = Light::DEFAULT_QUADRATIC_FALLOFF; since ver::LIGHT_FALLOFF
-            => Field::animated(&["QuadraticFalloff"], tk::KLQF),
-        /// Linear distance falloff coefficient (1600+; 0 for older versions).
-        linear_falloff: f32; since ver::LIGHT_FALLOFF
-            => Field::animated(&["LinearFalloff"], tk::KLLF),
-        /// Damping coefficient (1600+; the game's value for older versions is
-        /// [`Light::DEFAULT_DAMPING`]).
-        damping: f32 = Light::DEFAULT_DAMPING; since ver::LIGHT_FALLOFF
-            => Field::animated(&["Damping"], tk::KLDA),
-    }
+    };
 }
+pub(crate) use light_decl;
+
+light_decl!(record);
 
 impl Light {
     /// A light holding in every field what the game assumes when a file lacks it (what an

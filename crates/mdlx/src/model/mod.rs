@@ -5,20 +5,30 @@
 //! in [`Layout`], in [`UnknownChunk`]s and in the `tail` fields of records.
 
 mod animated;
+pub(crate) use animated::{geoset_animation_decl, texture_animation_decl};
 mod attachment;
+pub(crate) use attachment::{attachment_decl, event_object_decl};
 mod camera;
+pub(crate) use camera::camera_decl;
 pub(crate) mod declare;
 #[macro_use]
 mod kinds;
-pub(crate) use kinds::{for_each_kind, FIELDS as KIND_FIELDS, KINDS, MDL_ORDER, TAGS as KIND_TAGS};
+pub(crate) use kinds::{
+    for_each_decl, for_each_kind, FIELDS as KIND_FIELDS, KINDS, MDL_ORDER, TAGS as KIND_TAGS,
+};
 mod emitters;
+pub(crate) use emitters::{
+    particle_emitter2_decl, particle_emitter_decl, popcorn_emitter_decl, ribbon_emitter_decl,
+};
 mod geoset;
-pub(crate) use geoset::tagged;
 mod light;
+pub(crate) use light::light_decl;
 mod material;
 mod node;
+pub(crate) use node::{bone_decl, helper_decl};
 mod primitives;
 mod sequence;
+pub(crate) use sequence::{face_effect_decl, glider_decl, sequence_decl, texture_decl};
 mod summary;
 mod tracks;
 mod version;

@@ -2,15 +2,6 @@
 //! and collision shapes: name, ids, flags and the transform tracks (KGTR, KGRT, KGSC),
 //! framed by its own inclusive size. Also bones and helpers, which are nodes plus little.
 
-use crate::format::len;
-
-use crate::mdl::records::node::kind;
-use crate::mdx::reader::Reader;
-use crate::mdx::record::{write_sized, MdxRecord};
-use crate::mdx::tracks::{read_tracks, write_tracks};
-use crate::mdx::writer::Writer;
-use crate::mdx::MdxResult;
-
 use super::declare::record;
 use super::{FixedString, Tracks};
 
@@ -57,37 +48,6 @@ pub struct Node {
     pub tail: Vec<u8>,
 }
 
-impl MdxRecord for Node {
-    const NAME: &'static str = "Node";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        let mut n = r.inclusive_region(96)?;
-        let name = n.fixed_str(len::NAME)?;
-        let object_id = n.u32()?;
-        let parent_id = n.i32()?;
-        let flags = n.u32()?;
-        let (tracks, tail) = read_tracks(&mut n)?;
-        Ok(Node {
-            name,
-            object_id,
-            parent_id,
-            flags,
-            tracks,
-            tail,
-        })
-    }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        write_sized(w, |w| {
-            w.fixed_str(&self.name, len::NAME, "node name")?;
-            w.u32(self.object_id);
-            w.i32(self.parent_id);
-            w.u32(self.flags);
-            write_tracks(w, &self.tracks, &self.tail)
-        })
-    }
-}
-
 /// The fields of a bone that Warcraft III and the WoW alpha family share (see
 /// [`light_fields`](super::light_fields)).
 macro_rules! bone_fields {
@@ -96,14 +56,14 @@ macro_rules! bone_fields {
             $($head)*
             fields {
                 /// Geoset id, or -1 (informational; the game does not need it).
-                geoset_id: i32 = -1 => $crate::mdl::records::fields::Field::new(
+                geoset_id: i32 = -1 => $crate::format::keywords::Field::new(
                     &["GeosetId"],
-                    $crate::mdl::records::fields::Style::IdOr("Multiple"),
+                    $crate::format::keywords::Style::IdOr("Multiple"),
                 ),
                 /// Geoset animation id, or -1.
-                geoset_animation_id: i32 = -1 => $crate::mdl::records::fields::Field::new(
+                geoset_animation_id: i32 = -1 => $crate::format::keywords::Field::new(
                     &["GeosetAnimId"],
-                    $crate::mdl::records::fields::Style::IdOr("None"),
+                    $crate::format::keywords::Style::IdOr("None"),
                 ),
                 $($extra)*
             }
@@ -112,19 +72,35 @@ macro_rules! bone_fields {
 }
 pub(crate) use bone_fields;
 
-bone_fields! {
-    record! {
-        /// A bone: a node that vertices follow.
-        Bone = "Bone" in "Bone" {
-            head node: Node = kind::BONE;
+/// The declaration of [`Bone`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! bone_decl {
+    ($mac:ident) => {
+        $crate::model::bone_fields! {
+            $mac! {
+                /// A bone: a node that vertices follow.
+                Bone = "Bone" in "Bone" {
+                    head node: $crate::model::Node = $crate::format::kind::BONE;
+                }
+            } {}
         }
-    } {}
+    };
 }
+pub(crate) use bone_decl;
 
-record! {
-    /// A helper: a node with nothing else, used to group and move other nodes.
-    Helper = "Helper" in "Helper" {
-        head node: Node = kind::HELPER;
-    }
-    fields {}
+bone_decl!(record);
+
+/// The declaration of [`Helper`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! helper_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// A helper: a node with nothing else, used to group and move other nodes.
+            Helper = "Helper" in "Helper" {
+                head node: $crate::model::Node = $crate::format::kind::HELPER;
+            }
+            fields {}
+        }
+    };
 }
+pub(crate) use helper_decl;
+
+helper_decl!(record);

@@ -1,11 +1,7 @@
 //! Model info (MODL), sequences (SEQS) and textures (TEXS): fixed-size records.
 
+use crate::format::keywords::{Field, Style, EXTENT_WORDS};
 use crate::format::len;
-use crate::mdl::records::fields::{Field, Style, EXTENT_WORDS};
-use crate::mdx::reader::Reader;
-use crate::mdx::record::MdxRecord;
-use crate::mdx::writer::Writer;
-use crate::mdx::{read_extent, write_extent, MdxResult};
 
 use super::declare::record;
 use super::{Extent, FixedString};
@@ -25,53 +21,38 @@ pub struct ModelInfo {
     pub tail: Vec<u8>,
 }
 
-impl MdxRecord for ModelInfo {
-    const NAME: &'static str = "ModelInfo";
-
-    fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        Ok(ModelInfo {
-            name: r.fixed_str(len::NAME)?,
-            animation_file: r.fixed_str(len::PATH)?,
-            extent: read_extent(r)?,
-            blend_time: r.u32()?,
-            tail: r.rest().to_vec(),
-        })
-    }
-
-    fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
-        w.fixed_str(&self.name, len::NAME, "model name")?;
-        w.fixed_str(&self.animation_file, len::PATH, "animation file")?;
-        write_extent(w, &self.extent);
-        w.u32(self.blend_time);
-        w.bytes(&self.tail);
-        Ok(())
-    }
-}
-
 /// Sequence flag: the animation plays once instead of looping.
 pub const SEQUENCE_NON_LOOPING: u32 = 1;
 
-record! {
-    /// An animation sequence (132 bytes).
-    Sequence = "Sequence" in "Anim" {
-        head name: FixedString;
-        mdl [interval, flags, move_speed, rarity, sync_point, extent];
-    }
-    fields {
-        /// Start and end time in milliseconds.
-        interval: [u32; 2] => Field::new(&["Interval"], Style::Plain),
-        /// Movement speed the animation was made for.
-        move_speed: f32 => Field::new(&["MoveSpeed"], Style::NonZero),
-        /// Flags; 1 = non-looping. Unknown bits kept.
-        flags: u32 => Field::new(&[], Style::Bits(&[("NonLooping", SEQUENCE_NON_LOOPING)])),
-        /// How rarely the game picks this variant.
-        rarity: f32 => Field::new(&["Rarity"], Style::NonZero),
-        /// Sync point.
-        sync_point: u32 => Field::new(&["SyncPoint"], Style::NonZero),
-        /// Bounds during this sequence.
-        extent: Extent => Field::new(EXTENT_WORDS, Style::Plain),
-    }
+/// The declaration of [`Sequence`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! sequence_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// An animation sequence (132 bytes).
+            Sequence = "Sequence" in "Anim" {
+                head name: $crate::model::FixedString;
+                mdl [interval, flags, move_speed, rarity, sync_point, extent];
+            }
+            fields {
+                /// Start and end time in milliseconds.
+                interval: [u32; 2] => Field::new(&["Interval"], Style::Plain),
+                /// Movement speed the animation was made for.
+                move_speed: f32 => Field::new(&["MoveSpeed"], Style::NonZero),
+                /// Flags; 1 = non-looping. Unknown bits kept.
+                flags: u32 => Field::new(&[], Style::Bits(&[("NonLooping", SEQUENCE_NON_LOOPING)])),
+                /// How rarely the game picks this variant.
+                rarity: f32 => Field::new(&["Rarity"], Style::NonZero),
+                /// Sync point.
+                sync_point: u32 => Field::new(&["SyncPoint"], Style::NonZero),
+                /// Bounds during this sequence.
+                extent: Extent => Field::new(EXTENT_WORDS, Style::Plain),
+            }
+        }
+    };
 }
+pub(crate) use sequence_decl;
+
+sequence_decl!(record);
 
 impl Sequence {
     /// Whether the animation loops: [`SEQUENCE_NON_LOOPING`] is not set.
@@ -106,41 +87,65 @@ const TEXTURE_FLAGS: &[(&str, u32)] = &[
     ("WrapHeight", texture_flags::WRAP_HEIGHT),
 ];
 
-record! {
-    /// A texture reference (268 bytes).
-    Texture = "Texture" in "Bitmap" {
-        mdl [path, replaceable_id, flags];
-    }
-    fields {
-        /// Replaceable id (1 team color, 2 team glow, 11+ trees...), 0 for a file.
-        replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
-        /// Path in the game's archives (260 bytes).
-        path: FixedString[len::PATH] => Field::new(&["Image"], Style::Plain),
-        /// Wrap flags; unknown bits kept.
-        flags: u32 => Field::new(&[], Style::Bits(TEXTURE_FLAGS)),
-    }
+/// The declaration of [`Texture`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! texture_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// A texture reference (268 bytes).
+            Texture = "Texture" in "Bitmap" {
+                mdl [path, replaceable_id, flags];
+            }
+            fields {
+                /// Replaceable id (1 team color, 2 team glow, 11+ trees...), 0 for a file.
+                replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
+                /// Path in the game's archives (260 bytes).
+                path: FixedString[len::PATH] => Field::new(&["Image"], Style::Plain),
+                /// Wrap flags; unknown bits kept.
+                flags: u32 => Field::new(&[], Style::Bits(TEXTURE_FLAGS)),
+            }
+        }
+    };
 }
+pub(crate) use texture_decl;
 
-record! {
-    /// A glider (DILG): a geoset that the game's world picking ray may hit (a whitelist,
-    /// apart from collision shapes). Retera's Model Studio finds the chunk after BPOS in
-    /// the game's newest files (nine stair and bridge doodads); the `wc3` crate reads it
-    /// in every version; both read a u32 geoset id per entry and write MDL
-    /// `Glider { GeosetId n, }`, a block per entry.
-    Glider = "Glider" in "Glider" {}
-    fields {
-        /// The geoset's index.
-        geoset_id: u32 => Field::new(&["GeosetId"], Style::Plain),
-    }
-}
+texture_decl!(record);
 
-record! {
-    /// A Reforged face effect (FAFX): a name and a FaceFX file path (340 bytes).
-    FaceEffect = "FaceEffect" in "FaceFX" {
-        head name: FixedString;
-    }
-    fields {
-        /// Path (260 bytes).
-        path: FixedString[len::PATH] => Field::new(&["Path"], Style::Plain),
-    }
+/// The declaration of [`Glider`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! glider_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// A glider (DILG): a geoset that the game's world picking ray may hit (a whitelist,
+            /// apart from collision shapes). Retera's Model Studio finds the chunk after BPOS in
+            /// the game's newest files (nine stair and bridge doodads); the `wc3` crate reads it
+            /// in every version; both read a u32 geoset id per entry and write MDL
+            /// `Glider { GeosetId n, }`, a block per entry.
+            Glider = "Glider" in "Glider" {}
+            fields {
+                /// The geoset's index.
+                geoset_id: u32 => Field::new(&["GeosetId"], Style::Plain),
+            }
+        }
+    };
 }
+pub(crate) use glider_decl;
+
+glider_decl!(record);
+
+/// The declaration of [`FaceEffect`]: hands its field list to `$mac` (see [`declare`](super::declare)).
+macro_rules! face_effect_decl {
+    ($mac:ident) => {
+        $mac! {
+            /// A Reforged face effect (FAFX): a name and a FaceFX file path (340 bytes).
+            FaceEffect = "FaceEffect" in "FaceFX" {
+                head name: $crate::model::FixedString;
+            }
+            fields {
+                /// Path (260 bytes).
+                path: FixedString[len::PATH] => Field::new(&["Path"], Style::Plain),
+            }
+        }
+    };
+}
+pub(crate) use face_effect_decl;
+
+face_effect_decl!(record);

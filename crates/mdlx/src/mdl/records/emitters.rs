@@ -17,17 +17,7 @@
 //! Two conventions were settled against the corpus (MDL files with an MDX twin):
 //! - static colors are printed in the reverse order of their MDX bytes, animated color keys
 //!   in stored order ([`mdl_color`]);
-//! - the PRE2 emitter-area floats: see [`PRE2_AREA_KEYWORDS`] (settled, with evidence).
-
-/// The MDL keywords of the two PRE2 emitter-area floats: `.0` is written for the field
-/// `length` (the first of the two in MDX), `.1` for the field `width` (the second).
-///
-/// Settled (FORMAT-NOTES' open point "PRE2 width/length"; evidence in
-/// `tests/peer_mdl.rs`): the first float pairs with the KP2N track (their values agree in
-/// `ArcaneWave.mdx`), and KP2N is `Length` for MdxLib, the `wc3` crate and war3-model's
-/// track names; MdlxConv's twin `Alliance_Exp.mdl` prints the first float as `Length`.
-/// Magos' War3 Model Editor and mdx-m3-viewer print it as `Width`; their MDL swaps the two.
-pub const PRE2_AREA_KEYWORDS: (&str, &str) = ("Length", "Width");
+//! - the PRE2 emitter-area floats: see [`PRE2_AREA_KEYWORDS`](crate::format::keywords::PRE2_AREA_KEYWORDS) (settled, with evidence).
 
 /// A static color as MDL prints it: the reverse of its MDX byte order. Every twin in the
 /// corpus agrees (Magos' editor, MdlxConv: PRE2 segment colors, ribbon, light and geoset

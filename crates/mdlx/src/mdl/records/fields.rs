@@ -4,89 +4,13 @@
 //! shares one reader and one writer per style instead of a hand-written ladder each.
 
 use super::emitters::mdl_color;
+pub(crate) use crate::format::keywords::{Field, Style};
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
-use crate::model::declare::Decl;
+use crate::model::declare::{Decl, Same};
 use crate::model::{Animation, Extent, FixedString, Tag, Tracks};
 
-/// How a field's line is written, and what its keyword means when read.
-#[derive(Clone, Copy, Debug)]
-pub enum Style {
-    /// `static Key v,`; left out when the field also has a track and its value has the
-    /// bits of what an absent line reads as, so that both survive.
-    Static,
-    /// `Key v,` always.
-    Plain,
-    /// `Key v,` only when the value is not bitwise zero (an empty string, no event track).
-    NonZero,
-    /// A bare word from the list, the value being its index; an unknown value writes none.
-    Words(&'static [&'static str]),
-    /// A bare word (`Squirt`) for a non-zero value, which reads as 1.
-    Flag,
-    /// Bare words for the set bits of the table.
-    Bits(&'static [(&'static str, u32)]),
-    /// `Key <id>`, or `Key <word>` for -1 (`GeosetId Multiple`).
-    IdOr(&'static str),
-    /// No line: a detail of the MDX layout that MDL has no words for. A record whose value
-    /// differs from what an absent line reads as is kept whole by the extension block.
-    Hidden,
-}
-
-/// One field's MDL form.
-#[derive(Clone, Copy, Debug)]
-pub struct Field {
-    /// Keywords: the first is written, all are read (any case).
-    pub keys: &'static [&'static str],
-    /// The track that animates the field, with its keywords (the first is written).
-    pub track: Option<(Tag, &'static [&'static str])>,
-    /// How the line is written.
-    pub style: Style,
-    /// The sub-block the field is written in (`Particle`, `Target`), if any.
-    pub group: Option<&'static str>,
-    /// Static colors are written in the reverse of their MDX order ([`mdl_color`]).
-    pub reversed: bool,
-}
-
 impl Field {
-    /// A field written as `style` under `key`.
-    pub const fn new(key: &'static [&'static str], style: Style) -> Field {
-        Field {
-            keys: key,
-            track: None,
-            style,
-            group: None,
-            reversed: false,
-        }
-    }
-
-    /// `static Key v` animated by `tag` under the same keyword.
-    pub const fn animated(keys: &'static [&'static str], tag: Tag) -> Field {
-        Field::new(keys, Style::Static).track(tag, keys)
-    }
-
-    /// Animated by `tag` under `keywords`.
-    pub const fn track(mut self, tag: Tag, keywords: &'static [&'static str]) -> Field {
-        self.track = Some((tag, keywords));
-        self
-    }
-
-    /// Written inside the sub-block `group`.
-    pub const fn group(mut self, group: &'static str) -> Field {
-        self.group = Some(group);
-        self
-    }
-
-    /// A color, printed in the reverse of its MDX order.
-    pub const fn color(mut self) -> Field {
-        self.reversed = true;
-        self
-    }
-
-    /// The keyword written (empty for word fields).
-    pub(crate) fn key(&self) -> &'static str {
-        self.keys.first().copied().unwrap_or("")
-    }
-
     /// Whether keyword `k` names this field.
     pub fn matches(&self, k: &[u8]) -> bool {
         match self.style {
@@ -94,16 +18,6 @@ impl Field {
             Style::Bits(table) => table.iter().any(|(w, _)| is(k, w)),
             _ => self.keys.iter().any(|w| is(k, w)),
         }
-    }
-
-    /// The keywords the field answers to, for hint lists.
-    pub fn words(&self) -> impl Iterator<Item = &'static str> {
-        let (a, b): (&[&str], &[(&str, u32)]) = match self.style {
-            Style::Words(words) => (words, &[]),
-            Style::Bits(table) => (&[], table),
-            _ => (self.keys, &[]),
-        };
-        a.iter().copied().chain(b.iter().map(|(w, _)| *w))
     }
 
     /// Reads item `c` (whose keyword [`Field::matches`]) into `dst`.
@@ -196,7 +110,7 @@ impl Field {
 }
 
 /// A value a field holds, as MDL reads and writes it.
-pub trait MdlValue: Clone {
+pub trait MdlValue: Clone + Same {
     /// Reads item `c`'s value into `self` (`what` names it in messages).
     fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str);
     /// Writes the value after its keyword.
@@ -210,8 +124,6 @@ pub trait MdlValue: Clone {
         self.write_value(out);
         out.raw(",\n");
     }
-    /// Bitwise equality (NaN payloads and signed zeros count).
-    fn same(&self, other: &Self) -> bool;
     /// Whether the value is bitwise zero or empty.
     fn is_zero(&self) -> bool;
     /// Reverses a color's components.
@@ -233,9 +145,6 @@ macro_rules! hidden_value {
         impl MdlValue for $t {
             fn read(&mut self, _cx: &mut Cx, _c: usize, _what: &'static str) {}
             fn write_value(&self, _out: &mut Out) {}
-            fn same(&self, other: &Self) -> bool {
-                self == other
-            }
             fn is_zero(&self) -> bool {
                 *self == <$t>::default()
             }
@@ -252,9 +161,6 @@ impl MdlValue for f32 {
     }
     fn write_value(&self, out: &mut Out) {
         out.f32(*self);
-    }
-    fn same(&self, other: &Self) -> bool {
-        self.to_bits() == other.to_bits()
     }
     fn is_zero(&self) -> bool {
         self.to_bits() == 0
@@ -273,9 +179,6 @@ macro_rules! int_value {
             }
             fn write_value(&self, out: &mut Out) {
                 out.int(*self as i64);
-            }
-            fn same(&self, other: &Self) -> bool {
-                self == other
             }
             fn is_zero(&self) -> bool {
                 *self == 0
@@ -304,11 +207,6 @@ impl<const N: usize> MdlValue for [f32; N] {
     fn write_value(&self, out: &mut Out) {
         out.floats(self);
     }
-    fn same(&self, other: &Self) -> bool {
-        self.iter()
-            .zip(other)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    }
     fn is_zero(&self) -> bool {
         self.iter().all(|v| v.to_bits() == 0)
     }
@@ -330,9 +228,6 @@ macro_rules! int_list_value {
             fn write_value(&self, out: &mut Out) {
                 out.ints(self.map(i64::from));
             }
-            fn same(&self, other: &Self) -> bool {
-                self == other
-            }
             fn is_zero(&self) -> bool {
                 self.iter().all(|v| *v == 0)
             }
@@ -350,9 +245,6 @@ impl MdlValue for FixedString {
     }
     fn write_value(&self, out: &mut Out) {
         out.string(self);
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
     }
     fn is_zero(&self) -> bool {
         self.is_empty()
@@ -391,9 +283,6 @@ impl MdlValue for [[f32; 3]; 3] {
         }
         out.close();
     }
-    fn same(&self, other: &Self) -> bool {
-        self.iter().zip(other).all(|(a, b)| a.same(b))
-    }
     fn is_zero(&self) -> bool {
         self.iter().all(|c| c.is_zero())
     }
@@ -409,16 +298,10 @@ impl MdlValue for Extent {
     fn write_item(&self, out: &mut Out, _prefix: &str, _key: &str) {
         super::geoset::write_extent(out, self);
     }
-    fn same(&self, other: &Self) -> bool {
-        self.min.same(&other.min) && self.max.same(&other.max) && self.radius.same(&other.radius)
-    }
     fn is_zero(&self) -> bool {
         self.min.is_zero() && self.max.is_zero() && self.radius.is_zero()
     }
 }
-
-/// The keywords of an extent, for [`Field`]s of type [`Extent`].
-pub const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRadius"];
 
 /// An event object's `EventTrack n { GlobalSeqId g, t, ... }`.
 impl MdlValue for Option<crate::model::EventTrack> {
@@ -455,9 +338,6 @@ impl MdlValue for Option<crate::model::EventTrack> {
             out.raw(",\n");
         }
         out.close();
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
     }
     fn is_zero(&self) -> bool {
         self.is_none()

@@ -1,6 +1,7 @@
 //! MDL reading and writing of each record kind. Every record implements [`MdlRecord`];
 //! its keywords appear only in its own file.
 
+pub(crate) mod declared;
 #[cfg(test)]
 mod emitter_tests;
 pub mod emitters;

@@ -32,25 +32,7 @@ const NODE_FLAG_ALIASES: &[(&str, u32)] = &[
 /// mdx-m3-viewer and FORMAT-NOTES have the two swapped.
 const DONT_INHERIT: &[(&str, u32)] = &[("Translation", 0x1), ("Rotation", 0x2), ("Scaling", 0x4)];
 
-/// The kind bit each block implies in the node flags.
-pub mod kind {
-    /// Helper.
-    pub const HELPER: u32 = 0;
-    /// Bone.
-    pub const BONE: u32 = 0x100;
-    /// Light.
-    pub const LIGHT: u32 = 0x200;
-    /// Event object.
-    pub const EVENT: u32 = 0x400;
-    /// Attachment.
-    pub const ATTACHMENT: u32 = 0x800;
-    /// Particle emitter (both kinds).
-    pub const PARTICLE_EMITTER: u32 = 0x1000;
-    /// Collision shape.
-    pub const COLLISION_SHAPE: u32 = 0x2000;
-    /// Ribbon emitter.
-    pub const RIBBON_EMITTER: u32 = 0x4000;
-}
+pub(crate) use crate::format::kind;
 
 /// Node transform tracks.
 const NODE_TRACKS: &[(Tag, &str)] = &[

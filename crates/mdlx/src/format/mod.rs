@@ -1,7 +1,14 @@
 //! Facts from the specifications and from real files: chunk tags, track tags and the
-//! value kind each track tag holds, fixed field sizes, and version thresholds.
+//! value kind each track tag holds, fixed field sizes, version thresholds, node kind bits,
+//! and the MDL keyword tables of the declared records. This module imports nothing else of
+//! the crate: the model and the codecs build on it.
 
-use crate::model::Tag;
+pub(crate) mod alpha;
+pub(crate) mod keywords;
+pub(crate) mod kind;
+mod tag;
+
+pub use tag::Tag;
 
 macro_rules! tags {
     ($($name:ident = $text:literal;)*) => {
