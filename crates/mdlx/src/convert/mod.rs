@@ -3,7 +3,10 @@
 //! was dropped.
 
 pub mod classic;
+mod door;
 pub mod ms3d;
 pub mod ready;
 pub mod scale;
 pub(crate) mod skin;
+
+pub use door::*;

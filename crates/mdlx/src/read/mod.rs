@@ -15,10 +15,9 @@
 //! ```
 
 mod error;
-mod identify;
 
+pub use crate::formats::{identify, Content, Format, LooksLike};
 pub use error::{Error, Located, MdlError};
-pub use identify::{identify, Content, Format, LooksLike};
 
 use crate::alpha::AlphaModel;
 use crate::convert::ms3d::ToModelOptions;
@@ -317,5 +316,6 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
             }),
             Err(e) => Err(Error::Mdl(MdlError::new(&e, data))),
         },
+        Content::Model(other) => unreachable!("{other:?} is never told by the content"),
     }
 }
