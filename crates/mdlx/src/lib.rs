@@ -44,8 +44,8 @@ pub mod read;
 pub mod texture;
 mod write;
 
+pub use formats::{identify, Content, Format, LooksLike};
 pub use loss::Loss;
 pub use model::Model;
-pub use formats::{identify, Content, Format, LooksLike};
 pub use read::{read, Error, Loaded, ReadOptions, Source};
 pub use write::{write, WriteError, WriteOptions, Written};

@@ -156,7 +156,7 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     for p in paths {
         if p.is_dir() {
             let mut found = files::find(std::slice::from_ref(p), &["mdx", "mdl", "txt"], &[])?;
-            found.retain(|f| !files::has_ext(f, &["txt"]) || super::convert_dir::is_milkshape(f));
+            found.retain(|f| !files::has_ext(f, &["txt"]) || files::is_milkshape(f));
             if found.is_empty() {
                 bail!(
                     "no .mdx, .mdl or Milkshape .txt files under {}",

@@ -229,20 +229,44 @@ pub const FORMATS: &[FormatInfo] = &[
     alpha("alpha1500", 1500),
     FormatInfo {
         extensions: &["png"],
-        ..texture(Format::Png, "png", "PNG", "PNG image", &["blp", "dds", "tga"])
+        ..texture(
+            Format::Png,
+            "png",
+            "PNG",
+            "PNG image",
+            &["blp", "dds", "tga"],
+        )
     },
     FormatInfo {
         extensions: &["blp"],
         // Not .blp: re-encoding a BLP as BLP only loses quality.
-        ..texture(Format::Blp, "blp", "BLP", "BLP1 texture with mipmaps", &["png", "tga", "dds"])
+        ..texture(
+            Format::Blp,
+            "blp",
+            "BLP",
+            "BLP1 texture with mipmaps",
+            &["png", "tga", "dds"],
+        )
     },
     FormatInfo {
         extensions: &["tga"],
-        ..texture(Format::Tga, "tga", "TGA", "TGA image", &["blp", "dds", "png"])
+        ..texture(
+            Format::Tga,
+            "tga",
+            "TGA",
+            "TGA image",
+            &["blp", "dds", "png"],
+        )
     },
     FormatInfo {
         extensions: &["dds"],
-        ..texture(Format::Dds, "dds", "DDS", "DDS texture with mipmaps", &["blp", "tga", "png"])
+        ..texture(
+            Format::Dds,
+            "dds",
+            "DDS",
+            "DDS texture with mipmaps",
+            &["blp", "tga", "png"],
+        )
     },
 ];
 

@@ -232,9 +232,7 @@ impl<'a> Texture<'a> {
                                 "an MDX model (it starts with `MDLX`)".into()
                             }
                             Content::Model(Format::Mdl) => "text (an MDL model?)".into(),
-                            Content::Model(Format::Ms3d) => {
-                                "a Milkshape 3D ASCII model".into()
-                            }
+                            Content::Model(Format::Ms3d) => "a Milkshape 3D ASCII model".into(),
                             Content::Model(Format::Gltf) => "a glTF model".into(),
                             Content::Model(other) => other.short_name().into(),
                             Content::NotAModel(like) => like.to_string(),
