@@ -28,7 +28,7 @@ pub enum Format {
     Mdx,
     /// WoW alpha-family binary MDX (versions 1300-1500). It starts with `MDLX` too and
     /// shares its version numbers with Reforged; the shape of its chunks tells it apart
-    /// (see [`crate::mdx::detect_family`]).
+    /// (see [`identify`]).
     AlphaMdx,
     /// Text MDL.
     Mdl,

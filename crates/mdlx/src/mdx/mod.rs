@@ -14,7 +14,9 @@ pub(crate) mod writer;
 pub use chunks::conventional_layout;
 pub(crate) use chunks::{record_offsets, require_header};
 pub use error::{MdxError, MdxErrorKind, MdxResult};
-pub use family::{classify_family, detect_family};
+pub use family::classify_family;
+#[doc(hidden)]
+pub use family::detect_family;
 
 use crate::model::{Extent, Model};
 use reader::Reader;
