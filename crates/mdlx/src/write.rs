@@ -1,4 +1,4 @@
-//! One way to write a model in any format this crate writes: [`write`], beside
+//! One way to write a model in any format this crate writes: [`write()`], beside
 //! [`read`](crate::read()). It takes the [`Format`] (a row of [`crate::formats::FORMATS`])
 //! and gives the bytes, what the format could not hold ([`Loss`]) and the files that go
 //! beside it (an OBJ's material library), whatever the format.
@@ -25,7 +25,7 @@ use crate::obj::{ObjOptions, ObjReport};
 use crate::Loss;
 use std::fmt;
 
-/// How [`write`] writes: the options of each format (each used by its format only).
+/// How [`write()`] writes: the options of each format (each used by its format only).
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions {
     /// MDX and MDL: the version to write, converting the model to it
@@ -42,7 +42,7 @@ pub struct WriteOptions {
     pub obj: ObjOptions,
 }
 
-/// What [`write`] made.
+/// What [`write()`] made.
 #[derive(Clone, Debug, Default)]
 pub struct Written {
     /// The file.
@@ -57,7 +57,7 @@ pub struct Written {
     pub obj: Option<ObjReport>,
 }
 
-/// Why [`write`] wrote nothing.
+/// Why [`write()`] wrote nothing.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum WriteError {
