@@ -39,8 +39,14 @@ fn from_path(path: &Path) -> Result<To> {
     }
     let mut models = Vec::new();
     let mut textures = Vec::new();
+    let mut seen = Vec::new();
     for f in FORMATS.iter().filter(|f| f.write) {
         let ext = f.extensions[0];
+        // The first row of an extension is the one its files are written as.
+        if seen.contains(&ext) {
+            continue;
+        }
+        seen.push(ext);
         let phrase = if f.name == ext {
             format!(".{ext}")
         } else {
@@ -51,9 +57,7 @@ fn from_path(path: &Path) -> Result<To> {
         } else {
             &mut models
         };
-        if !list.contains(&phrase) {
-            list.push(phrase);
-        }
+        list.push(phrase);
     }
     bail!(
         "{}: unsupported output format (supported: {}, {} for textures, or name one with --to)",
