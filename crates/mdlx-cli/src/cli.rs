@@ -113,7 +113,7 @@ pub enum Command {
         /// Output format: mdx, mdl, obj, glb, gltf, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
         /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png, blp, tga or dds;
         /// needed for a folder and for `-`.
-        #[arg(long, value_name = "FORMAT", value_parser = ["mdx", "mdl", "obj", "glb", "gltf", "ms3d", "alpha1300", "alpha1400", "alpha1500", "png", "blp", "tga", "dds"])]
+        #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(crate::cmd::convert::names()))]
         to: Option<String>,
         /// Textures: the mip level to write (0, the default, is the full size).
         #[arg(long, value_name = "N", default_value_t = 0)]

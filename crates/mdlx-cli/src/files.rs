@@ -85,6 +85,36 @@ fn walk(
     Ok(())
 }
 
+/// The file's first 64 KiB (what detection looks at), or `None` when it cannot be read.
+pub fn head(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(64 << 10).read_to_end(&mut head))
+        .ok()?;
+    Some(head)
+}
+
+/// The extensions of the Warcraft III model formats the library reads and converts to a
+/// model (`mdx`, `mdl`, Milkshape's `txt`), from its table.
+pub fn model_extensions() -> Vec<&'static str> {
+    let mut exts = Vec::new();
+    let rows = mdlx::formats::FORMATS.iter();
+    for f in rows.filter(|f| f.read && f.kind == mdlx::formats::Kind::Model) {
+        for e in f.extensions {
+            if !exts.contains(e) {
+                exts.push(*e);
+            }
+        }
+    }
+    exts
+}
+
+/// Whether the file's first few kilobytes read as Milkshape.
+pub fn is_milkshape(path: &Path) -> bool {
+    head(path).is_some_and(|h| mdlx::identify(&h) == mdlx::Content::Model(mdlx::Format::Ms3d))
+}
+
 /// True if the file's extension is one of `exts` (case-insensitive).
 pub fn has_ext(path: &Path, exts: &[&str]) -> bool {
     path.extension()

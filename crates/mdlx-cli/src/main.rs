@@ -126,7 +126,7 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
             &input,
             &output,
             to.as_deref(),
-            &cmd::convert::Options {
+            &cmd::convert_file::Options {
                 strict_mdl,
                 allow_lossy,
                 moment: moment.into(),

@@ -131,7 +131,7 @@ fn main() {
     let out = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "examples/cube.mdx".into());
-    let bytes = mdlx::mdx::to_bytes(&cube()).expect("the cube encodes");
-    std::fs::write(&out, bytes).expect("write the cube");
+    let written = mdlx::write(&cube(), mdlx::Format::Mdx, &Default::default());
+    std::fs::write(&out, written.expect("the cube encodes").bytes).expect("write the cube");
     println!("wrote {out}");
 }

@@ -9,10 +9,14 @@
 //! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type,
 //! and imports and exports glTF 2.0 ([`gltf`]).
 //!
-//! [`read()`] reads any of these, told by the content ([`identify()`], [`Format`]), into a
-//! [`Model`] with what its conversion could not carry ([`Loss`]), and refuses content that
-//! is no model (an empty file, an image, an archive) before any reader runs; its one
-//! [`Error`] prints MDL errors as `line:column`.
+//! One table names every format ([`formats::FORMATS`]: name, extensions, kind, read,
+//! write). [`read()`] reads any of these, told by the content ([`identify()`], [`Format`]),
+//! into a [`Model`] with what its conversion could not carry ([`Loss`]), and refuses content
+//! that is no model (an empty file, an image, an archive) before any reader runs; its one
+//! [`Error`] prints MDL errors as `line:column`. [`write()`] is the one door out: a model as
+//! any format the table writes, with what that format could not hold. Every conversion
+//! (versions, Reforged to classic, Milkshape, the WoW alpha family, glTF, OBJ) is a
+//! function of [`convert`] returning a [`convert::Converted`] (the result and its losses).
 //!
 //! ## Loss policy
 //! Reading then writing a file gives back the same bytes. Everything the typed model does
@@ -23,8 +27,10 @@
 //!
 //! ```
 //! let bytes = include_bytes!("../../../examples/cube.mdx");
-//! let model = mdlx::mdx::from_bytes(bytes).unwrap();
-//! assert_eq!(mdlx::mdx::to_bytes(&model).unwrap(), bytes);
+//! let loaded = mdlx::read(bytes, &Default::default())?;
+//! let written = mdlx::write(&loaded.model, mdlx::Format::Mdx, &Default::default())?;
+//! assert_eq!(written.bytes, bytes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub mod alpha;
@@ -32,6 +38,7 @@ pub mod anim;
 pub mod check;
 pub mod convert;
 pub mod format;
+pub mod formats;
 pub mod gltf;
 mod loss;
 pub mod mdl;
@@ -41,7 +48,10 @@ pub mod ms3d;
 pub mod obj;
 pub mod read;
 pub mod texture;
+mod write;
 
+pub use formats::{identify, Content, Format, LooksLike};
 pub use loss::Loss;
 pub use model::Model;
-pub use read::{identify, read, Content, Error, Format, Loaded, LooksLike, ReadOptions, Source};
+pub use read::{read, Error, Loaded, ReadOptions, Source};
+pub use write::{write, WriteError, WriteOptions, Written};

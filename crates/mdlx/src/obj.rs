@@ -13,7 +13,7 @@
 //! with `/` for `\`), so a viewer finds the texture when the files are extracted beside
 //! the model, and shows the path otherwise.
 
-use crate::anim::PosedGeoset;
+use crate::anim::{AnimTime, PosedGeoset, Skeleton};
 use crate::model::Model;
 use crate::Loss;
 use std::fmt::Write;
@@ -56,6 +56,58 @@ impl ObjReport {
             ),
         )]
     }
+}
+
+/// How [`export`] writes OBJ.
+#[derive(Clone, Debug, Default)]
+pub struct ObjOptions {
+    /// The posed geosets to write ([`crate::anim::posed_geosets`]); `None`: the bind pose.
+    pub posed: Option<Vec<PosedGeoset>>,
+    /// The header comment (what the file shows, e.g. the sequence and time).
+    pub title: String,
+    /// The file name of the material library to write beside the OBJ (`cube.mtl`), which
+    /// the OBJ names; `None`: no library.
+    pub mtllib: Option<String>,
+}
+
+/// An OBJ file made by [`export`].
+#[derive(Clone, Debug, Default)]
+pub struct Obj {
+    /// The OBJ text.
+    pub text: Vec<u8>,
+    /// The material library ([`ObjOptions::mtllib`]'s file name, its text), when named.
+    pub mtl: Option<(String, Vec<u8>)>,
+    /// What was left out.
+    pub report: ObjReport,
+}
+
+/// `model` posed as `opts` asks as OBJ ([`to_bytes`]), with its material library
+/// ([`mtl_to_bytes`]) when [`ObjOptions::mtllib`] names one.
+///
+/// ```
+/// let model = mdlx::mdx::from_bytes(include_bytes!("../../../examples/cube.mdx")).unwrap();
+/// let opts = mdlx::obj::ObjOptions { mtllib: Some("cube.mtl".into()), ..Default::default() };
+/// let obj = mdlx::obj::export(&model, &opts);
+/// assert!(String::from_utf8(obj.text).unwrap().contains("mtllib cube.mtl\n"));
+/// assert_eq!(obj.mtl.unwrap().0, "cube.mtl");
+/// assert_eq!(obj.report.geosets_written, 1);
+/// ```
+pub fn export(model: &Model, opts: &ObjOptions) -> Obj {
+    let bind;
+    let posed = match &opts.posed {
+        Some(p) => p,
+        None => {
+            let skeleton = Skeleton::new(model);
+            let at = AnimTime::new(None, 0.0);
+            let pose = skeleton.pose(at, None);
+            bind = crate::anim::posed_geosets(model, &skeleton, &pose, &skeleton.clock(at));
+            &bind
+        }
+    };
+    let mtllib = opts.mtllib.as_deref();
+    let (text, report) = to_bytes(model, posed, &opts.title, mtllib);
+    let mtl = mtllib.map(|name| (name.to_string(), mtl_to_bytes(model)));
+    Obj { text, mtl, report }
 }
 
 /// Writes `posed` (from [`crate::anim::posed_geosets`]) as OBJ text. `title` goes in the

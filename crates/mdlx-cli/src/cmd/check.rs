@@ -155,11 +155,17 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found = files::find(std::slice::from_ref(p), &["mdx", "mdl", "txt"], &[])?;
-            found.retain(|f| !files::has_ext(f, &["txt"]) || super::convert_dir::is_milkshape(f));
+            let exts = files::model_extensions();
+            let mut found = files::find(std::slice::from_ref(p), &exts, &[])?;
+            found.retain(|f| !files::has_ext(f, &["txt"]) || files::is_milkshape(f));
             if found.is_empty() {
+                let what: Vec<String> = exts
+                    .iter()
+                    .map(|e| mdlx::formats::extension_phrase(e))
+                    .collect();
                 bail!(
-                    "no .mdx, .mdl or Milkshape .txt files under {}",
+                    "no {} files under {}",
+                    mdlx::formats::or_list(&what),
                     p.display()
                 );
             }

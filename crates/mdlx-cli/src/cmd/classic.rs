@@ -1,5 +1,5 @@
 //! Reforged to classic in `mdlx convert --version 800`: the library's conversion
-//! ([`mdlx::convert::classic`]), its report as notes.
+//! ([`mdlx::convert::to_classic`]), its report as notes.
 
 use crate::files;
 use crate::report::Note;
@@ -34,7 +34,7 @@ pub fn to_classic(
         });
     }
     dirs.extend(texture_dirs.iter().cloned());
-    let done = mdlx::convert::classic::to_classic(
+    let done = mdlx::convert::to_classic(
         model,
         &mdlx::convert::classic::ClassicOptions {
             lod,
@@ -43,6 +43,7 @@ pub fn to_classic(
     )?;
     let what = "classic (800) cannot hold";
     let mut notes: Vec<Note> = done.losses.iter().map(|l| Note::loss(what, l)).collect();
+    let done = done.value;
     notes.push(Note::info(
         "classic (800)",
         format!(

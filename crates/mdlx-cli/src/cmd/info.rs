@@ -63,7 +63,7 @@ fn expand_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             continue;
         }
         let mut found = files::find(std::slice::from_ref(p), EXTS, &[])?;
-        found.retain(|f| !files::has_ext(f, &["txt"]) || super::convert_dir::is_milkshape(f));
+        found.retain(|f| !files::has_ext(f, &["txt"]) || files::is_milkshape(f));
         if found.is_empty() {
             anyhow::bail!(
                 "no models or textures (.mdx, .mdl, Milkshape .txt, .glb, .gltf, .blp, .dds, .tga, .png) under the folder {}",

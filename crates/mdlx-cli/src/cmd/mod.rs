@@ -6,6 +6,7 @@ mod check_print;
 pub mod classic;
 pub mod convert;
 pub mod convert_dir;
+pub mod convert_file;
 pub mod gltf_in;
 pub mod info;
 pub mod pose;

@@ -109,7 +109,7 @@ fn check(path: &Path, via_mdl: bool) -> Checked {
             return c;
         }
     };
-    let alpha = mdlx::alpha::is_alpha(&data);
+    let alpha = mdlx::identify(&data) == mdlx::Content::Model(mdlx::Format::AlphaMdx);
     if alpha {
         c.codec = "wow-alpha";
         if via_mdl {

@@ -166,12 +166,12 @@ impl Resize {
 /// them.
 pub(super) fn encode(
     image: RgbaImage,
-    to: super::convert::To,
-    opts: &super::convert::Options,
+    to: mdlx::Format,
+    opts: &super::convert_file::Options,
     shown: &str,
 ) -> Result<(Vec<u8>, Vec<crate::report::Note>)> {
-    use super::convert::To;
     use mdlx::texture::write;
+    use mdlx::Format;
     let mut notes = Vec::new();
     let image = match opts.resize {
         Some(r) => {
@@ -189,7 +189,7 @@ pub(super) fn encode(
         }
         None => image,
     };
-    if to != To::Png && !write::is_power_of_two(&image) {
+    if to != Format::Png && !write::is_power_of_two(&image) {
         let (w, h) = (image.width, image.height);
         let (pw, ph) = Resize::PowerOfTwo.size(w, h);
         notes.push(crate::report::Note {
@@ -203,13 +203,13 @@ pub(super) fn encode(
         });
     }
     let bytes = match to {
-        To::Blp => {
+        Format::Blp => {
             mdlx::texture::blp1::to_bytes(&image, &opts.blp).map_err(|e| anyhow!("{shown}: {e}"))?
         }
-        To::Tga => {
+        Format::Tga => {
             write::tga_to_bytes(&image, opts.tga_rle).map_err(|e| anyhow!("{shown}: {e}"))?
         }
-        To::Dds => {
+        Format::Dds => {
             let format = opts
                 .dds
                 .unwrap_or_else(|| write::DdsOutput::for_image(&image));

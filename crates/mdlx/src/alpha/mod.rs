@@ -120,7 +120,9 @@ pub fn to_bytes(model: &AlphaModel) -> MdxResult<Vec<u8>> {
 
 /// True when `data` is an alpha-family MDX, told by the layouts of its chunks (see
 /// [`crate::mdx::classify_family`]): versions 1300-1500 collide with Reforged ones. False
-/// for files whose chunks contradict each other or fit neither family.
+/// for files whose chunks contradict each other or fit neither family. Part of
+/// [`crate::identify`], the one detection.
+#[doc(hidden)]
 pub fn is_alpha(data: &[u8]) -> bool {
     crate::mdx::classify_family(data) == Ok(Family::WowAlpha)
 }

@@ -4,7 +4,10 @@
 
 pub mod alpha;
 pub mod classic;
+mod door;
 pub mod ms3d;
 pub mod ready;
 pub mod scale;
 pub(crate) mod skin;
+
+pub use door::*;

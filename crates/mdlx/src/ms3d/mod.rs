@@ -93,6 +93,6 @@ pub fn to_bytes(doc: &Document) -> Result<Vec<u8>, Ms3dWriteError> {
 
 /// Whether `data` looks like Milkshape 3D ASCII: its first line that is neither blank nor
 /// a `//` comment is a Milkshape block line (`Frames:`, `Meshes:`, ...).
-pub fn detect(data: &[u8]) -> bool {
+pub(crate) fn detect(data: &[u8]) -> bool {
     lines::first_content(data).is_some_and(|text| read::block_of(text).is_some())
 }

@@ -2,7 +2,7 @@
 //! model. MDL diagnostics are located (line, column, the line's text) when the error is
 //! made, so the error needs no source to be printed.
 
-use super::identify::LooksLike;
+use crate::formats::LooksLike;
 use crate::gltf::GltfError;
 use crate::mdl::error::LineIndex;
 use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors, Severity};

@@ -15,10 +15,9 @@
 //! ```
 
 mod error;
-mod identify;
 
+pub use crate::formats::{identify, Content, Format, LooksLike};
 pub use error::{Error, Located, MdlError};
-pub use identify::{identify, Content, Format, LooksLike};
 
 use crate::alpha::AlphaModel;
 use crate::convert::ms3d::ToModelOptions;
@@ -234,7 +233,10 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
         Content::NotAModel(looks_like) => Err(Error::NotAModel { looks_like }),
         Content::Model(Format::AlphaMdx) => {
             let alpha = crate::alpha::from_bytes(data)?;
-            let (mut model, losses) = alpha.to_model();
+            let crate::convert::Converted {
+                value: mut model,
+                losses,
+            } = crate::convert::alpha_to_model(&alpha);
             let notes = ready::finish(&mut model, &ready_opts);
             let source = Source::AlphaMdx {
                 version: alpha.version,
@@ -256,7 +258,10 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
         }
         Content::Model(Format::Ms3d) => {
             let doc = crate::ms3d::from_bytes(data)?;
-            let (mut model, losses) = crate::convert::ms3d::to_model(&doc, &opts.ms3d);
+            let crate::convert::Converted {
+                value: mut model,
+                losses,
+            } = crate::convert::ms3d_to_model(&doc, &opts.ms3d);
             let chosen = ReadyOptions {
                 chosen: !opts.ms3d.ranges.is_empty(),
                 ..ready_opts
@@ -274,12 +279,15 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
             if gltf.renames.is_empty() {
                 gltf.renames = opts.renames.clone();
             }
-            let import = crate::gltf::import(&source, &gltf)?;
+            let crate::convert::Converted {
+                value: import,
+                losses,
+            } = crate::convert::gltf_to_model(&source, &gltf)?;
             let source = Source::Gltf {
                 binary: data.starts_with(b"glTF"),
             };
             Ok(Loaded {
-                losses: import.losses,
+                losses,
                 textures: import.textures,
                 notes: import.notes,
                 ..plain(import.model, source)
@@ -317,5 +325,6 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
             }),
             Err(e) => Err(Error::Mdl(MdlError::new(&e, data))),
         },
+        Content::Model(other) => unreachable!("{other:?} is never told by the content"),
     }
 }

@@ -54,7 +54,7 @@ pub use blp1::{BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};
 pub use find::TextureFinder;
 
-use crate::Format;
+use crate::formats::{Content, Format, LooksLike};
 use TextureErrorKind as K;
 
 /// An image of 8-bit RGBA pixels, top row first, with no padding between rows.
@@ -225,20 +225,19 @@ impl<'a> Texture<'a> {
                 },
                 0,
             )),
-            _ => match crate::read::identify(data) {
-                crate::Content::NotAModel(crate::LooksLike::Tga) => tga::read(data),
+            _ => match crate::formats::identify(data) {
+                Content::NotAModel(LooksLike::Tga) => tga::read(data),
                 other => Err(TextureError::new(
                     K::NotATexture {
                         looks_like: match other {
-                            crate::Content::Model(Format::Mdx | Format::AlphaMdx) => {
+                            Content::Model(Format::Mdx | Format::AlphaMdx) => {
                                 "an MDX model (it starts with `MDLX`)".into()
                             }
-                            crate::Content::Model(Format::Mdl) => "text (an MDL model?)".into(),
-                            crate::Content::Model(Format::Ms3d) => {
-                                "a Milkshape 3D ASCII model".into()
-                            }
-                            crate::Content::Model(Format::Gltf) => "a glTF model".into(),
-                            crate::Content::NotAModel(like) => like.to_string(),
+                            Content::Model(Format::Mdl) => "text (an MDL model?)".into(),
+                            Content::Model(Format::Ms3d) => "a Milkshape 3D ASCII model".into(),
+                            Content::Model(Format::Gltf) => "a glTF model".into(),
+                            Content::Model(other) => other.short_name().into(),
+                            Content::NotAModel(like) => like.to_string(),
                         },
                     },
                     0,

@@ -1,6 +1,9 @@
 //! What a file holds, told from its first bytes before any parser runs: a model format, or
 //! something else worth naming (an image, an archive, another 3D format) so that a wrong
-//! file gets one line instead of a page of MDL diagnostics.
+//! file gets one line instead of a page of MDL diagnostics. This is the crate's one
+//! detection: `Format::detect`, `alpha::is_alpha` and `ms3d::detect`
+//! are parts of it or views of it. It runs no model reader, so the texture reader uses it
+//! too.
 //!
 //! ```
 //! use mdlx::{identify, Content, Format, LooksLike};
@@ -9,51 +12,8 @@
 //! assert_eq!(identify(b"PK\x05\x06"), Content::NotAModel(LooksLike::Zip { first: None }));
 //! ```
 
+use super::Format;
 use std::fmt;
-
-/// A model file format this crate reads, as told by the content.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// Warcraft III binary MDX, classic or Reforged (starts with `MDLX`).
-    Mdx,
-    /// WoW alpha-family binary MDX (versions 1300-1500). It starts with `MDLX` too and
-    /// shares its version numbers with Reforged; the shape of its chunks tells it apart
-    /// (see [`crate::mdx::detect_family`]).
-    AlphaMdx,
-    /// Text MDL.
-    Mdl,
-    /// Milkshape 3D ASCII text ([`crate::ms3d`]).
-    Ms3d,
-    /// glTF 2.0, binary (`.glb`, starts with `glTF`) or JSON (`.gltf`, JSON that names an
-    /// `"asset"`), imported by [`crate::gltf::import`](crate::gltf::import()).
-    Gltf,
-}
-
-impl Format {
-    /// Tells the format from the content of a file, as [`identify`] does, taking anything
-    /// that is no model for MDL (left for the MDL reader to judge). [`identify`] names
-    /// content that is no model at all.
-    ///
-    /// ```
-    /// use mdlx::Format;
-    /// assert_eq!(Format::detect(include_bytes!("../../../../examples/cube.mdx")), Format::Mdx);
-    /// assert_eq!(Format::detect(b"Version {\n\tFormatVersion 800,\n}\n"), Format::Mdl);
-    /// ```
-    pub fn detect(data: &[u8]) -> Format {
-        identify(data).format().unwrap_or(Format::Mdl)
-    }
-
-    /// Short name: `mdx`, `mdx-alpha`, `mdl`, `ms3d` or `gltf`.
-    pub fn short_name(self) -> &'static str {
-        match self {
-            Format::Mdx => "mdx",
-            Format::AlphaMdx => "mdx-alpha",
-            Format::Mdl => "mdl",
-            Format::Ms3d => "ms3d",
-            Format::Gltf => "gltf",
-        }
-    }
-}
 
 /// What a file's content is, as far as its first bytes tell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,7 +121,7 @@ impl fmt::Display for LooksLike {
 /// How much of the start of a file the text checks look at.
 const SAMPLE: usize = 4096;
 
-/// Tells what `data` is from its first bytes. Magic numbers come first (`glTF` is binary
+/// Tells what `data` is from its first bytes (the crate's one detection). Magic numbers come first (`glTF` is binary
 /// glTF; `MDLX` is MDX, of the WoW alpha family when its chunks have the alpha shapes);
 /// then Milkshape text; then content with NUL or other control bytes is binary; JSON that
 /// names an `"asset"` anywhere is glTF, other JSON and OBJ text are named; any other text
