@@ -32,6 +32,38 @@
 //! assert_eq!(written.bytes, bytes);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! ## What else it does
+//! - **Check** a model headless ([`check`]): what makes the game or the editors misbehave,
+//!   what is likely wrong, what is wasted; every rule in [`check::RULES`], severities per
+//!   kind of model ([`check::classify`]).
+//! - **Animate** ([`anim`]): every node's world transform and every geoset posed at a
+//!   moment of a sequence.
+//! - **Textures** ([`texture`]): BLP1, BLP2, DDS, TGA and PNG decoded to RGBA; BLP1 and PNG
+//!   written.
+//! - **Convert** ([`convert`]): versions, Reforged to classic, Milkshape, the WoW alpha
+//!   family, glTF both ways, OBJ.
+//!
+//! ```
+//! # let bytes = include_bytes!("../../../examples/cube.mdx");
+//! let model = mdlx::read(bytes, &Default::default())?.model;
+//!
+//! // Check it (findings of every severity, each with its rule and the record it names).
+//! let findings = mdlx::check::check(&model);
+//! let (errors, _warnings, _infos) = mdlx::check::tally(&findings);
+//! println!("{errors} error(s)");
+//!
+//! // Pose it at 100 ms into its first sequence.
+//! let skeleton = mdlx::anim::Skeleton::new(&model);
+//! let pose = skeleton.pose(mdlx::anim::AnimTime::new(Some(0), 100.0), None);
+//! assert_eq!(pose.nodes.len(), model.nodes().count());
+//!
+//! // A texture: an image made here, written as BLP1 and decoded again.
+//! let image = mdlx::texture::RgbaImage { width: 2, height: 2, pixels: vec![255; 16] };
+//! let blp = mdlx::texture::blp1::to_bytes(&image, &mdlx::texture::BlpOptions::palette())?;
+//! assert_eq!(mdlx::texture::decode(&blp)?, image);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod alpha;
 pub mod anim;
