@@ -91,8 +91,6 @@ impl FrameRange {
     }
 }
 
-/// How to turn a Milkshape document into a model.
-
 /// The sequences a model comment written by [`to_ms3d`](super::to_ms3d) lists.
 pub(super) fn ranges_from_comment(doc: &Document) -> Vec<FrameRange> {
     let Some(text) = doc.comments.as_ref().and_then(|c| c.model.as_ref()) else {
@@ -155,8 +153,6 @@ fn unescape(text: &str) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
-
-/// Converts a Milkshape document to a version-800 model. Returns the model and everything
 
 /// The model comment that lists the written sequences (so that converting back restores
 /// them); `None` when no sequence is written.

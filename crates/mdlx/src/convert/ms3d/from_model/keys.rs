@@ -103,12 +103,12 @@ fn sample_sequence(
     let nodes = &skeleton.nodes;
     let mut times = vec![lo, hi];
     let mut who = Vec::new();
-    for i in 0..nodes.len() {
+    for (i, n) in nodes.iter().enumerate() {
         if joints.joint_of[i].is_none() {
             continue;
         }
         node_key_times(model, skeleton, i, lo, hi, &mut times);
-        if animated(skeleton, i) || nodes[i].node.flags & node_flags::DONT_INHERIT != 0 {
+        if animated(skeleton, i) || n.node.flags & node_flags::DONT_INHERIT != 0 {
             who.push(i);
         }
     }
