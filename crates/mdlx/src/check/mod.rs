@@ -127,20 +127,20 @@ impl fmt::Display for Finding {
 pub(crate) struct Findings {
     out: Vec<Finding>,
     /// What the model is checked as.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
 }
 
 /// Where a finding is: a record (list, index, name) and the path below it.
 #[derive(Clone)]
 pub(crate) struct At {
-    pub record: Option<RecordRef>,
-    pub name: Option<String>,
-    pub path: String,
+    pub(crate) record: Option<RecordRef>,
+    pub(crate) name: Option<String>,
+    pub(crate) path: String,
 }
 
 impl At {
     /// The model as a whole.
-    pub fn model() -> At {
+    pub(crate) fn model() -> At {
         At {
             record: None,
             name: None,
@@ -149,7 +149,7 @@ impl At {
     }
 
     /// Record `index` of `list`, with its name when it has a non-empty one.
-    pub fn record(list: &'static str, index: usize, name: Option<&str>) -> At {
+    pub(crate) fn record(list: &'static str, index: usize, name: Option<&str>) -> At {
         At {
             record: Some(RecordRef { list, index }),
             name: name.filter(|n| !n.is_empty()).map(str::to_owned),
@@ -158,7 +158,7 @@ impl At {
     }
 
     /// A field below this place: `.vertex_groups[17]`, `.tracks.KGRT`.
-    pub fn sub(&self, more: impl fmt::Display) -> At {
+    pub(crate) fn sub(&self, more: impl fmt::Display) -> At {
         let mut a = self.clone();
         let more = more.to_string();
         if !more.starts_with('[') && !a.path.is_empty() {
@@ -170,7 +170,8 @@ impl At {
 }
 
 impl Findings {
-    pub fn new(kind: Kind) -> Findings {
+    /// No findings yet, for a model checked as `kind`.
+    pub(crate) fn new(kind: Kind) -> Findings {
         Findings {
             out: Vec::new(),
             kind,
@@ -178,7 +179,7 @@ impl Findings {
     }
 
     /// Adds a finding of `rule`, unless the rule is off for the kind checked.
-    pub fn add(&mut self, rule: &'static Rule, at: &At, message: impl Into<String>) {
+    pub(crate) fn add(&mut self, rule: &'static Rule, at: &At, message: impl Into<String>) {
         let Some(severity) = rule.severity_for(self.kind) else {
             return;
         };

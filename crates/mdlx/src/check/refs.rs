@@ -36,7 +36,14 @@ fn in_range(id: i64, len: usize) -> bool {
 /// Ids that must name a record: materials, textures, texture animations, geosets, geoset
 /// animations, parents (global sequence ids are checked with the tracks).
 pub(crate) fn references(m: &Model, f: &mut Findings) {
-    let nt = m.textures.len();
+    material_refs(m, f);
+    texture_refs(m, f);
+    geoset_refs(m, f);
+    parents(m, f);
+}
+
+/// Geosets' and ribbon emitters' material ids.
+fn material_refs(m: &Model, f: &mut Findings) {
     for (i, g) in m.geosets.iter().enumerate() {
         if !in_range(g.material_id.into(), m.materials.len()) {
             let at = At::record("geosets", i, None).sub("material_id");
@@ -59,6 +66,12 @@ pub(crate) fn references(m: &Model, f: &mut Findings) {
             f.add(&BAD_MATERIAL, &at, msg);
         }
     }
+}
+
+/// Texture ids (of layers, texture slots and their tracks, particle emitters 2) and the
+/// layers' texture animation ids.
+fn texture_refs(m: &Model, f: &mut Findings) {
+    let nt = m.textures.len();
     let bad_texture = |f: &mut Findings, at: &At, id: i64| {
         let msg =
             format!("texture {id} does not exist (the model has {nt}): point it at a texture");
@@ -111,6 +124,11 @@ pub(crate) fn references(m: &Model, f: &mut Findings) {
             bad_texture(f, &at.sub("texture_id"), e.texture_id.into());
         }
     }
+}
+
+/// Geoset ids (of geoset animations, gliders and bones) and the bones' geoset animation
+/// ids; several geoset animations on one geoset.
+fn geoset_refs(m: &Model, f: &mut Findings) {
     let ng = m.geosets.len();
     let bad_geoset = |f: &mut Findings, at: &At, id: i64| {
         let msg = format!("geoset {id} does not exist (the model has {ng})");
@@ -183,7 +201,6 @@ pub(crate) fn references(m: &Model, f: &mut Findings) {
             }
         }
     }
-    parents(m, f);
 }
 
 fn parents(m: &Model, f: &mut Findings) {

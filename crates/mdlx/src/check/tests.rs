@@ -157,39 +157,49 @@ type Edit = fn(&mut Model);
 
 /// For each rule: an edit that makes it fire, and optionally a near miss that must not.
 fn cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
-    fn g(m: &mut Model) -> &mut Geoset {
-        &mut m.geosets[0]
+    let mut all = version_and_material_cases();
+    all.extend(geoset_cases());
+    all.extend(face_and_track_cases());
+    all.extend(node_cases());
+    all
+}
+
+fn g(m: &mut Model) -> &mut Geoset {
+    &mut m.geosets[0]
+}
+fn bone_track(m: &mut Model) -> &mut AnyTrack {
+    &mut m.bones[0].node.tracks.0[0].track
+}
+fn keys(m: &mut Model) -> &mut Vec<Key<[f32; 3]>> {
+    match bone_track(m) {
+        AnyTrack::Vector3(t) => &mut t.keys,
+        _ => unreachable!(),
     }
-    fn bone_track(m: &mut Model) -> &mut AnyTrack {
-        &mut m.bones[0].node.tracks.0[0].track
-    }
-    fn keys(m: &mut Model) -> &mut Vec<Key<[f32; 3]>> {
-        match bone_track(m) {
-            AnyTrack::Vector3(t) => &mut t.keys,
-            _ => unreachable!(),
-        }
-    }
-    fn hd(m: &mut Model) {
-        m.version = 1000;
-        m.materials[0].shader = "Shader_HD_DefaultUnit".into();
-    }
-    fn skinned(m: &mut Model) {
-        m.version = 1000;
-        g(m).skin = Some([0u16, 0, 0, 0, 255, 0, 0, 0].repeat(3));
-        g(m).vertex_groups = vec![0; 3];
-    }
-    fn pre2(m: &mut Model) {
-        let e = ParticleEmitter2 {
-            node: node("Emitter", 3, 0),
-            time: 0.5,
-            speed: 1.0,
-            latitude: 1.0,
-            texture_id: 0,
-            ..ParticleEmitter2::default()
-        };
-        m.particle_emitters2.push(e);
-        m.pivot_points.push([0.0; 3]);
-    }
+}
+fn hd(m: &mut Model) {
+    m.version = 1000;
+    m.materials[0].shader = "Shader_HD_DefaultUnit".into();
+}
+fn skinned(m: &mut Model) {
+    m.version = 1000;
+    g(m).skin = Some([0u16, 0, 0, 0, 255, 0, 0, 0].repeat(3));
+    g(m).vertex_groups = vec![0; 3];
+}
+fn pre2(m: &mut Model) {
+    let e = ParticleEmitter2 {
+        node: node("Emitter", 3, 0),
+        time: 0.5,
+        speed: 1.0,
+        latitude: 1.0,
+        texture_id: 0,
+        ..ParticleEmitter2::default()
+    };
+    m.particle_emitters2.push(e);
+    m.pivot_points.push([0.0; 3]);
+}
+
+/// The cases of the version, extent, sequence and reference rules.
+fn version_and_material_cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
     vec![
         (
             "unknown-version",
@@ -340,6 +350,12 @@ fn cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
                 set_gs(m)
             }),
         ),
+    ]
+}
+
+/// The cases of the geoset animation, vertex, skin and geoset size rules.
+fn geoset_cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
+    vec![
         (
             "geoset-animated-twice",
             |m| {
@@ -487,6 +503,12 @@ fn cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
                 m.version = 1000
             }),
         ),
+    ]
+}
+
+/// The cases of the face, count, track and texture rules.
+fn face_and_track_cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
+    vec![
         ("face-index-out-of-range", |m| g(m).faces[2] = 3, None),
         (
             "zero-area-triangle",
@@ -631,6 +653,12 @@ fn cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
                 m.textures[0].path = "".into()
             }),
         ),
+    ]
+}
+
+/// The cases of the material, unused-record, node and emitter rules.
+fn node_cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
+    vec![
         (
             "replaceable-id-with-path",
             |m| m.textures[0].replaceable_id = 1,
