@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// alpha MDX and glTF 2.0.
 #[derive(Parser, Debug)]
 #[command(name = "mdlx", version, about, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// --quiet and --strict before the verb (`mdlx --quiet check ...`); they apply to the
     /// verbs that read models (info, convert, check, pose), which take them after the verb
     /// too.
@@ -22,7 +22,7 @@ pub struct Cli {
 
 /// The flags of the verbs that read models: before the verb or after it.
 #[derive(Args, Debug, Clone, Copy, Default)]
-pub struct Common {
+pub(crate) struct Common {
     /// Print no warnings or loss notes on stderr (errors are still printed; --json output
     /// still lists them).
     #[arg(long, short)]
@@ -37,7 +37,7 @@ pub struct Common {
 
 impl Command {
     /// The verb's own --quiet and --strict; `None` for the verbs that take neither.
-    pub fn common(&self) -> Option<Common> {
+    pub(crate) fn common(&self) -> Option<Common> {
         match self {
             Command::Info { common, .. }
             | Command::Convert { common, .. }
@@ -50,7 +50,7 @@ impl Command {
 
 /// The verbs.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Show models' version and family, counts of every record kind, sequences, textures,
     /// lights and cameras (with the fields of their version); of a texture (BLP, DDS, TGA,
     /// PNG), its kind, size, alpha and mip levels.
@@ -331,7 +331,7 @@ pub enum Command {
 
 /// A moment of a model's animation.
 #[derive(Args, Debug)]
-pub struct Moment {
+pub(crate) struct Moment {
     /// The sequence (name or index) to pose; without it, the bind pose. Converting to
     /// Milkshape: the one sequence to write; without it, all of them.
     #[arg(long, value_name = "NAME|INDEX")]
@@ -381,7 +381,7 @@ fn parse_time(text: &str) -> Result<f64, String> {
 
 /// The frame ranges of `--frames` (one value holding a list, not several values).
 #[derive(Clone, Debug)]
-pub struct Ranges(pub Vec<mdlx::convert::ms3d::FrameRange>);
+pub(crate) struct Ranges(pub Vec<mdlx::convert::ms3d::FrameRange>);
 
 /// `--frames`: `Name=first-last[!],...`, checked while parsing.
 fn parse_frames(text: &str) -> Result<Ranges, String> {
@@ -394,7 +394,7 @@ fn parse_frames(text: &str) -> Result<Ranges, String> {
 
 /// `--rename`'s pairs.
 #[derive(Clone, Debug)]
-pub struct Renames(pub Vec<mdlx::convert::ready::Rename>);
+pub(crate) struct Renames(pub Vec<mdlx::convert::ready::Rename>);
 
 /// `--rename`: `FROM=TO,...`, checked while parsing.
 fn parse_renames(text: &str) -> Result<Renames, String> {

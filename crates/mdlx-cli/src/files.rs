@@ -22,12 +22,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The path that means standard input or output.
-pub fn is_stdio(path: &Path) -> bool {
+pub(crate) fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
 /// How a path is named in messages: `-` is "standard input".
-pub fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     if is_stdio(path) {
         "(standard input)".to_string()
     } else {
@@ -38,7 +38,7 @@ pub fn shown(path: &Path) -> String {
 /// Every file under `paths` (files as given, folders recursively) whose extension is one of
 /// `exts` (case-insensitive), sorted. Folders in `skip` (compared after resolving links)
 /// are not walked into, and a folder reached twice through links is walked once.
-pub fn find(paths: &[PathBuf], exts: &[&str], skip: &[PathBuf]) -> Result<Vec<PathBuf>> {
+pub(crate) fn find(paths: &[PathBuf], exts: &[&str], skip: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut seen: HashSet<PathBuf> = skip
         .iter()
@@ -86,7 +86,7 @@ fn walk(
 }
 
 /// The file's first 64 KiB (what detection looks at), or `None` when it cannot be read.
-pub fn head(path: &Path) -> Option<Vec<u8>> {
+pub(crate) fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut head = Vec::new();
     fs::File::open(path)
@@ -97,7 +97,7 @@ pub fn head(path: &Path) -> Option<Vec<u8>> {
 
 /// The extensions of the Warcraft III model formats the library reads and converts to a
 /// model (`mdx`, `mdl`, Milkshape's `txt`), from its table.
-pub fn model_extensions() -> Vec<&'static str> {
+pub(crate) fn model_extensions() -> Vec<&'static str> {
     let mut exts = Vec::new();
     let rows = mdlx::formats::FORMATS.iter();
     for f in rows.filter(|f| f.read && f.kind == mdlx::formats::Kind::Model) {
@@ -111,12 +111,12 @@ pub fn model_extensions() -> Vec<&'static str> {
 }
 
 /// Whether the file's first few kilobytes read as Milkshape.
-pub fn is_milkshape(path: &Path) -> bool {
+pub(crate) fn is_milkshape(path: &Path) -> bool {
     head(path).is_some_and(|h| mdlx::identify(&h) == mdlx::Content::Model(mdlx::Format::Ms3d))
 }
 
 /// True if the file's extension is one of `exts` (case-insensitive).
-pub fn has_ext(path: &Path, exts: &[&str]) -> bool {
+pub(crate) fn has_ext(path: &Path, exts: &[&str]) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
@@ -130,7 +130,7 @@ fn is_our_temporary(path: &Path) -> bool {
 }
 
 /// Reads a whole file (`-`: standard input), naming it in the error.
-pub fn read(path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
     if is_stdio(path) {
         let mut data = Vec::new();
         std::io::stdin()
@@ -145,7 +145,7 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
 /// Writes `data` to `target` as the module documentation says: standard output for `-`,
 /// directly into special files, atomically into regular files (through links). Refuses to
 /// write over `input`. On failure a temporary file is removed and the target is untouched.
-pub fn write(target: &Path, data: &[u8], input: &Path) -> Result<()> {
+pub(crate) fn write(target: &Path, data: &[u8], input: &Path) -> Result<()> {
     stage(target, data, input)?.commit()
 }
 
@@ -155,7 +155,7 @@ pub fn write(target: &Path, data: &[u8], input: &Path) -> Result<()> {
 /// was. Several outputs that belong together (a model and its textures) are all staged
 /// before any is committed, so a failure while writing leaves none of them.
 #[must_use = "a staged output is discarded unless committed"]
-pub struct Staged<'a> {
+pub(crate) struct Staged<'a> {
     how: Stage<'a>,
 }
 
@@ -170,7 +170,7 @@ enum Stage<'a> {
 
 /// Prepares `data` for `target` as [`write`] would write it: refuses what `write` refuses
 /// (the input, a folder) and, for a regular file, writes the temporary file now.
-pub fn stage<'a>(target: &Path, data: &'a [u8], input: &Path) -> Result<Staged<'a>> {
+pub(crate) fn stage<'a>(target: &Path, data: &'a [u8], input: &Path) -> Result<Staged<'a>> {
     let how = if is_stdio(target) || target == Path::new("/dev/stdout") {
         Stage::Stdout(data)
     } else {
@@ -202,7 +202,7 @@ pub fn stage<'a>(target: &Path, data: &'a [u8], input: &Path) -> Result<Staged<'
 
 impl Staged<'_> {
     /// Puts the output in place.
-    pub fn commit(mut self) -> Result<()> {
+    pub(crate) fn commit(mut self) -> Result<()> {
         match &mut self.how {
             Stage::Stdout(data) => {
                 let mut out = std::io::stdout().lock();
@@ -242,7 +242,7 @@ impl Drop for Staged<'_> {
 
 /// Whether an output at `target` is no file of its own: standard output, a special file,
 /// or a path under `/dev` or `/proc`. Nothing can be written beside such an output.
-pub fn is_special(target: &Path) -> bool {
+pub(crate) fn is_special(target: &Path) -> bool {
     is_stdio(target)
         || is_system_path(target)
         || fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir())
@@ -351,7 +351,7 @@ fn write_error(target: &Path, dir: &Path, e: &std::io::Error) -> anyhow::Error {
 }
 
 /// Whether two paths name the same existing file (through any links).
-pub fn same(a: &Path, b: &Path) -> bool {
+pub(crate) fn same(a: &Path, b: &Path) -> bool {
     same_file(a, b)
 }
 

@@ -1,5 +1,6 @@
 //! `mdlx`: the command-line tool. Parses arguments, runs the verb, maps the outcome to an
 //! exit code (0 success, 1 failure, 2 usage); messages are prefixed with the program name.
+#![forbid(unsafe_code)]
 
 mod cli;
 mod cmd;

@@ -98,7 +98,7 @@ impl Note {
 /// Prints `notes` about `file` on stderr: multi-line notes as they are, the others under
 /// one heading per context, `mdlx: FILE: N thing(s) CONTEXT:` then one indented line each.
 /// `print` receives each finished line (a progress bar prints above itself).
-pub fn print_notes(file: &str, notes: &[Note], print: &mut dyn FnMut(&str)) {
+pub(crate) fn print_notes(file: &str, notes: &[Note], print: &mut dyn FnMut(&str)) {
     let mut i = 0;
     while i < notes.len() {
         if let Some(r) = &notes[i].rendered {
@@ -127,7 +127,7 @@ pub fn print_notes(file: &str, notes: &[Note], print: &mut dyn FnMut(&str)) {
 
 /// An `f32` as JSON with the shortest decimal text that reads back to the same `f32`
 /// (`0.1`, not `0.10000000149011612`); `null` for NaN and infinities, which JSON lacks.
-pub fn f32_json(x: f32) -> Value {
+pub(crate) fn f32_json(x: f32) -> Value {
     if !x.is_finite() {
         return Value::Null;
     }
@@ -138,7 +138,7 @@ pub fn f32_json(x: f32) -> Value {
 }
 
 /// Several `f32`s as a JSON array of [`f32_json`] values.
-pub fn f32s_json(xs: &[f32]) -> Value {
+pub(crate) fn f32s_json(xs: &[f32]) -> Value {
     Value::Array(xs.iter().map(|&x| f32_json(x)).collect())
 }
 

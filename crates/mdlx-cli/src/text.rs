@@ -1,7 +1,7 @@
 //! Words for counts in messages people read.
 
 /// `1 error`, `0 errors`, `2 errors`: the count with the noun in the number it takes.
-pub fn count(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {

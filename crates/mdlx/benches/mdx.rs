@@ -2,6 +2,9 @@
 //! Side-by-side figures against the other tools come from `mdlx bench` under
 //! `../shared/peers/run-all.sh`; this bench tracks our own speed between changes.
 
+// criterion_group! and criterion_main! make functions without docs.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::path::Path;
 

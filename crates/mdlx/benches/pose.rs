@@ -1,6 +1,9 @@
 //! Posing speed: every node of the corpus's largest model (by node count, and by file size)
 //! at 1,000 times spread over its sequences, plus skinning every vertex once per time.
 
+// criterion_group! and criterion_main! make functions without docs.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use mdlx::anim::{posed_geosets, AnimTime, Skeleton};
 use mdlx::Model;

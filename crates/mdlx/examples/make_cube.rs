@@ -7,7 +7,7 @@
 use mdlx::model::*;
 
 /// The cube model.
-pub fn cube() -> Model {
+pub(crate) fn cube() -> Model {
     let mut geoset = Geoset::default();
     // Six faces: (normal, two in-plane axes); four corners each, so normals stay per face.
     let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [

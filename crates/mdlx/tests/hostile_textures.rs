@@ -2,6 +2,8 @@
 //! cut JPEG data, palettes cut short, zero sizes. Each must give a clear error with its
 //! offset, never a panic, and never a large allocation (a counting allocator checks the
 //! largest single allocation).
+// A global allocator is written with unsafe code; nothing else here is.
+#![allow(unsafe_code)]
 
 use mdlx::texture::{self, Texture, TextureError, TextureErrorKind as K};
 use std::alloc::{GlobalAlloc, Layout, System};

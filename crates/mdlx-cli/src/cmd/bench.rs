@@ -19,7 +19,7 @@ struct Item<M> {
 }
 
 /// Runs the verb.
-pub fn run(dir: &Path, repeat: u32) -> Result<ExitCode> {
+pub(crate) fn run(dir: &Path, repeat: u32) -> Result<ExitCode> {
     if repeat == 0 {
         bail!("REPEAT must be a positive integer");
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The verb's options.
-pub struct Options {
+pub(crate) struct Options {
     /// human, json or sarif.
     pub format: String,
     /// warnings or infos: fail on those too.
@@ -288,7 +288,7 @@ fn fix(
     Ok((fixed.model, bytes, done))
 }
 
-pub fn run(ctx: &Ctx, paths: &[PathBuf], opts: &Options) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, paths: &[PathBuf], opts: &Options) -> Result<ExitCode> {
     if opts.rules {
         return list_rules(&opts.format);
     }

@@ -6,7 +6,7 @@ use crate::report::Note;
 use std::path::Path;
 
 /// A converted model, what to tell about it, and the BLP files to write beside it.
-pub struct Converted {
+pub(crate) struct Converted {
     /// The version 800 model.
     pub model: mdlx::Model,
     /// Its losses and skinning error.
@@ -18,7 +18,7 @@ pub struct Converted {
 /// `model` (900+) for the classic client ([`mdlx::convert::classic`]), with the textures
 /// found beside `input` or in `--textures`; its losses and skinning error as notes, and
 /// the BLP files to write beside the output.
-pub fn to_classic(
+pub(crate) fn to_classic(
     model: &mdlx::Model,
     input: &Path,
     texture_dirs: &[std::path::PathBuf],

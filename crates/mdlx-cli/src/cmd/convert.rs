@@ -28,7 +28,7 @@ fn parse(name: &str) -> Result<To> {
 }
 
 /// The names `--to` takes, in the table's order.
-pub fn names() -> Vec<&'static str> {
+pub(crate) fn names() -> Vec<&'static str> {
     FORMATS.iter().filter(|f| f.write).map(|f| f.name).collect()
 }
 
@@ -68,7 +68,7 @@ fn from_path(path: &Path) -> Result<To> {
 }
 
 /// Runs the verb.
-pub fn run(
+pub(crate) fn run(
     ctx: &Ctx,
     input: &Path,
     output: &Path,

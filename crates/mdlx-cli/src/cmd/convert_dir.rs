@@ -35,7 +35,13 @@ enum Plan {
 }
 
 /// Converts every model under `dir` into the same tree under `out_dir`.
-pub fn run_dir(ctx: &Ctx, dir: &Path, out_dir: &Path, to: To, opts: &Options) -> Result<ExitCode> {
+pub(crate) fn run_dir(
+    ctx: &Ctx,
+    dir: &Path,
+    out_dir: &Path,
+    to: To,
+    opts: &Options,
+) -> Result<ExitCode> {
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     // The output folder may sit inside the input folder: never convert our own outputs.

@@ -15,10 +15,10 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 
 /// An output format: a row of the library's table.
-pub type To = &'static FormatInfo;
+pub(crate) type To = &'static FormatInfo;
 
 /// Whether `to` is a texture's format.
-pub fn is_texture(to: To) -> bool {
+pub(crate) fn is_texture(to: To) -> bool {
     to.kind == Kind::Texture
 }
 
@@ -29,7 +29,7 @@ fn takes_gltf(to: To) -> bool {
 
 /// How to write: MDL strictness, the moment an OBJ shows, Milkshape frames, JSON.
 #[derive(Clone, Debug, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// Write only standard MDL (no `MdlxExtension` block).
     pub strict_mdl: bool,
     /// With `strict_mdl`: write anyway, listing what was lost.
@@ -104,7 +104,7 @@ fn refuse_losses(what: &str, losses: &[mdlx::Loss], whence: &str) -> Result<()> 
 }
 
 /// What converting one file gave: the input's format and what to tell about it.
-pub struct Done {
+pub(crate) struct Done {
     /// The input's format, short (`mdx`, `mdl`, `ms3d`, `mdx-alpha`, `gltf`).
     from: &'static str,
     /// Warnings and losses.
@@ -128,7 +128,7 @@ impl Done {
 }
 
 /// One file's outcome as a JSON object.
-pub fn outcome_json(
+pub(crate) fn outcome_json(
     input: &Path,
     output: &Path,
     to: To,
@@ -157,7 +157,7 @@ pub fn outcome_json(
 }
 
 /// Converts one file; returns what to tell (losses written anyway).
-pub fn convert_file(
+pub(crate) fn convert_file(
     ctx: &Ctx,
     input: &Path,
     output: &Path,

@@ -29,13 +29,13 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// The heading glTF import losses are listed under.
-pub const LOST: &str = "not carried from glTF";
+pub(crate) const LOST: &str = "not carried from glTF";
 
 /// The textures written during one run, by target: a folder conversion where two inputs
 /// make the same texture file writes it once, and refuses the second input if its texture
 /// differs.
 #[derive(Clone, Debug, Default)]
-pub struct Ledger(Arc<Mutex<HashMap<PathBuf, (u64, String)>>>);
+pub(crate) struct Ledger(Arc<Mutex<HashMap<PathBuf, (u64, String)>>>);
 
 impl Ledger {
     /// Claims `target` for `data` on behalf of `input`. `Ok(true)`: write it; `Ok(false)`:
@@ -65,7 +65,7 @@ impl Ledger {
 
 /// Checks that `file` is a relative, `/`-separated path that stays inside its folder (no
 /// `..`, `.`, empty, absolute or drive components) and returns it as a path.
-pub fn safe_relative(file: &str) -> Result<PathBuf> {
+pub(crate) fn safe_relative(file: &str) -> Result<PathBuf> {
     let bad = |why: &str| anyhow!("refusing to write the texture {file:?}: {why}");
     if file.is_empty() {
         return Err(bad("the path is empty"));
@@ -86,7 +86,7 @@ pub fn safe_relative(file: &str) -> Result<PathBuf> {
 
 /// What to write beside a model: the staged texture files, the folders made for them
 /// (removed again if the model is not written), and what to tell.
-pub struct Textures<'a> {
+pub(crate) struct Textures<'a> {
     /// Ready to be put in place, before the model.
     pub staged: Vec<files::Staged<'a>>,
     /// The texture files, as shown.
@@ -97,14 +97,14 @@ pub struct Textures<'a> {
 
 impl Textures<'_> {
     /// Removes the folders created for textures that were not written (only if empty).
-    pub fn undo_folders(&mut self) {
+    pub(crate) fn undo_folders(&mut self) {
         for d in self.created.drain(..).rev() {
             let _ = std::fs::remove_dir(d);
         }
     }
 
     /// Keeps the folders: the textures are in place.
-    pub fn keep_folders(&mut self) {
+    pub(crate) fn keep_folders(&mut self) {
         self.created.clear();
     }
 }
@@ -113,7 +113,7 @@ impl Textures<'_> {
 /// Beside standard output or a special file nothing can be written: that is a loss, in
 /// `notes`. A texture never replaces the input or the output, and one whose bytes are
 /// already there is not rewritten.
-pub fn stage<'a>(
+pub(crate) fn stage<'a>(
     textures: &'a [ImportedTexture],
     output: &Path,
     input: &Path,

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 /// Runs the verb. A folder stands for every model and texture under it, as `check` and
 /// `convert` walk folders.
-pub fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, paths: &[PathBuf], as_json: bool) -> Result<ExitCode> {
     let walked = expand_folders(paths)?;
     let paths = walked.as_slice();
     let mut failed = 0;
@@ -79,7 +79,7 @@ fn expand_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 /// tileset's trees or cliff), as Warcraft III readers map the ids to
 /// `ReplaceableTextures` folders; the ids are those the check module's
 /// unknown-replaceable-id rule accepts (1, 2, 11, 21, 31 to 37).
-pub fn replaceable_name(id: u32) -> Option<&'static str> {
+pub(crate) fn replaceable_name(id: u32) -> Option<&'static str> {
     Some(match id {
         1 => "Team Color",
         2 => "Team Glow",

@@ -1,17 +1,17 @@
 //! One module per verb.
 
-pub mod bench;
-pub mod check;
+pub(crate) mod bench;
+pub(crate) mod check;
 mod check_print;
-pub mod classic;
-pub mod convert;
-pub mod convert_dir;
-pub mod convert_file;
-pub mod gltf_in;
-pub mod info;
-pub mod pose;
-pub mod roundtrip;
-pub mod texture;
+pub(crate) mod classic;
+pub(crate) mod convert;
+pub(crate) mod convert_dir;
+pub(crate) mod convert_file;
+pub(crate) mod gltf_in;
+pub(crate) mod info;
+pub(crate) mod pose;
+pub(crate) mod roundtrip;
+pub(crate) mod texture;
 
 use crate::report::Note;
 use crate::Ctx;
@@ -20,16 +20,16 @@ use mdlx::{Model, Source};
 use std::path::Path;
 
 /// The heading of what a conversion did to make the model ready for the game.
-pub const READY: &str = "made ready for the game";
+pub(crate) const READY: &str = "made ready for the game";
 
 /// Reads a Milkshape document, with errors as `file:line`.
-pub fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
+pub(crate) fn read_ms3d(data: &[u8], path: &Path) -> Result<mdlx::ms3d::Document> {
     let shown = crate::files::shown(path);
     mdlx::ms3d::from_bytes(data).map_err(|e| anyhow!("{}", e.render(&shown)))
 }
 
 /// A model read from a file, and what it was.
-pub struct Decoded {
+pub(crate) struct Decoded {
     /// The model.
     pub model: Model,
     /// Warnings of the reader and what a conversion could not carry.
@@ -44,7 +44,7 @@ pub struct Decoded {
 }
 
 /// The name a model read from `path` gets when its file names none: the file's stem.
-pub fn stem(path: &Path) -> String {
+pub(crate) fn stem(path: &Path) -> String {
     if crate::files::is_stdio(path) {
         return String::new();
     }
@@ -55,7 +55,7 @@ pub fn stem(path: &Path) -> String {
 
 /// How to read `path` ([`mdlx::ReadOptions::for_file`]; standard input has no folder or
 /// name): `ctx.strict` makes the MDL reader refuse what it would repair.
-pub fn read_options(ctx: &Ctx, path: &Path) -> mdlx::ReadOptions {
+pub(crate) fn read_options(ctx: &Ctx, path: &Path) -> mdlx::ReadOptions {
     let mut opts = if crate::files::is_stdio(path) {
         mdlx::ReadOptions::default()
     } else {
@@ -68,7 +68,7 @@ pub fn read_options(ctx: &Ctx, path: &Path) -> mdlx::ReadOptions {
 /// Reads any input as a model with `opts`, saying what it was ([`mdlx::read`]): Milkshape
 /// and the WoW alpha family are converted to version 800, glTF imported; what the model
 /// cannot hold comes back as notes. Content that is no model is refused in one line.
-pub fn decode(data: &[u8], path: &Path, opts: &mdlx::ReadOptions) -> Result<Decoded> {
+pub(crate) fn decode(data: &[u8], path: &Path, opts: &mdlx::ReadOptions) -> Result<Decoded> {
     let shown = crate::files::shown(path);
     let loaded = mdlx::read(data, opts).map_err(|e| anyhow!("{}", e.render(&shown)))?;
     let from = match loaded.source {

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 /// Which moment to pose, as the command line gives it.
 #[derive(Clone, Debug, Default)]
-pub struct Moment {
+pub(crate) struct Moment {
     /// A sequence name (case-insensitive) or index; none for the bind pose.
     pub sequence: Option<String>,
     /// Milliseconds since the sequence started.
@@ -23,7 +23,7 @@ pub struct Moment {
 }
 
 /// A posed model: the skeleton's pose and the geosets.
-pub struct Posed {
+pub(crate) struct Posed {
     /// The sequence index, if any.
     pub sequence: Option<usize>,
     /// The node transforms.
@@ -35,7 +35,7 @@ pub struct Posed {
 }
 
 /// Poses `model` at `moment`.
-pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
+pub(crate) fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
     let sequence = moment
         .sequence
         .as_deref()
@@ -71,7 +71,7 @@ pub fn pose_model(model: &Model, moment: &Moment) -> Result<Posed> {
 }
 
 /// Runs the verb.
-pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<ExitCode> {
     let data = crate::files::read(file)?;
     let d = super::decode(&data, file, &super::read_options(ctx, file))?;
     let notes = d.notes;
@@ -158,7 +158,7 @@ pub fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Result<Exi
 }
 
 /// Parses `X,Y,Z`.
-pub fn parse_view(text: &str) -> Result<[f32; 3], String> {
+pub(crate) fn parse_view(text: &str) -> Result<[f32; 3], String> {
     let parts: Vec<f32> = text
         .split(',')
         .map(|p| p.trim().parse::<f32>())

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Runs the verb. Exits 1 if any file did not round-trip.
-pub fn run(paths: &[PathBuf], via_mdl: bool, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn run(paths: &[PathBuf], via_mdl: bool, as_json: bool) -> Result<ExitCode> {
     let files = crate::files::find(paths, &["mdx"], &[])?;
     let results: Vec<Checked> = files.par_iter().map(|f| check(f, via_mdl)).collect();
     let mut out = std::io::stdout().lock();

@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// Whether the content is a texture this tool reads: BLP, DDS, TGA or PNG
 /// ([`LooksLike::is_texture`]).
-pub fn is_texture(data: &[u8]) -> bool {
+pub(crate) fn is_texture(data: &[u8]) -> bool {
     matches!(mdlx::identify(data), Content::NotAModel(like) if like.is_texture())
 }
 
@@ -21,7 +21,7 @@ fn is_png(data: &[u8]) -> bool {
 }
 
 /// Decodes mip level `level` of a texture file (PNG: its one image).
-pub fn decode(data: &[u8], path: &Path, level: usize) -> Result<RgbaImage> {
+pub(crate) fn decode(data: &[u8], path: &Path, level: usize) -> Result<RgbaImage> {
     let shown = files::shown(path);
     if is_png(data) {
         if level > 0 {
@@ -36,7 +36,7 @@ pub fn decode(data: &[u8], path: &Path, level: usize) -> Result<RgbaImage> {
 }
 
 /// `mdlx info` of a texture: kind, size, alpha, mip levels.
-pub fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool) -> Result<()> {
+pub(crate) fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool) -> Result<()> {
     let shown = files::shown(path);
     if is_png(data) {
         let image = mdlx::texture::png::from_bytes(data).map_err(|e| anyhow!("{shown}: {e}"))?;
@@ -106,7 +106,7 @@ pub fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool) -> Re
 
 /// How `--resize` resizes a texture before writing it (nearest neighbour).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resize {
+pub(crate) enum Resize {
     /// Each side to its nearest power of two (`pow2`).
     PowerOfTwo,
     /// To this size (`WxH`).
@@ -118,7 +118,7 @@ pub enum Resize {
 
 impl Resize {
     /// Reads `pow2`, `WxH` or `max:N`.
-    pub fn parse(text: &str) -> std::result::Result<Resize, String> {
+    pub(crate) fn parse(text: &str) -> std::result::Result<Resize, String> {
         let bad = || {
             format!("{text:?}: --resize takes pow2 (nearest powers of two), WxH (e.g. 256x256) or max:N (N a power of two)")
         };

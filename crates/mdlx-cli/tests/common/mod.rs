@@ -5,9 +5,9 @@
 
 /// The height of a posed model, shared with the library's tests.
 #[path = "../../../mdlx/tests/common/posed.rs"]
-pub mod posed;
+pub(crate) mod posed;
 #[allow(unused_imports)]
-pub use posed::height;
+pub(crate) use posed::height;
 
 use std::ffi::OsStr;
 use std::ops::Deref;
@@ -15,63 +15,63 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The `mdlx` binary Cargo built for these tests, as a command to add arguments to.
-pub fn command() -> Command {
+pub(crate) fn command() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mdlx"))
 }
 
 /// Runs `mdlx ARGS` to the end and returns its exit status and everything it printed.
-pub fn mdlx(args: &[&str]) -> Output {
+pub(crate) fn mdlx(args: &[&str]) -> Output {
     command().args(args).output().unwrap()
 }
 
 /// [`mdlx`] run in the folder `dir` (relative paths are relative to it).
-pub fn mdlx_in(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn mdlx_in(dir: &Path, args: &[&str]) -> Output {
     command().args(args).current_dir(dir).output().unwrap()
 }
 
 /// Bytes the tool printed, as text (invalid UTF-8 replaced).
-pub fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// What a run printed on stderr, as text.
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     text(&o.stderr)
 }
 
 /// A path as an argument.
-pub fn s(p: impl AsRef<OsStr>) -> String {
+pub(crate) fn s(p: impl AsRef<OsStr>) -> String {
     Path::new(p.as_ref()).display().to_string()
 }
 
 /// The repository's root folder.
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// `../shared` beside the repository: the corpus and the glTF samples, read in place.
-pub fn shared() -> PathBuf {
+pub(crate) fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
 }
 
 /// The shared model and texture corpus.
-pub fn corpus() -> PathBuf {
+pub(crate) fn corpus() -> PathBuf {
     shared().join("corpus")
 }
 
 /// The repository's example, `examples/cube.mdx`, as an argument.
-pub fn cube() -> String {
+pub(crate) fn cube() -> String {
     s(repo().join("examples/cube.mdx"))
 }
 
 /// A fresh, empty folder in the temporary folder, named after the test process and `name`
 /// (unique within one test binary). It is removed when dropped, unless the test is failing:
 /// then it stays for a look at what the tool wrote.
-pub struct TempDir(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
 impl TempDir {
     /// Creates `mdlx-cli-PID-NAME`, emptied first if a previous run left it.
-    pub fn new(name: &str) -> TempDir {
+    pub(crate) fn new(name: &str) -> TempDir {
         let d = std::env::temp_dir().join(format!("mdlx-cli-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
@@ -109,6 +109,6 @@ impl AsRef<OsStr> for TempDir {
 }
 
 /// [`TempDir::new`].
-pub fn temp_dir(name: &str) -> TempDir {
+pub(crate) fn temp_dir(name: &str) -> TempDir {
     TempDir::new(name)
 }

@@ -19,23 +19,23 @@ use super::{AlphaModel, Chunk, Collision, ModelInfo, Records, BATCHED_GEOSETS};
 /// Smallest possible sizes of count-prefixed records, so a count can be checked against
 /// the bytes that remain before anything is allocated.
 mod min {
-    pub const MATERIAL: usize = 12;
-    pub const TEXTURE_ANIMATION: usize = 4;
+    pub(super) const MATERIAL: usize = 12;
+    pub(super) const TEXTURE_ANIMATION: usize = 4;
     /// Size, eleven empty sub-chunks, ids, flags, bounds, sequence-bounds count.
-    pub const GEOSET: usize = 4 + 11 * 8 + 12 + 28 + 4;
-    pub const GEOSET_ANIMATION: usize = 28;
-    pub const OBJECT: usize = 96;
-    pub const BONE: usize = OBJECT + 8;
-    pub const LIGHT: usize = 4 + OBJECT + super::LIGHT_FIXED;
-    pub const ATTACHMENT: usize = 4 + OBJECT + 5 + 260;
-    pub const PARTICLE_EMITTER: usize = 4 + OBJECT + 24 + 260;
-    pub const CAMERA: usize = 120;
-    pub const EVENT: usize = 4 + OBJECT;
-    pub const HIT_TEST_SHAPE: usize = 4 + OBJECT + 1;
+    pub(super) const GEOSET: usize = 4 + 11 * 8 + 12 + 28 + 4;
+    pub(super) const GEOSET_ANIMATION: usize = 28;
+    pub(super) const OBJECT: usize = 96;
+    pub(super) const BONE: usize = OBJECT + 8;
+    pub(super) const LIGHT: usize = 4 + OBJECT + super::LIGHT_FIXED;
+    pub(super) const ATTACHMENT: usize = 4 + OBJECT + 5 + 260;
+    pub(super) const PARTICLE_EMITTER: usize = 4 + OBJECT + 24 + 260;
+    pub(super) const CAMERA: usize = 120;
+    pub(super) const EVENT: usize = 4 + OBJECT;
+    pub(super) const HIT_TEST_SHAPE: usize = 4 + OBJECT + 1;
 }
 
 /// Decodes a whole file.
-pub fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
+pub(super) fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
     let mut r = Reader::new(data);
     if r.peek_tag() != Some(chunk::MDLX) {
         return Err(r.error(MdxErrorKind::BadMagic));
@@ -176,7 +176,7 @@ fn read_chunk(tag: Tag, c: &mut Reader, version: u32, first_vers: bool) -> MdxRe
 }
 
 /// Encodes a whole file.
-pub fn write_model(m: &AlphaModel) -> MdxResult<Vec<u8>> {
+pub(super) fn write_model(m: &AlphaModel) -> MdxResult<Vec<u8>> {
     let mut w = Writer::with_capacity(64 * 1024);
     w.tag(chunk::MDLX);
     for c in &m.chunks {

@@ -16,9 +16,9 @@
 use crate::mdx::error::MdxErrorKind;
 use crate::mdx::reader::{scoped, Reader};
 use crate::mdx::record::{write_sized, MdxRecord};
+use crate::mdx::tagged;
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxError, MdxResult};
-use crate::mdx::tagged;
 use crate::model::{Extent, Tag};
 
 /// Sub-chunk tags of alpha geosets.

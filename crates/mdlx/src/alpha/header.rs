@@ -11,9 +11,9 @@
 use crate::format::len;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
+use crate::mdx::tagged;
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxResult};
-use crate::mdx::tagged;
 use crate::model::{Extent, FixedString};
 
 use super::geoset::sub::TRI;

@@ -6,7 +6,7 @@ use super::Tag;
 
 /// How a field's line is written, and what its keyword means when read.
 #[derive(Clone, Copy, Debug)]
-pub enum Style {
+pub(crate) enum Style {
     /// `static Key v,`; left out when the field also has a track and its value has the
     /// bits of what an absent line reads as, so that both survive.
     Static,
@@ -29,7 +29,7 @@ pub enum Style {
 
 /// One field's MDL form.
 #[derive(Clone, Copy, Debug)]
-pub struct Field {
+pub(crate) struct Field {
     /// Keywords: the first is written, all are read (any case).
     pub keys: &'static [&'static str],
     /// The track that animates the field, with its keywords (the first is written).
@@ -44,7 +44,7 @@ pub struct Field {
 
 impl Field {
     /// A field written as `style` under `key`.
-    pub const fn new(key: &'static [&'static str], style: Style) -> Field {
+    pub(crate) const fn new(key: &'static [&'static str], style: Style) -> Field {
         Field {
             keys: key,
             track: None,
@@ -55,24 +55,24 @@ impl Field {
     }
 
     /// `static Key v` animated by `tag` under the same keyword.
-    pub const fn animated(keys: &'static [&'static str], tag: Tag) -> Field {
+    pub(crate) const fn animated(keys: &'static [&'static str], tag: Tag) -> Field {
         Field::new(keys, Style::Static).track(tag, keys)
     }
 
     /// Animated by `tag` under `keywords`.
-    pub const fn track(mut self, tag: Tag, keywords: &'static [&'static str]) -> Field {
+    pub(crate) const fn track(mut self, tag: Tag, keywords: &'static [&'static str]) -> Field {
         self.track = Some((tag, keywords));
         self
     }
 
     /// Written inside the sub-block `group`.
-    pub const fn group(mut self, group: &'static str) -> Field {
+    pub(crate) const fn group(mut self, group: &'static str) -> Field {
         self.group = Some(group);
         self
     }
 
     /// A color, printed in the reverse of its MDX order.
-    pub const fn color(mut self) -> Field {
+    pub(crate) const fn color(mut self) -> Field {
         self.reversed = true;
         self
     }
@@ -83,7 +83,7 @@ impl Field {
     }
 
     /// The keywords the field answers to, for hint lists.
-    pub fn words(&self) -> impl Iterator<Item = &'static str> {
+    pub(crate) fn words(&self) -> impl Iterator<Item = &'static str> {
         let (a, b): (&[&str], &[(&str, u32)]) = match self.style {
             Style::Words(words) => (words, &[]),
             Style::Bits(table) => (&[], table),
@@ -94,7 +94,7 @@ impl Field {
 }
 
 /// The keywords of an extent's three lines.
-pub const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRadius"];
+pub(crate) const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRadius"];
 
 /// The MDL keywords of the two PRE2 emitter-area floats: `.0` is written for the field
 /// `length` (the first of the two in MDX), `.1` for the field `width` (the second).
@@ -104,7 +104,7 @@ pub const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRad
 /// `ArcaneWave.mdx`), and KP2N is `Length` for MdxLib, the `wc3` crate and war3-model's
 /// track names; MdlxConv's twin `Alliance_Exp.mdl` prints the first float as `Length`.
 /// Magos' War3 Model Editor and mdx-m3-viewer print it as `Width`; their MDL swaps the two.
-pub const PRE2_AREA_KEYWORDS: (&str, &str) = ("Length", "Width");
+pub(crate) const PRE2_AREA_KEYWORDS: (&str, &str) = ("Length", "Width");
 
 /// Particle emitter flag words and their node-flag bits.
 pub(crate) const PREM_FLAGS: &[(&str, u32)] =

@@ -1,18 +1,18 @@
 //! The kind bit each node block implies in the node flags.
 
 /// Helper.
-pub const HELPER: u32 = 0;
+pub(crate) const HELPER: u32 = 0;
 /// Bone.
-pub const BONE: u32 = 0x100;
+pub(crate) const BONE: u32 = 0x100;
 /// Light.
-pub const LIGHT: u32 = 0x200;
+pub(crate) const LIGHT: u32 = 0x200;
 /// Event object.
-pub const EVENT: u32 = 0x400;
+pub(crate) const EVENT: u32 = 0x400;
 /// Attachment.
-pub const ATTACHMENT: u32 = 0x800;
+pub(crate) const ATTACHMENT: u32 = 0x800;
 /// Particle emitter (both kinds).
-pub const PARTICLE_EMITTER: u32 = 0x1000;
+pub(crate) const PARTICLE_EMITTER: u32 = 0x1000;
 /// Collision shape.
-pub const COLLISION_SHAPE: u32 = 0x2000;
+pub(crate) const COLLISION_SHAPE: u32 = 0x2000;
 /// Ribbon emitter.
-pub const RIBBON_EMITTER: u32 = 0x4000;
+pub(crate) const RIBBON_EMITTER: u32 = 0x4000;

@@ -50,13 +50,19 @@ pub enum LooksLike {
     /// A BMP image.
     Bmp,
     /// A Blizzard BLP texture; `version` is the digit of its magic (`BLP1`: 1).
-    Blp { version: u8 },
+    Blp {
+        /// The version number found.
+        version: u8,
+    },
     /// A DDS texture.
     Dds,
     /// A TGA image (told by the TGA 2.0 footer, or a header whose every field is plausible).
     Tga,
     /// A zip archive; `first` is the name of its first entry, when there is one.
-    Zip { first: Option<String> },
+    Zip {
+        /// The first file name in the archive, if any.
+        first: Option<String>,
+    },
     /// A Warcraft III map (`HM3W` header, an MPQ archive inside).
     Wc3Map,
     /// An MPQ archive (game data or a map without its header).

@@ -7,7 +7,7 @@ use super::parse::{Atom, AtomKind, Tree};
 use crate::model::FixedString;
 
 /// Reading state: the tree and the diagnostics gathered so far.
-pub struct Cx<'t, 'a> {
+pub(crate) struct Cx<'t, 'a> {
     /// The parsed document.
     pub t: &'t Tree<'a>,
     /// Errors and warnings, in the order found.
@@ -23,13 +23,13 @@ pub struct Cx<'t, 'a> {
 
 /// Case-insensitive keyword comparison.
 #[inline]
-pub fn is(word: &[u8], kw: &str) -> bool {
+pub(crate) fn is(word: &[u8], kw: &str) -> bool {
     word.eq_ignore_ascii_case(kw.as_bytes())
 }
 
 impl<'t, 'a> Cx<'t, 'a> {
     /// A context over `t` with the diagnostics found so far.
-    pub fn new(t: &'t Tree<'a>, diags: Vec<Diagnostic>, version: u32) -> Self {
+    pub(crate) fn new(t: &'t Tree<'a>, diags: Vec<Diagnostic>, version: u32) -> Self {
         Cx {
             t,
             diags,
@@ -40,7 +40,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// The byte span of item `i` (from its first atom, or its start, to its last atom).
-    pub fn span(&self, i: usize) -> (usize, usize) {
+    pub(crate) fn span(&self, i: usize) -> (usize, usize) {
         let atoms = self.t.item_atoms(i);
         match (atoms.first(), atoms.last()) {
             (Some(a), Some(b)) => (a.start as usize, b.end as usize),
@@ -52,25 +52,25 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// Records an error at item `i`.
-    pub fn error(&mut self, i: usize, kind: MdlErrorKind) {
+    pub(crate) fn error(&mut self, i: usize, kind: MdlErrorKind) {
         let span = self.span(i);
         push(&mut self.diags, Diagnostic::error(kind, span));
     }
 
     /// Records an error at an atom.
-    pub fn error_at(&mut self, a: &Atom, kind: MdlErrorKind) {
+    pub(crate) fn error_at(&mut self, a: &Atom, kind: MdlErrorKind) {
         self.diags
             .push(Diagnostic::error(kind, (a.start as usize, a.end as usize)));
     }
 
     /// Records a warning at item `i`.
-    pub fn warn(&mut self, i: usize, kind: MdlErrorKind) {
+    pub(crate) fn warn(&mut self, i: usize, kind: MdlErrorKind) {
         let span = self.span(i);
         push(&mut self.diags, Diagnostic::warning(kind, span));
     }
 
     /// Whether the item starts with `static`.
-    pub fn is_static(&self, i: usize) -> bool {
+    pub(crate) fn is_static(&self, i: usize) -> bool {
         self.t
             .item_atoms(i)
             .first()
@@ -78,7 +78,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// The item's keyword: its first word after an optional `static` (empty if none).
-    pub fn key(&self, i: usize) -> &'a [u8] {
+    pub(crate) fn key(&self, i: usize) -> &'a [u8] {
         let atoms = self.t.item_atoms(i);
         let skip = usize::from(self.is_static(i));
         match atoms.get(skip) {
@@ -88,24 +88,24 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// The atoms after the keyword.
-    pub fn args(&self, i: usize) -> &'t [Atom] {
+    pub(crate) fn args(&self, i: usize) -> &'t [Atom] {
         let atoms = self.t.item_atoms(i);
         let skip = usize::from(self.is_static(i)) + usize::from(!self.key(i).is_empty());
         &atoms[skip.min(atoms.len())..]
     }
 
     /// The children of item `i`.
-    pub fn children(&self, i: usize) -> super::parse::Children<'t, 'a> {
+    pub(crate) fn children(&self, i: usize) -> super::parse::Children<'t, 'a> {
         self.t.children(i)
     }
 
     /// Whether item `i` has a `{ }` body.
-    pub fn has_body(&self, i: usize) -> bool {
+    pub(crate) fn has_body(&self, i: usize) -> bool {
         self.t.items[i].body
     }
 
     /// Reports `kw` as unknown in `block`.
-    pub fn unknown(&mut self, i: usize, block: &'static str, expected: &[&'static str]) {
+    pub(crate) fn unknown(&mut self, i: usize, block: &'static str, expected: &[&'static str]) {
         let keyword = String::from_utf8_lossy(self.key(i)).into_owned();
         if keyword.is_empty() {
             // A bare block or value where a keyword should start the line.
@@ -135,7 +135,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// What item `i` is, for count messages: `` `MinimumExtent` `` or `the key at 100`.
-    pub fn what(&self, i: usize) -> String {
+    pub(crate) fn what(&self, i: usize) -> String {
         let key = self.key(i);
         if !key.is_empty() {
             return format!("`{}`", String::from_utf8_lossy(key));
@@ -149,7 +149,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// A short description of what item `i` holds, for messages.
-    pub fn describe(&self, i: usize) -> String {
+    pub(crate) fn describe(&self, i: usize) -> String {
         match self.t.item_atoms(i).first() {
             Some(a) => format!(
                 "`{}`",
@@ -173,7 +173,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// Reads an atom as an `f32` (decimal, exponent, `inf`, `nan` and the `1.#INF` forms).
-    pub fn atom_f32(&mut self, a: &Atom, i: usize) -> Option<f32> {
+    pub(crate) fn atom_f32(&mut self, a: &Atom, i: usize) -> Option<f32> {
         let v = parse_f32(self.t.text(a));
         if v.is_none() {
             self.expected(Some(a), i, "a number");
@@ -182,7 +182,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// Reads an atom as an integer within `min..=max`.
-    pub fn atom_int(
+    pub(crate) fn atom_int(
         &mut self,
         a: &Atom,
         i: usize,
@@ -217,7 +217,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// The first argument of `Key <number>` as an `f32`.
-    pub fn f32_arg(&mut self, i: usize) -> Option<f32> {
+    pub(crate) fn f32_arg(&mut self, i: usize) -> Option<f32> {
         let a = self.args(i).first().copied();
         match a {
             Some(a) => self.atom_f32(&a, i),
@@ -229,7 +229,13 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// The first argument of `Key <integer>` within the range of `T`.
-    pub fn int_arg(&mut self, i: usize, min: i64, max: i64, field: &'static str) -> Option<i64> {
+    pub(crate) fn int_arg(
+        &mut self,
+        i: usize,
+        min: i64,
+        max: i64,
+        field: &'static str,
+    ) -> Option<i64> {
         let a = self.args(i).first().copied();
         match a {
             Some(a) => self.atom_int(&a, i, min, max, field),
@@ -241,18 +247,18 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// `Key <u32>`; `-1` is read as `0xFFFFFFFF`.
-    pub fn u32_arg(&mut self, i: usize, field: &'static str) -> Option<u32> {
+    pub(crate) fn u32_arg(&mut self, i: usize, field: &'static str) -> Option<u32> {
         self.int_arg(i, i32::MIN as i64, u32::MAX as i64, field)
             .map(|v| v as u32)
     }
 
     /// `Key <i32>`; values up to `0xFFFFFFFF` wrap to negative.
-    pub fn i32_arg(&mut self, i: usize, field: &'static str) -> Option<i32> {
+    pub(crate) fn i32_arg(&mut self, i: usize, field: &'static str) -> Option<i32> {
         self.u32_arg(i, field).map(|v| v as i32)
     }
 
     /// The first argument as a word (`FilterMode Additive`).
-    pub fn word_arg(&mut self, i: usize) -> Option<&'a [u8]> {
+    pub(crate) fn word_arg(&mut self, i: usize) -> Option<&'a [u8]> {
         match self.args(i).first() {
             Some(a) if a.kind == AtomKind::Word => Some(self.t.text(a)),
             a => {
@@ -264,7 +270,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// The first string argument (`Image "x.blp"`, `Bone "Root" {`).
-    pub fn str_arg(&mut self, i: usize) -> Option<FixedString> {
+    pub(crate) fn str_arg(&mut self, i: usize) -> Option<FixedString> {
         match self.args(i).first() {
             Some(a) if a.kind == AtomKind::Str => Some(FixedString::from_field(self.t.text(a))),
             a => {
@@ -276,7 +282,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// The name of a named block, or an empty string when it has none.
-    pub fn name_arg(&self, i: usize) -> FixedString {
+    pub(crate) fn name_arg(&self, i: usize) -> FixedString {
         match self.args(i).first() {
             Some(a) if a.kind == AtomKind::Str => FixedString::from_field(self.t.text(a)),
             _ => FixedString::default(),
@@ -284,7 +290,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// All number atoms of item `i`'s body (values may be split by commas or not).
-    pub fn body_numbers(&self, i: usize) -> impl Iterator<Item = Atom> + 't {
+    pub(crate) fn body_numbers(&self, i: usize) -> impl Iterator<Item = Atom> + 't {
         let t = self.t;
         t.children(i)
             .flat_map(move |c| t.item_atoms(c).iter().copied())
@@ -292,14 +298,18 @@ impl<'t, 'a> Cx<'t, 'a> {
 
     /// `Key { a, b, c }` (or the values of an anonymous `{ a, b, c }` item, or of
     /// `Key a b c`) as `N` floats. Allocation-free: this is the hot path of vertex lists.
-    pub fn floats<const N: usize>(&mut self, i: usize) -> Option<[f32; N]> {
+    pub(crate) fn floats<const N: usize>(&mut self, i: usize) -> Option<[f32; N]> {
         let skip = self.t.item_atoms(i).len() - self.args(i).len();
         self.floats_after::<N>(i, skip)
     }
 
     /// Like [`Cx::floats`], but the values of a body-less item start after its first
     /// `skip` atoms (2 for a key `time: value`).
-    pub fn floats_after<const N: usize>(&mut self, i: usize, skip: usize) -> Option<[f32; N]> {
+    pub(crate) fn floats_after<const N: usize>(
+        &mut self,
+        i: usize,
+        skip: usize,
+    ) -> Option<[f32; N]> {
         let t = self.t;
         let mut out = [0f32; N];
         let mut n = 0;
@@ -345,7 +355,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// `Key { a, b, c }` as `N` integers in range.
-    pub fn ints<const N: usize>(
+    pub(crate) fn ints<const N: usize>(
         &mut self,
         i: usize,
         min: i64,
@@ -372,7 +382,7 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// A body of `{ x, y, z }` items as a list of `N`-float elements.
-    pub fn float_list<const N: usize>(&mut self, i: usize) -> Vec<[f32; N]> {
+    pub(crate) fn float_list<const N: usize>(&mut self, i: usize) -> Vec<[f32; N]> {
         let t = self.t;
         let mut out = Vec::with_capacity(t.child_count(i));
         for c in t.children(i) {
@@ -384,7 +394,13 @@ impl<'t, 'a> Cx<'t, 'a> {
     }
 
     /// A flat body of integers (`VertexGroup { 0, 0, 1 }`).
-    pub fn int_list(&mut self, i: usize, min: i64, max: i64, field: &'static str) -> Vec<i64> {
+    pub(crate) fn int_list(
+        &mut self,
+        i: usize,
+        min: i64,
+        max: i64,
+        field: &'static str,
+    ) -> Vec<i64> {
         let atoms: Vec<Atom> = self.body_numbers(i).collect();
         let mut out = Vec::with_capacity(atoms.len());
         for a in &atoms {
@@ -476,7 +492,7 @@ fn fast_f32(t: &[u8]) -> Option<f32> {
 }
 
 /// Parses a float as MDL writers print it.
-pub fn parse_f32(text: &[u8]) -> Option<f32> {
+pub(crate) fn parse_f32(text: &[u8]) -> Option<f32> {
     if let Some(v) = fast_f32(text) {
         return Some(v);
     }
@@ -513,7 +529,7 @@ fn is_digits(t: &[u8]) -> bool {
 }
 
 /// Parses `[-+]digits` as an `i64` (`None` on anything else or overflow).
-pub fn parse_int(t: &[u8]) -> Option<i64> {
+pub(crate) fn parse_int(t: &[u8]) -> Option<i64> {
     let (neg, d) = match t.first() {
         Some(b'-') => (true, &t[1..]),
         Some(b'+') => (false, &t[1..]),

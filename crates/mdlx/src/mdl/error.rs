@@ -31,27 +31,50 @@ pub enum MdlErrorKind {
     /// of `block` at `line`:`column` is never closed. The reader closes it here and reads
     /// on, so the blocks after it are not all reported as nested in it.
     UnclosedBefore {
+        /// Line of the `{` never closed (1-based).
         line: usize,
+        /// Column of that `{` (1-based).
         column: usize,
+        /// The block that is never closed.
         block: String,
+        /// The top-level block that starts inside it.
         next: String,
     },
     /// Blocks nested deeper than the parser allows.
-    TooDeep { limit: usize },
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
     /// A keyword this reader does not know in this block.
     UnknownKeyword {
+        /// The keyword.
         keyword: String,
+        /// The block it is in.
         block: &'static str,
+        /// The keywords the block takes.
         expected: Vec<&'static str>,
     },
     /// Something other than what the grammar allows here.
-    Expected { expected: String, found: String },
+    Expected {
+        /// What was expected.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
     /// A number that does not fit its field.
-    OutOfRange { value: String, field: &'static str },
+    OutOfRange {
+        /// The value.
+        value: String,
+        /// The field.
+        field: &'static str,
+    },
     /// The wrong count of values.
     WrongCount {
+        /// How many values were expected.
         expected: usize,
+        /// How many there are.
         found: usize,
+        /// What the values are for.
         what: String,
     },
     /// No `Version` block (read as 800).
@@ -65,15 +88,22 @@ pub enum MdlErrorKind {
     /// A field that MDX stores only as a track, given a static value (`static Visibility
     /// 1`). Read as a track that holds the value throughout.
     TrackOnly {
+        /// The keyword.
         keyword: String,
+        /// The block it is in.
         block: &'static str,
     },
     /// Lines of text at the top level that start no block (notes pasted between blocks,
     /// `Created by ...`). Skipped.
-    TextOutsideBlocks { lines: usize },
+    TextOutsideBlocks {
+        /// How many lines of text.
+        lines: usize,
+    },
     /// A keyword this block knows, written in a form it does not accept.
     WrongForm {
+        /// The keyword.
         keyword: String,
+        /// The block it is in.
         block: &'static str,
     },
     /// Something the reader accepted but that looks wrong.

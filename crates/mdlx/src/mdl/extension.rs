@@ -96,7 +96,7 @@ impl<const N: usize> Plain for [f32; N] {
 }
 
 /// A record whose MDL text reads back identical except for its flags word.
-pub struct FlagsPatch {
+pub(super) struct FlagsPatch {
     /// The record kind.
     pub kind: &'static str,
     /// Its index in the model's list.
@@ -107,7 +107,7 @@ pub struct FlagsPatch {
 
 /// A geoset whose face groups the MDL text writes as one `Triangles` block (see
 /// [`MdlRecord::face_groups`](super::records::MdlRecord::face_groups)).
-pub struct FaceGroupsPatch {
+pub(super) struct FaceGroupsPatch {
     /// The record kind (`Geoset`).
     pub kind: &'static str,
     /// Its index in the model's list.
@@ -117,7 +117,7 @@ pub struct FaceGroupsPatch {
 }
 
 /// What the records' MDL text could not hold, found while writing it.
-pub struct Kept {
+pub(super) struct Kept {
     /// Records kept whole.
     pub residue: Vec<Residue>,
     /// Flags words.
@@ -127,7 +127,7 @@ pub struct Kept {
 }
 
 /// A record whose MDL text does not read back to the same MDX bytes.
-pub struct Residue {
+pub(super) struct Residue {
     /// The record kind (`Bone`, `Geoset`, ...).
     pub kind: &'static str,
     /// Its index in the model's list.
@@ -164,7 +164,7 @@ fn exact(v: f32) -> bool {
 
 /// Adds the extension block (or, when strict, the list of losses) for what the standard
 /// text could not hold.
-pub fn finish(out: &mut Out, m: &Model, kept: Kept, strict: bool, losses: &mut Vec<Loss>) {
+pub(super) fn finish(out: &mut Out, m: &Model, kept: Kept, strict: bool, losses: &mut Vec<Loss>) {
     let Kept {
         mut residue,
         flags,
@@ -237,7 +237,7 @@ pub fn finish(out: &mut Out, m: &Model, kept: Kept, strict: bool, losses: &mut V
 }
 
 /// The mark of a comment line that holds the extension block: `//@mdlx ` then a line of it.
-pub const HIDDEN: &[u8] = b"//@mdlx";
+pub(super) const HIDDEN: &[u8] = b"//@mdlx";
 
 /// Writes the `MdlxExtension` block.
 fn write_block(
@@ -367,7 +367,7 @@ fn tag_of(b: &[u8]) -> Option<Tag> {
 }
 
 /// Applies an `MdlxExtension` block to the model that the standard blocks produced.
-pub fn read(cx: &mut Cx, i: usize, m: &mut Model) {
+pub(super) fn read(cx: &mut Cx, i: usize, m: &mut Model) {
     let t = cx.t;
     for c in t.children(i) {
         let k = cx.key(c);

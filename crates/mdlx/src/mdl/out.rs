@@ -6,14 +6,14 @@ use crate::model::FixedString;
 
 /// Text being written.
 #[derive(Default)]
-pub struct Out {
+pub(crate) struct Out {
     /// The bytes so far (MDL is bytes: names need not be UTF-8).
     pub buf: Vec<u8>,
     depth: usize,
 }
 
 /// Appends the shortest round-trip text of `v`.
-pub fn push_f32(buf: &mut Vec<u8>, v: f32) {
+pub(crate) fn push_f32(buf: &mut Vec<u8>, v: f32) {
     if v.is_nan() {
         buf.extend_from_slice(b"nan");
     } else if v.is_infinite() {
@@ -36,14 +36,14 @@ pub fn push_f32(buf: &mut Vec<u8>, v: f32) {
 
 /// Appends an integer.
 #[inline]
-pub fn push_int(buf: &mut Vec<u8>, v: i64) {
+pub(crate) fn push_int(buf: &mut Vec<u8>, v: i64) {
     let mut b = itoa::Buffer::new();
     buf.extend_from_slice(b.format(v).as_bytes());
 }
 
 impl Out {
     /// An empty sink with room for `capacity` bytes.
-    pub fn with_capacity(capacity: usize) -> Self {
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
         Out {
             buf: Vec::with_capacity(capacity),
             depth: 0,
@@ -52,7 +52,7 @@ impl Out {
 
     /// Starts a line at the current indentation.
     #[inline]
-    pub fn indent(&mut self) {
+    pub(crate) fn indent(&mut self) {
         for _ in 0..self.depth {
             self.buf.push(b'\t');
         }
@@ -60,19 +60,19 @@ impl Out {
 
     /// Appends raw text.
     #[inline]
-    pub fn raw(&mut self, s: &str) {
+    pub(crate) fn raw(&mut self, s: &str) {
         self.buf.extend_from_slice(s.as_bytes());
     }
 
     /// Appends a number.
     #[inline]
-    pub fn f32(&mut self, v: f32) {
+    pub(crate) fn f32(&mut self, v: f32) {
         push_f32(&mut self.buf, v);
     }
 
     /// Appends an integer.
     #[inline]
-    pub fn int(&mut self, v: i64) {
+    pub(crate) fn int(&mut self, v: i64) {
         push_int(&mut self.buf, v);
     }
 
@@ -80,7 +80,7 @@ impl Out {
     /// MDL strings have no escapes and end at the line: a `"` inside the text is written
     /// as `'` and a line break as a space, so the file stays readable; the record check
     /// then keeps the exact bytes in the extension block.
-    pub fn string(&mut self, s: &FixedString) {
+    pub(crate) fn string(&mut self, s: &FixedString) {
         self.buf.push(b'"');
         for &b in s.text_bytes() {
             self.buf.push(match b {
@@ -93,7 +93,7 @@ impl Out {
     }
 
     /// `{ a, b, c }`.
-    pub fn floats(&mut self, v: &[f32]) {
+    pub(crate) fn floats(&mut self, v: &[f32]) {
         self.buf.extend_from_slice(b"{ ");
         for (n, x) in v.iter().enumerate() {
             if n > 0 {
@@ -105,7 +105,7 @@ impl Out {
     }
 
     /// `{ a, b, c }` of integers.
-    pub fn ints(&mut self, v: impl IntoIterator<Item = i64>) {
+    pub(crate) fn ints(&mut self, v: impl IntoIterator<Item = i64>) {
         self.buf.extend_from_slice(b"{ ");
         for (n, x) in v.into_iter().enumerate() {
             if n > 0 {
@@ -117,7 +117,7 @@ impl Out {
     }
 
     /// Opens `head {` and indents.
-    pub fn open(&mut self, head: &str) {
+    pub(crate) fn open(&mut self, head: &str) {
         self.indent();
         self.raw(head);
         self.raw(" {\n");
@@ -125,7 +125,7 @@ impl Out {
     }
 
     /// Opens `head "name" {`.
-    pub fn open_named(&mut self, head: &str, name: &FixedString) {
+    pub(crate) fn open_named(&mut self, head: &str, name: &FixedString) {
         self.indent();
         self.raw(head);
         self.raw(" ");
@@ -135,7 +135,7 @@ impl Out {
     }
 
     /// Opens `head count {`.
-    pub fn open_counted(&mut self, head: &str, count: usize) {
+    pub(crate) fn open_counted(&mut self, head: &str, count: usize) {
         self.indent();
         self.raw(head);
         self.buf.push(b' ');
@@ -145,21 +145,21 @@ impl Out {
     }
 
     /// Closes a block.
-    pub fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         self.depth -= 1;
         self.indent();
         self.raw("}\n");
     }
 
     /// `Flag,`
-    pub fn flag(&mut self, word: &str) {
+    pub(crate) fn flag(&mut self, word: &str) {
         self.indent();
         self.raw(word);
         self.raw(",\n");
     }
 
     /// `Key value,` with a float.
-    pub fn kv_f32(&mut self, key: &str, v: f32) {
+    pub(crate) fn kv_f32(&mut self, key: &str, v: f32) {
         self.indent();
         self.raw(key);
         self.raw(" ");
@@ -168,7 +168,7 @@ impl Out {
     }
 
     /// `Key value,` with an integer.
-    pub fn kv_int(&mut self, key: &str, v: i64) {
+    pub(crate) fn kv_int(&mut self, key: &str, v: i64) {
         self.indent();
         self.raw(key);
         self.raw(" ");
@@ -177,7 +177,7 @@ impl Out {
     }
 
     /// `Key word,`
-    pub fn kv_word(&mut self, key: &str, word: &str) {
+    pub(crate) fn kv_word(&mut self, key: &str, word: &str) {
         self.indent();
         self.raw(key);
         self.raw(" ");
@@ -186,7 +186,7 @@ impl Out {
     }
 
     /// `Key "text",`
-    pub fn kv_str(&mut self, key: &str, s: &FixedString) {
+    pub(crate) fn kv_str(&mut self, key: &str, s: &FixedString) {
         self.indent();
         self.raw(key);
         self.raw(" ");
@@ -195,7 +195,7 @@ impl Out {
     }
 
     /// `Key { a, b, c },`
-    pub fn kv_floats(&mut self, key: &str, v: &[f32]) {
+    pub(crate) fn kv_floats(&mut self, key: &str, v: &[f32]) {
         self.indent();
         self.raw(key);
         self.raw(" ");
@@ -204,7 +204,7 @@ impl Out {
     }
 
     /// `Key { a, b, c },` with integers.
-    pub fn kv_ints(&mut self, key: &str, v: impl IntoIterator<Item = i64>) {
+    pub(crate) fn kv_ints(&mut self, key: &str, v: impl IntoIterator<Item = i64>) {
         self.indent();
         self.raw(key);
         self.raw(" ");

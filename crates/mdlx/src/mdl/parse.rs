@@ -12,11 +12,11 @@ use super::error::{push, Diagnostic, MdlErrorKind};
 use super::lexer::{next_is_open, skip_block, Lexer, Tok};
 
 /// The deepest nesting accepted (real files use at most 5 levels).
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// What an atom is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AtomKind {
+pub(crate) enum AtomKind {
     /// A keyword or bare word (`Bone`, `static`, `Linear`).
     Word,
     /// A number as written (`-1.5e-05`, `42`, `nan`, `inf` are words until read as numbers).
@@ -29,7 +29,7 @@ pub enum AtomKind {
 
 /// One atom: its kind and byte span.
 #[derive(Clone, Copy, Debug)]
-pub struct Atom {
+pub(crate) struct Atom {
     /// The kind.
     pub kind: AtomKind,
     /// Start byte.
@@ -40,7 +40,7 @@ pub struct Atom {
 
 /// One item of the tree.
 #[derive(Clone, Copy, Debug)]
-pub struct Item {
+pub(crate) struct Item {
     /// Index of the first atom.
     pub atoms: u32,
     /// Number of atoms.
@@ -54,7 +54,7 @@ pub struct Item {
 }
 
 /// A parsed document: the source, its atoms and its items. Item 0 is the root.
-pub struct Tree<'a> {
+pub(crate) struct Tree<'a> {
     /// The source text.
     pub src: &'a [u8],
     /// All atoms in order.
@@ -68,7 +68,7 @@ pub struct Tree<'a> {
 /// Consecutive top-level lines that start no block (only blank lines and comments between
 /// them), left out of the tree by [`parse_document`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LooseRun {
+pub(crate) struct LooseRun {
     /// Byte offset of the first line's first atom.
     pub start: usize,
     /// Byte offset just past the last line's last atom.
@@ -86,11 +86,11 @@ struct LineMark {
     start: usize,
 }
 
-pub type BlockWords = dyn Fn(&[u8]) -> bool;
+pub(crate) type BlockWords = dyn Fn(&[u8]) -> bool;
 
 /// Parses `src` into a tree. Structural problems (unbalanced braces, bad characters,
 /// unterminated strings) are pushed to `diags`; the tree is always usable.
-pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
+pub(crate) fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
     parse_with(src, diags, None)
 }
 
@@ -99,7 +99,7 @@ pub fn parse<'a>(src: &'a [u8], diags: &mut Vec<Diagnostic>) -> Tree<'a> {
 /// header of a block that lost its brace (a word `starts_block` accepts, then at most a
 /// name or a number), which stays to be reported. Such lines, and the complaints about
 /// their characters, go to [`Tree::loose`] instead, one entry per run of lines.
-pub fn parse_document<'a>(
+pub(crate) fn parse_document<'a>(
     src: &'a [u8],
     diags: &mut Vec<Diagnostic>,
     starts_block: &BlockWords,
@@ -492,18 +492,18 @@ fn close_current(current: &mut Option<usize>, items: &mut [Item]) {
 
 impl<'a> Tree<'a> {
     /// The bytes of an atom.
-    pub fn text(&self, a: &Atom) -> &'a [u8] {
+    pub(crate) fn text(&self, a: &Atom) -> &'a [u8] {
         &self.src[a.start as usize..a.end as usize]
     }
 
     /// The atoms of item `i`.
-    pub fn item_atoms(&self, i: usize) -> &[Atom] {
+    pub(crate) fn item_atoms(&self, i: usize) -> &[Atom] {
         let it = &self.items[i];
         &self.atoms[it.atoms as usize..(it.atoms + it.natoms) as usize]
     }
 
     /// The children of item `i` (empty if it has no body).
-    pub fn children(&self, i: usize) -> Children<'_, 'a> {
+    pub(crate) fn children(&self, i: usize) -> Children<'_, 'a> {
         let it = &self.items[i];
         let end = if it.body { it.end as usize } else { i + 1 };
         Children {
@@ -514,13 +514,13 @@ impl<'a> Tree<'a> {
     }
 
     /// Number of children of item `i`.
-    pub fn child_count(&self, i: usize) -> usize {
+    pub(crate) fn child_count(&self, i: usize) -> usize {
         self.children(i).count()
     }
 }
 
 /// Iterator over the children of an item.
-pub struct Children<'t, 'a> {
+pub(crate) struct Children<'t, 'a> {
     tree: &'t Tree<'a>,
     next: usize,
     end: usize,

@@ -20,7 +20,7 @@ use crate::format::{track_kind, TrackKind};
 use crate::model::{Animation, AnyTrack, Interpolation, Key, Tag, Track};
 
 /// Interpolation keywords, by stored number.
-pub const INTERPOLATIONS: [&str; 4] = ["DontInterp", "Linear", "Hermite", "Bezier"];
+pub(crate) const INTERPOLATIONS: [&str; 4] = ["DontInterp", "Linear", "Hermite", "Bezier"];
 
 /// A value kind that can be read from a key's text and written back.
 trait MdlValue: Copy + Default {
@@ -82,7 +82,7 @@ where
 }
 
 /// Reads the track block at item `i` (`Keyword N { ... }`) as the track `tag`.
-pub fn read_track(cx: &mut Cx, i: usize, tag: Tag) -> Option<Animation> {
+pub(crate) fn read_track(cx: &mut Cx, i: usize, tag: Tag) -> Option<Animation> {
     let track = match track_kind(tag)? {
         TrackKind::Float => AnyTrack::Float(read_keys(cx, i)),
         TrackKind::Vector3 => AnyTrack::Vector3(read_keys(cx, i)),
@@ -106,7 +106,7 @@ pub fn read_track(cx: &mut Cx, i: usize, tag: Tag) -> Option<Animation> {
 /// A key at a sequence's start holds from its first frame to its last. A global sequence
 /// would ignore the playing sequence, but the model may have none, and borrowing one would
 /// tie the field to an unrelated animation. Without sequences the one key at 0 remains.
-pub fn read_static_track(
+pub(crate) fn read_static_track(
     cx: &mut Cx,
     i: usize,
     tag: Tag,
@@ -220,7 +220,7 @@ fn read_keys<T: MdlValue>(cx: &mut Cx, i: usize) -> Track<T> {
 }
 
 /// Writes `Keyword N { ... }` for a track.
-pub fn write_track(out: &mut Out, keyword: &str, a: &Animation) {
+pub(crate) fn write_track(out: &mut Out, keyword: &str, a: &Animation) {
     match &a.track {
         AnyTrack::Float(t) => write_keys(out, keyword, t),
         AnyTrack::Vector3(t) => write_keys(out, keyword, t),

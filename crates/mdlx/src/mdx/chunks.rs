@@ -65,7 +65,7 @@ const LIST_TAGS: [Tag; crate::model::KINDS] = crate::model::KIND_TAGS;
 
 /// Tracks stored after a chunk's declared end belong to its last record: the records that
 /// can take them say where their tracks are.
-pub trait Overflow {
+pub(super) trait Overflow {
     /// The record's tracks, if it has tracks and no unparsed tail after them.
     fn overflow_tracks(&mut self) -> Option<&mut Tracks> {
         None
@@ -159,7 +159,7 @@ fn count_chunks(data: &[u8]) -> (usize, usize) {
 }
 
 /// Decodes a whole file.
-pub fn read_model(data: &[u8]) -> MdxResult<Model> {
+pub(super) fn read_model(data: &[u8]) -> MdxResult<Model> {
     let mut r = Reader::new(data);
     if r.peek_tag() != Some(chunk::MDLX) {
         return Err(r.error(MdxErrorKind::BadMagic));
@@ -342,7 +342,7 @@ fn last_tracks(m: &mut Model, tag: Tag) -> Option<&mut Tracks> {
 }
 
 /// Encodes a whole file, following the source layout when it still fits the model.
-pub fn write_model(w: &mut Writer, m: &Model) -> MdxResult<()> {
+pub(super) fn write_model(w: &mut Writer, m: &Model) -> MdxResult<()> {
     w.tag(chunk::MDLX);
     if layout_fits(m) {
         write_layout(w, m)

@@ -10,32 +10,75 @@ pub enum MdxErrorKind {
     /// The file does not start with `MDLX`.
     BadMagic,
     /// Fewer bytes remain than a field or array needs.
-    UnexpectedEnd { need: u64, remain: u64 },
+    UnexpectedEnd {
+        /// Bytes needed.
+        need: u64,
+        /// Bytes that remain.
+        remain: u64,
+    },
     /// A count whose elements cannot fit in the bytes that remain (checked before allocating).
-    CountTooLarge { count: u64, each: u64, remain: u64 },
+    CountTooLarge {
+        /// The count given.
+        count: u64,
+        /// Bytes each element takes.
+        each: u64,
+        /// Bytes that remain.
+        remain: u64,
+    },
     /// A size field that points outside its enclosing region. `file_end`: the region is
     /// the whole file (a top-level chunk runs past its end), so the file looks cut off.
     SizeOutOfRange {
+        /// The size given.
         size: u64,
+        /// Bytes that remain.
         remain: u64,
+        /// Whether the data ends with the file (a file cut off) rather than inside a chunk.
         file_end: bool,
     },
     /// A size field smaller than the fixed part of its record.
-    SizeTooSmall { size: u64, min: u64 },
+    SizeTooSmall {
+        /// The size given.
+        size: u64,
+        /// The smallest size that can hold it.
+        min: u64,
+    },
     /// A four-byte tag other than the one the layout requires here.
-    ExpectedTag { expected: [u8; 4], found: [u8; 4] },
+    ExpectedTag {
+        /// What was expected.
+        expected: [u8; 4],
+        /// What was found.
+        found: [u8; 4],
+    },
     /// A value that selects a layout this reader does not know (e.g. a collision shape type).
-    UnknownLayout { what: &'static str, value: u32 },
+    UnknownLayout {
+        /// What it is about.
+        what: &'static str,
+        /// The value.
+        value: u32,
+    },
     /// A WoW alpha-family file (versions 1300-1500 with the alpha chunk shapes).
-    AlphaFamily { version: u32 },
+    AlphaFamily {
+        /// The version number found.
+        version: u32,
+    },
     /// A file of version 1300-1500 (numbers both Reforged and the WoW alpha family use)
     /// whose chunks do not tell its family: one fits neither family's layout, or one fits
     /// only the alpha layout and another only Warcraft III's. `reason` names the chunks and
     /// their offsets (see [`crate::mdx::classify_family`]).
-    FamilyUnclear { version: u32, reason: String },
+    FamilyUnclear {
+        /// The version number found.
+        version: u32,
+        /// Why the family is unclear.
+        reason: String,
+    },
     /// The file ends without a chunk every model has (`VERS`, `MODL`): an empty or cut-off
     /// file, not a model. `chunks` is how many whole chunks came before the end.
-    MissingChunk { tag: [u8; 4], chunks: usize },
+    MissingChunk {
+        /// The chunk tag.
+        tag: [u8; 4],
+        /// How many chunks the file has.
+        chunks: usize,
+    },
     /// A value the writer cannot store (e.g. a string longer than its fixed field).
     Unwritable(String),
 }

@@ -17,11 +17,11 @@ pub(crate) mod writer;
 
 pub use chunks::conventional_layout;
 pub(crate) use chunks::{peek_version, record_offsets, require_header};
-pub(crate) use geoset::tagged;
 pub use error::{MdxError, MdxErrorKind, MdxResult};
 pub use family::classify_family;
 #[doc(hidden)]
 pub use family::detect_family;
+pub(crate) use geoset::tagged;
 
 use crate::model::{Extent, Model};
 use reader::Reader;

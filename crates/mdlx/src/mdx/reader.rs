@@ -18,7 +18,7 @@ pub struct Reader<'a> {
 
 /// Runs `f`; if it fails, adds `segment` to the front of the error's path.
 #[inline]
-pub fn scoped<T>(
+pub(crate) fn scoped<T>(
     segment: impl FnOnce() -> String,
     f: impl FnOnce() -> MdxResult<T>,
 ) -> MdxResult<T> {

@@ -8,7 +8,7 @@ use super::writer::Writer;
 use crate::model::{FixedString, Node, Tracks};
 
 /// A record that reads from and writes to MDX bytes for a given format version.
-pub trait MdxRecord: Sized {
+pub(crate) trait MdxRecord: Sized {
     /// The record's name in error paths (`Geoset`, `Light`, ...).
     const NAME: &'static str;
     /// Reads one record.
@@ -18,7 +18,11 @@ pub trait MdxRecord: Sized {
 }
 
 /// Reads records until the window is used up, naming each in error paths by index.
-pub fn read_all<T: MdxRecord>(r: &mut Reader, version: u32, out: &mut Vec<T>) -> MdxResult<()> {
+pub(crate) fn read_all<T: MdxRecord>(
+    r: &mut Reader,
+    version: u32,
+    out: &mut Vec<T>,
+) -> MdxResult<()> {
     while !r.is_empty() {
         let i = out.len();
         out.push(scoped(
@@ -30,7 +34,7 @@ pub fn read_all<T: MdxRecord>(r: &mut Reader, version: u32, out: &mut Vec<T>) ->
 }
 
 /// Reads `count` records (a count-prefixed list), naming each in error paths by index.
-pub fn read_n<T: MdxRecord>(
+pub(crate) fn read_n<T: MdxRecord>(
     r: &mut Reader,
     version: u32,
     count: u32,
@@ -48,7 +52,7 @@ pub fn read_n<T: MdxRecord>(
 }
 
 /// Writes records one after another.
-pub fn write_all<T: MdxRecord>(w: &mut Writer, version: u32, items: &[T]) -> MdxResult<()> {
+pub(crate) fn write_all<T: MdxRecord>(w: &mut Writer, version: u32, items: &[T]) -> MdxResult<()> {
     for item in items {
         item.write_mdx(w, version)?;
     }
@@ -56,7 +60,7 @@ pub fn write_all<T: MdxRecord>(w: &mut Writer, version: u32, items: &[T]) -> Mdx
 }
 
 /// Writes a record body framed by an inclusive size.
-pub fn write_sized(
+pub(crate) fn write_sized(
     w: &mut Writer,
     body: impl FnOnce(&mut Writer) -> MdxResult<()>,
 ) -> MdxResult<()> {
@@ -67,7 +71,7 @@ pub fn write_sized(
 
 /// A value a declared record's field holds, as MDX reads and writes it (see
 /// [`crate::model::declare`]). `len` is the byte length of fixed strings (0 otherwise).
-pub trait MdxField: Sized {
+pub(crate) trait MdxField: Sized {
     /// Reads the value.
     fn read_field(r: &mut Reader, len: usize) -> MdxResult<Self>;
     /// Writes the value; `what` names it in errors.
@@ -158,7 +162,7 @@ impl MdxField for Option<crate::model::EventTrack> {
 }
 
 /// The part a record starts with (a node, a name), as MDX reads and writes it.
-pub trait MdxHead: Sized + Clone {
+pub(crate) trait MdxHead: Sized + Clone {
     /// Reads the head from MDX.
     fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self>;
     /// Writes the head to MDX.
@@ -167,7 +171,7 @@ pub trait MdxHead: Sized + Clone {
 
 /// The tracks a record ends with, and the bytes after them: Warcraft III's [`Tracks`],
 /// or the alpha family's.
-pub trait MdxTrackList: crate::model::declare::TrackList {
+pub(crate) trait MdxTrackList: crate::model::declare::TrackList {
     /// Reads tracks until the window ends or holds no more; returns them and the rest.
     fn read_list(r: &mut Reader) -> MdxResult<(Self, Vec<u8>)>;
     /// Writes the tracks and the bytes after them.

@@ -9,7 +9,7 @@ use crate::format::{track_kind, TrackKind};
 use crate::model::{Animation, AnyTrack, Interpolation, Key, Tag, Track, Tracks};
 
 /// A value that a track key can hold.
-pub trait TrackValue: Copy + Default {
+pub(crate) trait TrackValue: Copy + Default {
     /// Encoded size in bytes.
     const SIZE: usize;
     /// Reads one value.
@@ -79,7 +79,7 @@ where
 }
 
 /// Reads a track body (after its tag).
-pub fn read_track<T: TrackValue>(r: &mut Reader) -> MdxResult<Track<T>> {
+pub(crate) fn read_track<T: TrackValue>(r: &mut Reader) -> MdxResult<Track<T>> {
     let count = r.u32()?;
     let interpolation = Interpolation::from_u32(r.u32()?);
     let global_sequence_id = r.i32()?;
@@ -98,7 +98,10 @@ pub fn read_track<T: TrackValue>(r: &mut Reader) -> MdxResult<Track<T>> {
         .map(|c| {
             let value = T::decode(&c[4..]);
             let (in_tan, out_tan) = if tangents {
-                (T::decode(&c[4 + T::SIZE..]), T::decode(&c[4 + 2 * T::SIZE..]))
+                (
+                    T::decode(&c[4 + T::SIZE..]),
+                    T::decode(&c[4 + 2 * T::SIZE..]),
+                )
             } else {
                 (T::default(), T::default())
             };
@@ -118,7 +121,7 @@ pub fn read_track<T: TrackValue>(r: &mut Reader) -> MdxResult<Track<T>> {
 }
 
 /// Writes a track body (after its tag).
-pub fn write_track<T: TrackValue>(w: &mut Writer, t: &Track<T>) -> MdxResult<()> {
+pub(crate) fn write_track<T: TrackValue>(w: &mut Writer, t: &Track<T>) -> MdxResult<()> {
     w.count(t.keys.len())?;
     w.u32(t.interpolation.to_u32());
     w.i32(t.global_sequence_id);
@@ -135,7 +138,7 @@ pub fn write_track<T: TrackValue>(w: &mut Writer, t: &Track<T>) -> MdxResult<()>
 }
 
 /// Reads the track under `tag` (already consumed), choosing the value kind from the tag.
-pub fn read_any(r: &mut Reader, tag: Tag, kind: TrackKind) -> MdxResult<Animation> {
+pub(crate) fn read_any(r: &mut Reader, tag: Tag, kind: TrackKind) -> MdxResult<Animation> {
     let track = scoped(
         || tag.text(),
         || {
@@ -151,7 +154,7 @@ pub fn read_any(r: &mut Reader, tag: Tag, kind: TrackKind) -> MdxResult<Animatio
 }
 
 /// Writes one tagged track.
-pub fn write_any(w: &mut Writer, a: &Animation) -> MdxResult<()> {
+pub(crate) fn write_any(w: &mut Writer, a: &Animation) -> MdxResult<()> {
     w.tag(a.tag);
     match &a.track {
         AnyTrack::Float(t) => write_track(w, t),
@@ -163,7 +166,7 @@ pub fn write_any(w: &mut Writer, a: &Animation) -> MdxResult<()> {
 
 /// Reads known tracks until the window ends or an unknown tag appears; returns the tracks
 /// and the unparsed remainder (kept so the record writes back byte for byte).
-pub fn read_tracks(r: &mut Reader) -> MdxResult<(Tracks, Vec<u8>)> {
+pub(crate) fn read_tracks(r: &mut Reader) -> MdxResult<(Tracks, Vec<u8>)> {
     let mut tracks = Vec::new();
     while let Some(tag) = r.peek_tag() {
         let Some(kind) = track_kind(tag) else { break };
@@ -174,7 +177,7 @@ pub fn read_tracks(r: &mut Reader) -> MdxResult<(Tracks, Vec<u8>)> {
 }
 
 /// Writes tracks and then the kept remainder.
-pub fn write_tracks(w: &mut Writer, tracks: &Tracks, tail: &[u8]) -> MdxResult<()> {
+pub(crate) fn write_tracks(w: &mut Writer, tracks: &Tracks, tail: &[u8]) -> MdxResult<()> {
     for a in tracks.iter() {
         write_any(w, a)?;
     }

@@ -65,7 +65,7 @@ use super::{EventTrack, Extent, FixedString, Tag, Tracks};
 
 /// One field's declaration: its MDL form, what an absent MDL line reads as, the first
 /// version that has it, and its byte length when it is a fixed string.
-pub struct Decl<T> {
+pub(crate) struct Decl<T> {
     /// The MDL form.
     pub mdl: Field,
     /// The value of an absent MDL line.
@@ -80,14 +80,14 @@ pub struct Decl<T> {
 /// fields the target version lacks are reported through `lost` when they hold anything
 /// but what the game assumes without them, and take that value; fields it adds keep
 /// theirs (a record read from a file that lacks them holds the assumed value already).
-pub trait Retarget {
+pub(crate) trait Retarget {
     /// Moves the record from version `from` to `to`; `lost` hears what does not survive.
     fn retarget(&mut self, from: u32, to: u32, lost: &mut dyn FnMut(String));
 }
 
 /// Bytes a record keeps without understanding them (the tail after its tracks; a node's
 /// tail is counted with the nodes).
-pub trait Opaque {
+pub(crate) trait Opaque {
     /// The number of such bytes.
     fn opaque_bytes(&self) -> usize;
 }
@@ -106,7 +106,7 @@ impl<const N: usize> Opaque for [f32; N] {
 
 /// The tracks a record ends with: Warcraft III's [`Tracks`], or the alpha family's. (How
 /// they are read and written is the codecs' business.)
-pub trait TrackList: Sized + Clone + Default {
+pub(crate) trait TrackList: Sized + Clone + Default {
     /// Removes the tracks of `tag`; true if there were any.
     fn remove_tag(&mut self, tag: Tag) -> bool;
 }
@@ -121,7 +121,7 @@ impl TrackList for Tracks {
 
 /// Bitwise equality of a field's value (NaN payloads and signed zeros count): whether a
 /// field still holds what an absent line reads as.
-pub trait Same {
+pub(crate) trait Same {
     /// Whether `self` and `other` hold the same bits.
     fn same(&self, other: &Self) -> bool;
 }

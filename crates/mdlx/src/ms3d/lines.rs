@@ -71,7 +71,7 @@ pub(super) struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `src`.
-    pub fn new(src: &'a [u8]) -> Self {
+    pub(super) fn new(src: &'a [u8]) -> Self {
         Cursor {
             lines: lines(src),
             next_no: 1,
@@ -80,7 +80,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next physical line, whatever it holds.
-    pub fn next_raw(&mut self) -> Option<Line<'a>> {
+    pub(super) fn next_raw(&mut self) -> Option<Line<'a>> {
         let text = self.lines.next()?;
         let line = Line {
             no: self.next_no,
@@ -94,7 +94,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next data line, skipping blank and `//` lines.
-    pub fn next_content(&mut self) -> Option<Line<'a>> {
+    pub(super) fn next_content(&mut self) -> Option<Line<'a>> {
         loop {
             let line = self.next_raw()?;
             if is_content(line.text) {
@@ -104,12 +104,12 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next data line, or an error saying the file ended where `form` was expected.
-    pub fn expect(&mut self, form: &Form) -> Result<Line<'a>, Ms3dError> {
+    pub(super) fn expect(&mut self, form: &Form) -> Result<Line<'a>, Ms3dError> {
         self.next_content().ok_or_else(|| self.end(form))
     }
 
     /// The error for a file that ends where `form` was expected.
-    pub fn end(&self, form: &Form) -> Ms3dError {
+    pub(super) fn end(&self, form: &Form) -> Ms3dError {
         let line = Line {
             no: self.next_no,
             text: b"",
@@ -118,7 +118,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Data lines (not blank, not `//`) after the current one.
-    pub fn content_left(&self) -> usize {
+    pub(super) fn content_left(&self) -> usize {
         self.content_left
     }
 }
@@ -135,7 +135,7 @@ pub(super) struct Form {
 
 impl Form {
     /// A form called `what` with the fields `fields`.
-    pub const fn new(what: &'static str, fields: &'static [&'static str]) -> Self {
+    pub(super) const fn new(what: &'static str, fields: &'static [&'static str]) -> Self {
         Form { what, fields }
     }
 
@@ -186,7 +186,7 @@ pub(super) struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     /// Splits `line`; the number of fields must be the form's.
-    pub fn split(line: Line<'a>, form: &'static Form) -> Result<Self, Ms3dError> {
+    pub(super) fn split(line: Line<'a>, form: &'static Form) -> Result<Self, Ms3dError> {
         let mut rest = line.text.trim_ascii();
         let mut name: &[u8] = b"";
         if form.has_name() {
@@ -228,12 +228,12 @@ impl<'a> Fields<'a> {
     }
 
     /// The quoted name (field 0 of a form that starts with one).
-    pub fn name(&self) -> Text {
+    pub(super) fn name(&self) -> Text {
         Text(self.name.to_vec())
     }
 
     /// The text of field `i` (counted in the form, the name included; not the name).
-    pub fn text(&self, i: usize) -> &'a [u8] {
+    pub(super) fn text(&self, i: usize) -> &'a [u8] {
         self.token(i).0
     }
 
@@ -244,13 +244,13 @@ impl<'a> Fields<'a> {
     }
 
     /// Field `i` as an `i32`.
-    pub fn int(&self, i: usize) -> Result<i32, Ms3dError> {
+    pub(super) fn int(&self, i: usize) -> Result<i32, Ms3dError> {
         let (token, field) = self.token(i);
         parse_int(token).map_err(|bad| self.bad(bad, token, field, true))
     }
 
     /// Field `i` as a finite `f32`.
-    pub fn float(&self, i: usize) -> Result<f32, Ms3dError> {
+    pub(super) fn float(&self, i: usize) -> Result<f32, Ms3dError> {
         let (token, field) = self.token(i);
         parse_float(token).map_err(|bad| self.bad(bad, token, field, false))
     }
@@ -260,7 +260,7 @@ impl<'a> Fields<'a> {
     }
 
     /// `N` floats from field `from` on.
-    pub fn floats<const N: usize>(&self, from: usize) -> Result<[f32; N], Ms3dError> {
+    pub(super) fn floats<const N: usize>(&self, from: usize) -> Result<[f32; N], Ms3dError> {
         let mut out = [0.0; N];
         for (k, v) in out.iter_mut().enumerate() {
             *v = self.float(from + k)?;
@@ -269,7 +269,7 @@ impl<'a> Fields<'a> {
     }
 
     /// `N` integers from field `from` on.
-    pub fn ints<const N: usize>(&self, from: usize) -> Result<[i32; N], Ms3dError> {
+    pub(super) fn ints<const N: usize>(&self, from: usize) -> Result<[i32; N], Ms3dError> {
         let mut out = [0; N];
         for (k, v) in out.iter_mut().enumerate() {
             *v = self.int(from + k)?;
@@ -291,7 +291,7 @@ pub(super) enum Bad {
 
 impl Bad {
     /// The error kind for field `field` holding `token`.
-    pub fn kind(self, field: &'static str, token: &[u8], integer: bool) -> Ms3dErrorKind {
+    pub(super) fn kind(self, field: &'static str, token: &[u8], integer: bool) -> Ms3dErrorKind {
         let token = excerpt(token);
         match self {
             Bad::NotANumber => Ms3dErrorKind::NotANumber {

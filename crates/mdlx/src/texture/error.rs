@@ -10,41 +10,87 @@ use std::fmt;
 pub enum TextureErrorKind {
     /// The content is no texture this module reads; `looks_like` names what it seems to be
     /// (e.g. "an MDX model (it starts with `MDLX`)").
-    NotATexture { looks_like: String },
+    NotATexture {
+        /// What the content looks like instead.
+        looks_like: String,
+    },
     /// The file ends inside a fixed-size structure (`what`: "BLP1 header").
     Truncated {
+        /// What it is about.
         what: String,
+        /// Bytes needed.
         need: u64,
+        /// The length of the file.
         file_len: u64,
     },
     /// A region named by the header (a mip level, a JPEG header) runs past the end of the
     /// file: `size` bytes at the error's offset, `past` of them beyond `file_len`.
     PastEnd {
+        /// What it is about.
         what: String,
+        /// Byte offset.
         at: u64,
+        /// The size given.
         size: u64,
+        /// How far past the end it reaches.
         past: u64,
+        /// The length of the file.
         file_len: u64,
     },
     /// A region is smaller than its pixels need (`have` bytes where `need` are required).
-    TooShort { what: String, need: u64, have: u64 },
+    TooShort {
+        /// What it is about.
+        what: String,
+        /// Bytes needed.
+        need: u64,
+        /// Bytes there are.
+        have: u64,
+    },
     /// The header gives a zero width or height.
-    ZeroSize { width: u64, height: u64 },
+    ZeroSize {
+        /// Width in pixels.
+        width: u64,
+        /// Height in pixels.
+        height: u64,
+    },
     /// The pixels the header promises cannot come from the bytes present (checked before
     /// any allocation): `why` says what bounds them.
     TooLarge {
+        /// Width in pixels.
         width: u64,
+        /// Height in pixels.
         height: u64,
+        /// Why.
         why: String,
     },
     /// A field value this reader does not know or support (`what`: "BLP1 compression").
-    Unsupported { what: String, value: u64 },
+    Unsupported {
+        /// What it is about.
+        what: String,
+        /// The value.
+        value: u64,
+    },
     /// A mip level beyond the ones the file lists.
-    NoSuchLevel { level: usize, count: usize },
+    NoSuchLevel {
+        /// The level asked for.
+        level: usize,
+        /// The count given.
+        count: usize,
+    },
     /// A palette index that points to an entry outside the file (compact palettes).
-    PaletteIndex { index: u8, entries: usize },
+    PaletteIndex {
+        /// The index found.
+        index: u8,
+        /// Entries in the palette.
+        entries: usize,
+    },
     /// The embedded JPEG stream is broken (`what` gives the level; `message` the decoder's).
-    Jpeg { what: String, message: String },
+    Jpeg {
+        /// What it is about.
+        what: String,
+        /// The decoder's message.
+        message: String,
+    },
     /// A PNG could not be read.
     Png(String),
     /// An image cannot be written as asked (`blp1::to_bytes`): the message says why.

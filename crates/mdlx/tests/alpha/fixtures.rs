@@ -4,43 +4,43 @@
 
 /// A little-endian byte builder.
 #[derive(Default)]
-pub struct B(pub Vec<u8>);
+pub(crate) struct B(pub Vec<u8>);
 
 impl B {
-    pub fn u8(&mut self, v: u8) -> &mut Self {
+    pub(crate) fn u8(&mut self, v: u8) -> &mut Self {
         self.0.push(v);
         self
     }
-    pub fn u16(&mut self, v: u16) -> &mut Self {
+    pub(crate) fn u16(&mut self, v: u16) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
-    pub fn u32(&mut self, v: u32) -> &mut Self {
+    pub(crate) fn u32(&mut self, v: u32) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
-    pub fn i32(&mut self, v: i32) -> &mut Self {
+    pub(crate) fn i32(&mut self, v: i32) -> &mut Self {
         self.u32(v as u32)
     }
-    pub fn u64(&mut self, v: u64) -> &mut Self {
+    pub(crate) fn u64(&mut self, v: u64) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
-    pub fn f32s(&mut self, v: &[f32]) -> &mut Self {
+    pub(crate) fn f32s(&mut self, v: &[f32]) -> &mut Self {
         for x in v {
             self.0.extend_from_slice(&x.to_le_bytes());
         }
         self
     }
-    pub fn f32(&mut self, v: f32) -> &mut Self {
+    pub(crate) fn f32(&mut self, v: f32) -> &mut Self {
         self.f32s(&[v])
     }
-    pub fn tag(&mut self, t: &[u8; 4]) -> &mut Self {
+    pub(crate) fn tag(&mut self, t: &[u8; 4]) -> &mut Self {
         self.0.extend_from_slice(t);
         self
     }
     /// A NUL-padded string field of `n` bytes.
-    pub fn text(&mut self, s: &str, n: usize) -> &mut Self {
+    pub(crate) fn text(&mut self, s: &str, n: usize) -> &mut Self {
         assert!(s.len() <= n);
         self.0.extend_from_slice(s.as_bytes());
         self.0.resize(self.0.len() + n - s.len(), 0);
@@ -50,7 +50,7 @@ impl B {
         self.0[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
     }
     /// A record framed by an inclusive size (the size counts itself).
-    pub fn sized(&mut self, f: impl FnOnce(&mut B)) -> &mut Self {
+    pub(crate) fn sized(&mut self, f: impl FnOnce(&mut B)) -> &mut Self {
         let at = self.0.len();
         self.u32(0);
         f(self);
@@ -59,7 +59,7 @@ impl B {
         self
     }
     /// A chunk: tag, then the size of the payload.
-    pub fn chunk(&mut self, tag: &[u8; 4], f: impl FnOnce(&mut B)) -> &mut Self {
+    pub(crate) fn chunk(&mut self, tag: &[u8; 4], f: impl FnOnce(&mut B)) -> &mut Self {
         self.tag(tag);
         let at = self.0.len();
         self.u32(0);
@@ -72,7 +72,7 @@ impl B {
 
 /// Page "MDLKEYTRACK": tag, count, type, global sequence id (-1), then per key the time
 /// and the floats of value (and in/out tangents when type > 1, included by the caller).
-pub fn track(b: &mut B, tag: &[u8; 4], interpolation: u32, keys: &[(i32, &[f32])]) {
+pub(crate) fn track(b: &mut B, tag: &[u8; 4], interpolation: u32, keys: &[(i32, &[f32])]) {
     b.tag(tag).u32(keys.len() as u32).u32(interpolation).i32(-1);
     for (t, v) in keys {
         b.i32(*t).f32s(v);
@@ -80,7 +80,7 @@ pub fn track(b: &mut B, tag: &[u8; 4], interpolation: u32, keys: &[(i32, &[f32])
 }
 
 /// Page "KGRT"/"KTAR": an MDLKEYTRACK of C4QuaternionCompressed (8 bytes per value).
-pub fn rotations(b: &mut B, tag: &[u8; 4], interpolation: u32, keys: &[(i32, &[u64])]) {
+pub(crate) fn rotations(b: &mut B, tag: &[u8; 4], interpolation: u32, keys: &[(i32, &[u64])]) {
     b.tag(tag).u32(keys.len() as u32).u32(interpolation).i32(-1);
     for (t, v) in keys {
         b.i32(*t);
@@ -92,7 +92,7 @@ pub fn rotations(b: &mut B, tag: &[u8; 4], interpolation: u32, keys: &[(i32, &[u
 
 /// Page "MDLSIMPLEKEYTRACK" of MDLINTKEY (KMTF, KRTX): tag, count, global sequence id,
 /// then (time, value) pairs.
-pub fn int_track(b: &mut B, tag: &[u8; 4], keys: &[(u32, u32)]) {
+pub(crate) fn int_track(b: &mut B, tag: &[u8; 4], keys: &[(u32, u32)]) {
     b.tag(tag).u32(keys.len() as u32).i32(-1);
     for (t, v) in keys {
         b.u32(*t).u32(*v);
@@ -100,7 +100,7 @@ pub fn int_track(b: &mut B, tag: &[u8; 4], keys: &[(u32, u32)]) {
 }
 
 /// Page "MDLGENOBJECT": size, name[0x50], object id, parent id, flags, KGTR KGRT KGSC.
-pub fn object(
+pub(crate) fn object(
     b: &mut B,
     name: &str,
     id: u32,
@@ -115,21 +115,21 @@ pub fn object(
 }
 
 /// CMdlBounds, radius first as the boar stores it.
-pub fn bounds(b: &mut B, radius: f32, min: [f32; 3], max: [f32; 3]) {
+pub(crate) fn bounds(b: &mut B, radius: f32, min: [f32; 3], max: [f32; 3]) {
     b.f32(radius).f32s(&min).f32s(&max);
 }
 
 /// q = (0.5, 0, 0, w) packed by the page's `Set`.
-pub const HALF_X: u64 = 1 << 62;
+pub(crate) const HALF_X: u64 = 1 << 62;
 /// q = (0, -0.25, 0.125, w) packed by the page's `Set`.
-pub const Y_Z: u64 = (0x1C_0000 << 21) | 0x2_0000;
+pub(crate) const Y_Z: u64 = (0x1C_0000 << 21) | 0x2_0000;
 /// Object ids: bones 0-1, light 2, helper 3, attachment 4, PREM 5, PRE2 6, RIBB 7,
 /// event 8, hit-test shapes 9-12.
-pub const OBJECTS: u32 = 13;
+pub(crate) const OBJECTS: u32 = 13;
 
 /// A file with every chunk of the page, in the page's MDLBASE order. For 1400 it also has
 /// an unknown chunk and three trailing bytes.
-pub fn hand_built(version: u32) -> Vec<u8> {
+pub(crate) fn hand_built(version: u32) -> Vec<u8> {
     let mut b = B::default();
     b.tag(b"MDLX");
     // VERS: uint32 version.
@@ -588,7 +588,7 @@ fn ribbon(b: &mut B) {
 
 /// A Warcraft III-shaped file that claims an alpha version number: a 372-byte MODL and
 /// two 132-byte SEQS records, no HTST (more chunks can follow).
-pub fn reforged_header(version: u32) -> B {
+pub(crate) fn reforged_header(version: u32) -> B {
     let mut b = B::default();
     b.tag(b"MDLX").chunk(b"VERS", |b| {
         b.u32(version);

@@ -1,13 +1,13 @@
 //! Independent readings of the boar: a minimal chunk walker written from the page, and
 //! the numbers GrenderG/MDX-Parser's own reader prints.
 
-pub fn le32(d: &[u8], at: usize) -> u32 {
+pub(crate) fn le32(d: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(d[at..at + 4].try_into().unwrap())
 }
 
 /// What the minimal walker sees.
 #[derive(Debug, Default)]
-pub struct Walk {
+pub(crate) struct Walk {
     pub tags: Vec<String>,
     pub counts: Vec<(String, u32)>,
     pub vertices_per_geoset: Vec<u32>,
@@ -19,7 +19,7 @@ pub struct Walk {
 /// item counts of the size-divided ones (TEXS /268, PIVT /12), the VRTX count at the start
 /// of each 1300 geoset (size, then `VRTX`, count), and sequence names and intervals at
 /// their 140-byte stride.
-pub fn walk(d: &[u8]) -> Walk {
+pub(crate) fn walk(d: &[u8]) -> Walk {
     assert_eq!(&d[..4], b"MDLX");
     let mut w = Walk::default();
     let mut p = 4;
@@ -62,8 +62,8 @@ pub fn walk(d: &[u8]) -> Walk {
 /// HELP, ATCH, PIVT, CAMS, EVTS, HTST, CLID, GenObject, Track, SimpleTrack, CVector4...)
 /// were transcribed without their M2 conversion members and run with mono 6.8; the reader
 /// ended every chunk exactly at its declared size.
-pub mod grender {
-    pub const SEQUENCES: &[(&str, u32, u32, bool)] = &[
+pub(crate) mod grender {
+    pub(crate) const SEQUENCES: &[(&str, u32, u32, bool)] = &[
         ("Run", 3333, 4000, false),
         ("Stand - Var1", 6667, 8333, false),
         ("Walk", 10000, 11000, false),
@@ -77,24 +77,24 @@ pub mod grender {
     ];
     /// Per geoset: vertices, UV pairs, face indices, matrix groups, MATS entries, BIDX
     /// entries, material id, per-sequence bounds.
-    pub const GEOSETS: &[[u32; 8]] = &[
+    pub(crate) const GEOSETS: &[[u32; 8]] = &[
         [92, 92, 246, 20, 33, 92, 0, 10],
         [309, 309, 1266, 54, 103, 309, 1, 10],
     ];
-    pub const BLEND_TIME: u32 = 14593;
-    pub const MATERIALS: usize = 2;
-    pub const LAYERS: usize = 2;
-    pub const TEXTURES: usize = 1;
-    pub const REPLACEABLE_ID: u32 = 11;
-    pub const BONES: usize = 26;
-    pub const BONE_ROTATION_KEYS: usize = 8098;
-    pub const BONE_TRANSLATION_KEYS: usize = 103;
-    pub const HELPERS: usize = 4;
-    pub const ATTACHMENT_IDS: &[u32] = &[15, 16, 17, 18, 19, 20, 21, 22, 34];
-    pub const ATCH_UNUSED: u32 = 34;
-    pub const PIVOTS: usize = 57;
-    pub const EVENTS: usize = 17;
-    pub const EVENTS_WITH_KEVT: usize = 15;
-    pub const EVENT_KEYS: usize = 27;
-    pub const COLLISION: [usize; 3] = [8, 36, 12];
+    pub(crate) const BLEND_TIME: u32 = 14593;
+    pub(crate) const MATERIALS: usize = 2;
+    pub(crate) const LAYERS: usize = 2;
+    pub(crate) const TEXTURES: usize = 1;
+    pub(crate) const REPLACEABLE_ID: u32 = 11;
+    pub(crate) const BONES: usize = 26;
+    pub(crate) const BONE_ROTATION_KEYS: usize = 8098;
+    pub(crate) const BONE_TRANSLATION_KEYS: usize = 103;
+    pub(crate) const HELPERS: usize = 4;
+    pub(crate) const ATTACHMENT_IDS: &[u32] = &[15, 16, 17, 18, 19, 20, 21, 22, 34];
+    pub(crate) const ATCH_UNUSED: u32 = 34;
+    pub(crate) const PIVOTS: usize = 57;
+    pub(crate) const EVENTS: usize = 17;
+    pub(crate) const EVENTS_WITH_KEVT: usize = 15;
+    pub(crate) const EVENT_KEYS: usize = 27;
+    pub(crate) const COLLISION: [usize; 3] = [8, 36, 12];
 }

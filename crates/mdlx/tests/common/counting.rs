@@ -3,6 +3,8 @@
 //! `#[path = "common/counting.rs"] mod counting;`; it installs itself as the test binary's
 //! global allocator. The counters are global, so measuring tests hold [`serial`].
 #![allow(dead_code)]
+// A global allocator is written with unsafe code.
+#![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -11,8 +13,8 @@ use std::sync::{Mutex, MutexGuard};
 /// `System`, plus the bytes currently allocated and the highest value since the last reset.
 struct Counting;
 
-pub static CURRENT: AtomicUsize = AtomicUsize::new(0);
-pub static PEAK: AtomicUsize = AtomicUsize::new(0);
+pub(crate) static CURRENT: AtomicUsize = AtomicUsize::new(0);
+pub(crate) static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 fn grew(by: usize) {
     let now = CURRENT.fetch_add(by, Relaxed) + by;
@@ -62,13 +64,13 @@ static GLOBAL: Counting = Counting;
 /// The allocation counters are global: every test holds this while it runs.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-pub fn serial() -> MutexGuard<'static, ()> {
+pub(crate) fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Runs `f` and returns its result with the allocation peak above the level at the start.
 /// The caller holds [`serial`].
-pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+pub(crate) fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     let base = CURRENT.load(Relaxed);
     PEAK.store(base, Relaxed);
     let out = f();

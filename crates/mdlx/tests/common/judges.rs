@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 /// The judge installed at `$var`, or `None` with a message when it is not set. Under CI
 /// (`CI` set) a missing judge is a failure: `scripts/test.sh` prepares every judge.
-pub fn judge_env(var: &str, what: &str) -> Option<PathBuf> {
+pub(crate) fn judge_env(var: &str, what: &str) -> Option<PathBuf> {
     match std::env::var_os(var) {
         Some(v) => Some(PathBuf::from(v)),
         None if std::env::var_os("CI").is_some() => {
@@ -21,7 +21,7 @@ pub fn judge_env(var: &str, what: &str) -> Option<PathBuf> {
 }
 
 /// An empty scratch folder `mdlx-NAME-PID` in the temporary folder.
-pub fn out_dir(name: &str) -> PathBuf {
+pub(crate) fn out_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("mdlx-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
@@ -29,7 +29,7 @@ pub fn out_dir(name: &str) -> PathBuf {
 }
 
 /// Positions as the pose judges send them: base64 of little-endian float32 x, y, z.
-pub fn floats(s: &str) -> Vec<[f32; 3]> {
+pub(crate) fn floats(s: &str) -> Vec<[f32; 3]> {
     mdlx::gltf::source::decode_base64(s)
         .unwrap_or_else(|e| panic!("a judge sent positions that are not base64: {e}"))
         .chunks_exact(12)
@@ -42,7 +42,7 @@ pub fn floats(s: &str) -> Vec<[f32; 3]> {
 
 /// The diagonal of the bounding box of the model's stored (rest-pose) vertices; 1 when
 /// there are none. Pose errors are measured as fractions of it.
-pub fn model_size(m: &mdlx::model::Model) -> f64 {
+pub(crate) fn model_size(m: &mdlx::model::Model) -> f64 {
     let mut lo = [f64::MAX; 3];
     let mut hi = [f64::MIN; 3];
     for v in m.geosets.iter().flat_map(|g| &g.vertices) {
@@ -64,7 +64,7 @@ pub fn model_size(m: &mdlx::model::Model) -> f64 {
 /// Pillow from `scripts/pillow-oracle.sh`'s venv (`PILLOW_DIR`, default /tmp/mdlx-pillow),
 /// or `None` with a message naming `test` when it is not there; under CI a missing Pillow
 /// is a failure.
-pub fn pillow_python(test: &str) -> Option<PathBuf> {
+pub(crate) fn pillow_python(test: &str) -> Option<PathBuf> {
     let base = std::env::var_os("PILLOW_DIR").unwrap_or_else(|| "/tmp/mdlx-pillow".into());
     let python = Path::new(&base).join("venv/bin/python");
     if python.exists() {
@@ -82,7 +82,7 @@ pub fn pillow_python(test: &str) -> Option<PathBuf> {
 
 /// Runs three.js's pose judge (`tools/gltf-judges/pose.mjs`, installed at `judges`) on the
 /// request file `request`; its answers, one JSON line per job, as text.
-pub fn run_pose_mjs(judges: &Path, request: &Path) -> String {
+pub(crate) fn run_pose_mjs(judges: &Path, request: &Path) -> String {
     let out = Command::new("node")
         .arg(super::repo().join("tools/gltf-judges/pose.mjs"))
         .arg(request)
@@ -99,7 +99,7 @@ pub fn run_pose_mjs(judges: &Path, request: &Path) -> String {
 
 /// Runs a peer tool's `roundtrip DIR` (the binary `peer` in `bin`) and returns what it
 /// printed.
-pub fn peer_roundtrip_output(bin: &Path, peer: &str, dir: &Path) -> Output {
+pub(crate) fn peer_roundtrip_output(bin: &Path, peer: &str, dir: &Path) -> Output {
     Command::new(bin.join(peer))
         .arg("roundtrip")
         .arg(dir)
@@ -109,7 +109,7 @@ pub fn peer_roundtrip_output(bin: &Path, peer: &str, dir: &Path) -> Output {
 
 /// Has Pillow (`python`) open each file `dir/NAME+ext`, print `NAME FORMAT WIDTH HEIGHT` and
 /// save the image as RGBA PNG to `dir/NAME.png`; returns what it printed, a line a file.
-pub fn pillow_to_png<'a>(
+pub(crate) fn pillow_to_png<'a>(
     python: &Path,
     dir: &Path,
     ext: &str,

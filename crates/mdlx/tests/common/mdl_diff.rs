@@ -7,14 +7,14 @@
 //! that a tool's known faults can be listed once as classes.
 
 /// Our MDL of a model as the comparison reads it: `--strict-mdl` (no extension block).
-pub fn canonical(m: &mdlx::model::Model) -> Vec<u8> {
+pub(crate) fn canonical(m: &mdlx::model::Model) -> Vec<u8> {
     mdlx::mdl::to_bytes_with_options(m, &mdlx::mdl::WriteOptions { strict: true }).text
 }
 
 /// [`canonical`] with what it could not say: each loss as `PLACE: WHAT` (flags words MDL
 /// has no words for, records whose text would not read back, chunk layout, unknown
 /// chunks), which two models can differ in where their MDL texts agree.
-pub fn canonical_with_losses(m: &mdlx::model::Model) -> (Vec<u8>, Vec<String>) {
+pub(crate) fn canonical_with_losses(m: &mdlx::model::Model) -> (Vec<u8>, Vec<String>) {
     let w = mdlx::mdl::to_bytes_with_options(m, &mdlx::mdl::WriteOptions { strict: true });
     let losses = w
         .losses
@@ -26,7 +26,7 @@ pub fn canonical_with_losses(m: &mdlx::model::Model) -> (Vec<u8>, Vec<String>) {
 
 /// A loss as a class: the record index dropped from the place (`Helper[3]` -> `Helper`) and
 /// every run of digits (decimal or hex) as `N`.
-pub fn loss_class(loss: &str) -> String {
+pub(crate) fn loss_class(loss: &str) -> String {
     let mut out = String::new();
     let mut in_index = false;
     let mut digits = false;
@@ -224,13 +224,13 @@ fn tok_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Within the tools' printing: 6 decimals (m3v truncates, w3m rounds), read back as `f32`.
-pub fn close(x: f64, y: f64) -> bool {
+pub(crate) fn close(x: f64, y: f64) -> bool {
     (x - y).abs() <= 1e-5 * x.abs().max(y.abs()) + 2e-6
 }
 
 /// A difference: the keyword path inside the block (with a tag saying what kind of
 /// difference it is, when it is one of the recognised kinds) and the two sides' lines.
-pub struct Diff {
+pub(crate) struct Diff {
     pub path: String,
     pub ours: String,
     pub theirs: String,
@@ -497,7 +497,7 @@ impl Cmp<'_> {
 
 /// The differences between two canonical MDL texts, as `(block kind, diff)`: the first
 /// one at each keyword path of each top-level block.
-pub fn compare(ours: &[u8], theirs: &[u8]) -> Vec<(String, Diff)> {
+pub(crate) fn compare(ours: &[u8], theirs: &[u8]) -> Vec<(String, Diff)> {
     let (ta, tb) = (tokenize(ours), tokenize(theirs));
     let (a, b) = (items(&ta, &mut 0), items(&tb, &mut 0));
     let mut out = Vec::new();

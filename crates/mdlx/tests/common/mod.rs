@@ -1,30 +1,30 @@
 //! Shared helpers for corpus tests: where the corpus is and which files belong to which family.
 #![allow(dead_code)]
 
-pub mod judges;
-pub mod mdl_diff;
-pub mod peer_faults;
-pub mod posed;
+pub(crate) mod judges;
+pub(crate) mod mdl_diff;
+pub(crate) mod peer_faults;
+pub(crate) mod posed;
 
 use std::path::{Path, PathBuf};
 
 /// The repository's root folder.
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// `../shared/corpus` beside the repository.
-pub fn corpus_dir() -> PathBuf {
+pub(crate) fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
 }
 
 /// `../shared/gltf-samples` beside the repository.
-pub fn gltf_samples_dir() -> PathBuf {
+pub(crate) fn gltf_samples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gltf-samples")
 }
 
 /// Every `.glb` and `.gltf` file under `dir`, at any depth, sorted.
-pub fn gltf_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn gltf_files(dir: &Path) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap().flatten() {
             let p = e.path();
@@ -46,7 +46,7 @@ pub fn gltf_files(dir: &Path) -> Vec<PathBuf> {
 
 /// A GLB container made here, independently of the library's writer: `json` padded with
 /// spaces and, when not empty, a BIN chunk of `bin` padded with zeros.
-pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+pub(crate) fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let mut j = json.to_vec();
     while j.len() % 4 != 0 {
         j.push(b' ');
@@ -72,7 +72,7 @@ pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
 
 /// Every MDX file of the corpus (rows of MANIFEST.tsv with format `mdx`; one of them is
 /// named `.mdx.txt`), sorted.
-pub fn corpus_mdx() -> Vec<PathBuf> {
+pub(crate) fn corpus_mdx() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = manifest()
         .into_iter()
         .filter(|r| r.format == "mdx")
@@ -83,7 +83,7 @@ pub fn corpus_mdx() -> Vec<PathBuf> {
 }
 
 /// One row of the corpus MANIFEST.tsv.
-pub struct ManifestRow {
+pub(crate) struct ManifestRow {
     /// `mdx`, `mdl` or `ms3d_ascii`.
     pub format: String,
     /// The VERS (MDX) or FormatVersion (MDL) value.
@@ -95,7 +95,7 @@ pub struct ManifestRow {
 }
 
 /// The rows of MANIFEST.tsv.
-pub fn manifest() -> Vec<ManifestRow> {
+pub(crate) fn manifest() -> Vec<ManifestRow> {
     let path = corpus_dir().join("MANIFEST.tsv");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("corpus manifest not found at {}: {e}", path.display()));
@@ -114,7 +114,7 @@ pub fn manifest() -> Vec<ManifestRow> {
 }
 
 /// The rows of MANIFEST.tsv that are Warcraft III models (`mdx` or `mdl`), in its order.
-pub fn model_rows() -> Vec<ManifestRow> {
+pub(crate) fn model_rows() -> Vec<ManifestRow> {
     manifest()
         .into_iter()
         .filter(|r| r.format == "mdx" || r.format == "mdl")
@@ -122,13 +122,13 @@ pub fn model_rows() -> Vec<ManifestRow> {
 }
 
 /// The bytes of a corpus file named by its MANIFEST.tsv row.
-pub fn read_row(row: &ManifestRow) -> Vec<u8> {
+pub(crate) fn read_row(row: &ManifestRow) -> Vec<u8> {
     std::fs::read(corpus_dir().join(&row.local_path)).unwrap()
 }
 
 /// The failure line of a byte comparison that failed: `DIFF NAME at OFFSET in=N out=M`,
 /// with the offset of the first byte that differs (or where the shorter one ends).
-pub fn diff_line(path: &Path, data: &[u8], out: &[u8]) -> String {
+pub(crate) fn diff_line(path: &Path, data: &[u8], out: &[u8]) -> String {
     let at = out
         .iter()
         .zip(data)
@@ -143,7 +143,7 @@ pub fn diff_line(path: &Path, data: &[u8], out: &[u8]) -> String {
 }
 
 /// The version MANIFEST.tsv records for a corpus file.
-pub fn manifest_version(path: &Path) -> u32 {
+pub(crate) fn manifest_version(path: &Path) -> u32 {
     let n = name(path);
     manifest()
         .into_iter()
@@ -152,7 +152,7 @@ pub fn manifest_version(path: &Path) -> u32 {
 }
 
 /// The file name as text.
-pub fn name(p: &Path) -> String {
+pub(crate) fn name(p: &Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }
 
@@ -160,7 +160,7 @@ pub fn name(p: &Path) -> String {
 /// bytes)` and compared with the file `golden(path)` names; `BLESS=1` rewrites the goldens
 /// instead (read the diff before committing). Returns how many inputs there were and a
 /// report of each mismatch.
-pub fn check_goldens(
+pub(crate) fn check_goldens(
     dir: &Path,
     keep: impl Fn(&Path) -> bool,
     golden: impl Fn(&Path) -> PathBuf,
@@ -192,7 +192,7 @@ pub fn check_goldens(
 
 /// `../shared/corpus/textures`, or `None` (with a message naming `test`) when it is not
 /// there; under CI a missing texture corpus fails the test instead.
-pub fn texture_corpus(test: &str) -> Option<PathBuf> {
+pub(crate) fn texture_corpus(test: &str) -> Option<PathBuf> {
     let dir = corpus_dir().join("textures");
     if dir.join("MANIFEST.tsv").exists() {
         Some(dir)
@@ -205,7 +205,7 @@ pub fn texture_corpus(test: &str) -> Option<PathBuf> {
 }
 
 /// A row of the texture corpus MANIFEST.tsv.
-pub struct TextureEntry {
+pub(crate) struct TextureEntry {
     /// File name in the textures folder.
     pub name: String,
     /// `blp1-jpeg`, `dds-dxt5`, ... (read from the header by the corpus authors).
@@ -221,7 +221,7 @@ pub struct TextureEntry {
 }
 
 /// Every row of the texture corpus MANIFEST.tsv in `dir`.
-pub fn texture_manifest(dir: &Path) -> Vec<TextureEntry> {
+pub(crate) fn texture_manifest(dir: &Path) -> Vec<TextureEntry> {
     let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
     text.lines()
         .skip(1)

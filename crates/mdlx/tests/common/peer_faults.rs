@@ -22,7 +22,8 @@
 ///   mdx-m3-viewer also calls KP2N `Width` (self-consistent, against the tag letters);
 ///   war3-model calls the first float `Width` but KP2N `Length`, pairing the first float
 ///   with KP2W, which ArcaneWave contradicts.
-pub const PRE2_AREA: &str = "PRE2 width/length: the tool calls the first MDX area float (m3v: and \
+pub(crate) const PRE2_AREA: &str =
+    "PRE2 width/length: the tool calls the first MDX area float (m3v: and \
      the KP2N track) `Width`, we call it `Length`; evidence in the doc of PRE2_AREA";
 
 /// `DontInherit { Rotation }` is bit 0x2 and `{ Scaling }` 0x4 (we, MdxLib, war3-model, the
@@ -31,13 +32,16 @@ pub const PRE2_AREA: &str = "PRE2 width/length: the tool calls the first MDX are
 /// temp01/02` carry bit 0x4 and the MDL says `DontInherit { Scaling }` (see
 /// `evidence_dont_inherit_bits`); Blizzard's `Chest Ref`/`Weapon Ref` attachments carry
 /// 0x4 in `Halberdier.mdx` and are `DontInherit { Scaling }` in Magos' `HeroArchMage.mdl.txt`.
-pub const DONT_INHERIT: &str = "m3v has DontInherit Rotation (0x2) and Scaling (0x4) swapped; \
+pub(crate) const DONT_INHERIT: &str =
+    "m3v has DontInherit Rotation (0x2) and Scaling (0x4) swapped; \
      evidence in the doc of DONT_INHERIT";
 
-pub const BESIDE_TRACK: &str = "the tool keeps one value per animated property: it drops the \
+pub(crate) const BESIDE_TRACK: &str =
+    "the tool keeps one value per animated property: it drops the \
      static value an MDX record holds beside the track (we keep both)";
 
-pub const NOT_UTF8: &str = "m3v decodes MDX strings as UTF-8: names in other encodings (GBK \
+pub(crate) const NOT_UTF8: &str =
+    "m3v decodes MDX strings as UTF-8: names in other encodings (GBK \
      here) come out with U+FFFD; war3-model keeps the bytes";
 
 /// Animated color keys are printed in stored MDX order, static colors reversed. Twins:
@@ -45,7 +49,8 @@ pub const NOT_UTF8: &str = "m3v decodes MDX strings as UTF-8: names in other enc
 /// `Flamestrike_I_00.mdx` (4 KGAC tracks, keys such as `1200: { 0.6, 0.6, 1 }`),
 /// MdlxConv's `Alliance_Exp.mdl` likewise (2 KGAC tracks); mdx-m3-viewer agrees (see
 /// `evidence_color_order`). war3-model (and MdxLib) reverse the keys and tangents too.
-pub const KEY_COLORS: &str = "w3m reverses animated color keys and tangents (ours, m3v, Magos' \
+pub(crate) const KEY_COLORS: &str =
+    "w3m reverses animated color keys and tangents (ours, m3v, Magos' \
      War3 Model Editor and MdlxConv print them in stored order); evidence in the doc of \
      KEY_COLORS";
 
@@ -54,17 +59,18 @@ pub const KEY_COLORS: &str = "w3m reverses animated color keys and tangents (our
 /// as `{ 0.0, 0.8, 0.2 }` (see `evidence_color_order`); war3-model reverses both too.
 /// mdx-m3-viewer reverses the classic static colors (its `writeColor`) but writes these
 /// two Reforged fields with `writeVectorAttrib`, unreversed.
-pub const REFORGED_COLORS: &str = "m3v does not reverse the Reforged static colors \
+pub(crate) const REFORGED_COLORS: &str = "m3v does not reverse the Reforged static colors \
      (FresnelColor, popcorn Color) as it does the others; evidence in the doc of \
      REFORGED_COLORS";
 
-pub const GEOA_WHITE: &str = "the tool writes a geoset animation's static Color only when it is \
+pub(crate) const GEOA_WHITE: &str =
+    "the tool writes a geoset animation's static Color only when it is \
      not white, dropping the UseColor flag (0x2) of a white one (no visible change)";
 
 /// Files whose LITE chunk declares only its fixed part while the light's tracks follow
 /// it, past the chunk's end (we read them; mdx-m3-viewer refuses the files): war3-model
 /// stops the light at the declared end, loses its tracks and everything after the chunk.
-pub const LITE_OVERFLOW: &[&str] = &[
+pub(crate) const LITE_OVERFLOW: &[&str] = &[
     "AMISD666__War3ModelView__testmodel__nwdg32",
     "Bergi-bear__roguelike__map.w3x__DNCLordaeron",
     "Gohagga__CrazySummonersWc3__maps__map.w3x__LibertyEdited2",
@@ -72,5 +78,6 @@ pub const LITE_OVERFLOW: &[&str] = &[
     "dbz-tribute-reforged__dbz-tribute-reforged__maps__Tribute_Reforged.w3x__FountainOfSouls@294411b2",
 ];
 
-pub const LITE_LOST: &str = "w3m stops at the LITE chunk's declared size; the light's tracks \
+pub(crate) const LITE_LOST: &str =
+    "w3m stops at the LITE chunk's declared size; the light's tracks \
      and the chunks after it are lost (see LITE_OVERFLOW)";

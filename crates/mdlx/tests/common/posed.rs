@@ -3,7 +3,7 @@
 
 /// How tall the model stands in its first pose (the start of its first sequence): the
 /// extent of its posed vertices along Z; 0 without vertices.
-pub fn height(m: &mdlx::model::Model) -> f32 {
+pub(crate) fn height(m: &mdlx::model::Model) -> f32 {
     use mdlx::anim::{posed_geosets, Clock, Skeleton};
     let skeleton = Skeleton::new(m);
     let clock = Clock::unwrapped(m, 0, 0.0);

@@ -8,7 +8,7 @@ use crate::mdl::out::Out;
 use crate::model::*;
 
 /// The head as MDL reads and writes it.
-pub trait Head: Sized + Clone {
+pub(crate) trait Head: Sized + Clone {
     /// Whether this is a node (its tracks are cut in the skeleton check).
     const IS_NODE: bool;
     /// Keywords of the head, for hint lists.

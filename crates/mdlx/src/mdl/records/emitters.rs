@@ -23,6 +23,6 @@
 /// corpus agrees (Magos' editor, MdlxConv: PRE2 segment colors, ribbon, light and geoset
 /// animation colors), and so does mdx-m3-viewer; animated color keys are printed as stored.
 /// The reversal is its own inverse, so reading uses it too.
-pub fn mdl_color(c: [f32; 3]) -> [f32; 3] {
+pub(crate) fn mdl_color(c: [f32; 3]) -> [f32; 3] {
     [c[2], c[1], c[0]]
 }

@@ -12,7 +12,7 @@ use crate::model::{Animation, Extent, FixedString, Tag, Tracks};
 
 impl Field {
     /// Whether keyword `k` names this field.
-    pub fn matches(&self, k: &[u8]) -> bool {
+    pub(crate) fn matches(&self, k: &[u8]) -> bool {
         match self.style {
             Style::Words(words) => words.iter().any(|w| is(k, w)),
             Style::Bits(table) => table.iter().any(|(w, _)| is(k, w)),
@@ -21,7 +21,7 @@ impl Field {
     }
 
     /// Reads item `c` (whose keyword [`Field::matches`]) into `dst`.
-    pub fn read<T: MdlValue>(&self, cx: &mut Cx, c: usize, dst: &mut T) {
+    pub(crate) fn read<T: MdlValue>(&self, cx: &mut Cx, c: usize, dst: &mut T) {
         let k = cx.key(c);
         match self.style {
             Style::Words(words) => {
@@ -54,7 +54,7 @@ impl Field {
 
     /// Writes the field's line(s) for value `v`; `absent` is what an absent line reads as,
     /// `tracks` the record's tracks (a static line may step aside for a track).
-    pub fn write<T: MdlValue>(&self, out: &mut Out, v: &T, absent: &T, tracks: &Tracks) {
+    pub(crate) fn write<T: MdlValue>(&self, out: &mut Out, v: &T, absent: &T, tracks: &Tracks) {
         let key = self.key();
         match self.style {
             Style::Static => {
@@ -110,7 +110,7 @@ impl Field {
 }
 
 /// A value a field holds, as MDL reads and writes it.
-pub trait MdlValue: Clone + Same {
+pub(crate) trait MdlValue: Clone + Same {
     /// Reads item `c`'s value into `self` (`what` names it in messages).
     fn read(&mut self, cx: &mut Cx, c: usize, what: &'static str);
     /// Writes the value after its keyword.
@@ -346,7 +346,7 @@ impl MdlValue for Option<crate::model::EventTrack> {
 
 /// The MDL shape of a declared record: its fields' forms, the keywords of the tracks no
 /// field pairs with, the head's and the node flags' words. At most one field group.
-pub struct Shape {
+pub(crate) struct Shape {
     /// The fields' MDL forms, in MDX order.
     pub fields: &'static [Field],
     /// The same in the order MDL writes them (for hint lists).
@@ -361,7 +361,7 @@ pub struct Shape {
 
 impl Shape {
     /// The field group (sub-block), if any.
-    pub fn group(&self) -> Option<&'static str> {
+    pub(crate) fn group(&self) -> Option<&'static str> {
         self.fields.iter().find_map(|f| f.group)
     }
 
@@ -397,7 +397,7 @@ impl Shape {
     }
 
     /// The track that keyword `k` names in `group`.
-    pub fn tag_of(&self, k: &[u8], group: Option<&'static str>) -> Option<Tag> {
+    pub(crate) fn tag_of(&self, k: &[u8], group: Option<&'static str>) -> Option<Tag> {
         // The order of `track_names`, in plain loops: this runs for every item read.
         let passes: [&dyn Fn(&Field) -> bool; 3] = [
             &|f| group.is_some() && f.group == group,
@@ -418,7 +418,7 @@ impl Shape {
 
     /// The keyword written for track `tag` in `group`: the first that reads back as the
     /// same track there (`None`: written under its raw tag, as `KTTR` outside `Target`).
-    pub fn keyword_of(&self, tag: Tag, group: Option<&'static str>) -> Option<&'static str> {
+    pub(crate) fn keyword_of(&self, tag: Tag, group: Option<&'static str>) -> Option<&'static str> {
         self.track_names(group)
             .filter(|(t, _)| *t == tag)
             .map(|(_, w)| w)
@@ -426,7 +426,7 @@ impl Shape {
     }
 
     /// Reads item `c` if it is a track of the record (by keyword or raw tag).
-    pub fn read_track(
+    pub(crate) fn read_track(
         &self,
         cx: &mut Cx,
         c: usize,
@@ -448,7 +448,7 @@ impl Shape {
     }
 
     /// Sets the bit of node flag word `c`; false if it is none.
-    pub fn read_flag(&self, cx: &Cx, c: usize, flags: &mut u32) -> bool {
+    pub(crate) fn read_flag(&self, cx: &Cx, c: usize, flags: &mut u32) -> bool {
         let k = cx.key(c);
         match self.flags.iter().find(|(w, _)| is(k, w)) {
             Some((_, bit)) => {
@@ -460,7 +460,7 @@ impl Shape {
     }
 
     /// Writes the words of the set node flag bits.
-    pub fn write_flags(&self, out: &mut Out, flags: u32) {
+    pub(crate) fn write_flags(&self, out: &mut Out, flags: u32) {
         for (word, bit) in self.flags {
             if flags & bit != 0 {
                 out.flag(word);
@@ -470,7 +470,7 @@ impl Shape {
 
     /// What no reader took: a static value of a track-only field is read as a track
     /// (MDX stores `Visibility` only as a track); anything else is unknown in `block`.
-    pub fn fallback(
+    pub(crate) fn fallback(
         &self,
         cx: &mut Cx,
         c: usize,
@@ -492,7 +492,7 @@ impl Shape {
     }
 
     /// The keywords of the block (or of its group), for the hint of an unknown keyword.
-    pub fn words(&self, group: Option<&'static str>) -> Vec<&'static str> {
+    pub(crate) fn words(&self, group: Option<&'static str>) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
         let mut add = |w: &'static str| {
             if !out.contains(&w) {
@@ -527,7 +527,7 @@ impl Shape {
 
 /// Writes a declared record's lines: each field in MDL order, opening the field group
 /// where its first field comes, with the record's tracks around it in stored order.
-pub struct Body<'o, 't> {
+pub(crate) struct Body<'o, 't> {
     out: &'o mut Out,
     shape: &'static Shape,
     tracks: &'t Tracks,
@@ -538,7 +538,7 @@ pub struct Body<'o, 't> {
 
 impl<'o, 't> Body<'o, 't> {
     /// Starts the body of a block whose head is written.
-    pub fn new(out: &'o mut Out, shape: &'static Shape, tracks: &'t Tracks) -> Self {
+    pub(crate) fn new(out: &'o mut Out, shape: &'static Shape, tracks: &'t Tracks) -> Self {
         Body {
             out,
             shape,
@@ -550,7 +550,7 @@ impl<'o, 't> Body<'o, 't> {
     }
 
     /// Writes one field (nothing when the version lacks it).
-    pub fn field<T: MdlValue>(&mut self, decl: &Decl<T>, v: &T, version: u32) {
+    pub(crate) fn field<T: MdlValue>(&mut self, decl: &Decl<T>, v: &T, version: u32) {
         if version < decl.since {
             return;
         }
@@ -589,7 +589,7 @@ impl<'o, 't> Body<'o, 't> {
     }
 
     /// Closes any group and writes the remaining tracks.
-    pub fn finish(mut self) {
+    pub(crate) fn finish(mut self) {
         self.leave();
         self.write_tracks(self.rest, None);
     }

@@ -49,7 +49,7 @@ use crate::mdl::parse::AtomKind;
 use crate::model::*;
 
 /// Face (primitive) type words, by PTYP number.
-pub const FACE_TYPES: [&str; 10] = [
+pub(crate) const FACE_TYPES: [&str; 10] = [
     "Points",
     "Lines",
     "LineLoop",
@@ -88,13 +88,13 @@ const GEOSET_WORDS: &[&str] = &[
 const EXTENT_WORDS: &[&str] = &["MinimumExtent", "MaximumExtent", "BoundsRadius"];
 
 /// Whether `a` and `b` are the same bits.
-pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
+pub(crate) fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// Reads item `c` into `e` if it is `MinimumExtent`, `MaximumExtent` or `BoundsRadius`;
 /// returns false for any other keyword.
-pub fn read_extent_item(cx: &mut Cx, c: usize, e: &mut Extent) -> bool {
+pub(crate) fn read_extent_item(cx: &mut Cx, c: usize, e: &mut Extent) -> bool {
     let k = cx.key(c);
     if is(k, "MinimumExtent") {
         e.min = cx.floats(c).unwrap_or_default();
@@ -111,7 +111,7 @@ pub fn read_extent_item(cx: &mut Cx, c: usize, e: &mut Extent) -> bool {
 /// Writes all three parts of an extent, zero or not: war3-model reads a Model, Geoset,
 /// geoset `Anim` or sequence block without them as having no extent and fails when it
 /// writes the model (reading zeros back gives the same model).
-pub fn write_extent(out: &mut Out, e: &Extent) {
+pub(crate) fn write_extent(out: &mut Out, e: &Extent) {
     out.kv_floats("MinimumExtent", &e.min);
     out.kv_floats("MaximumExtent", &e.max);
     out.kv_f32("BoundsRadius", e.radius);

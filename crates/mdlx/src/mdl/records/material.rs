@@ -42,7 +42,7 @@ use crate::mdl::tracks::{read_track, write_track};
 use crate::model::*;
 
 /// Filter mode words, by stored number.
-pub const FILTER_MODES: [&str; 7] = [
+pub(crate) const FILTER_MODES: [&str; 7] = [
     "None",
     "Transparent",
     "Blend",
@@ -53,7 +53,7 @@ pub const FILTER_MODES: [&str; 7] = [
 ];
 
 /// Layer shading flag words.
-pub const LAYER_FLAGS: &[(&str, u32)] = &[
+pub(crate) const LAYER_FLAGS: &[(&str, u32)] = &[
     ("Unshaded", layer_flags::UNSHADED),
     ("SphereEnvMap", layer_flags::SPHERE_ENV_MAP),
     ("TwoSided", layer_flags::TWO_SIDED),
@@ -67,7 +67,7 @@ pub const LAYER_FLAGS: &[(&str, u32)] = &[
 
 /// Material flag words. `TwoSided` (0x2) is mdx-m3-viewer's word; 25 materials of v1000
 /// corpus files set that bit.
-pub const MATERIAL_FLAGS: &[(&str, u32)] = &[
+pub(crate) const MATERIAL_FLAGS: &[(&str, u32)] = &[
     ("ConstantColor", material_flags::CONSTANT_COLOR),
     ("TwoSided", 0x2),
     ("SortPrimsNearZ", material_flags::SORT_PRIMS_NEAR_Z),
@@ -339,7 +339,7 @@ fn read_layer_static(cx: &mut Cx, c: usize, l: &mut Layer, shader_type_given: &m
 }
 
 /// Reads a `Layer { ... }` block; also says whether it had a `ShaderTypeId` line.
-pub fn read_layer(cx: &mut Cx, i: usize) -> (Layer, bool) {
+pub(crate) fn read_layer(cx: &mut Cx, i: usize) -> (Layer, bool) {
     let d = LayerDefaults::of(cx.version);
     let mut l = Layer {
         texture_animation_id: -1,
@@ -418,7 +418,7 @@ fn write_reforged_statics(out: &mut Out, l: &Layer, version: u32) {
 }
 
 /// Writes a `Layer { ... }` block.
-pub fn write_layer(out: &mut Out, l: &Layer, version: u32) {
+pub(crate) fn write_layer(out: &mut Out, l: &Layer, version: u32) {
     out.open("Layer");
     match FILTER_MODES.get(l.filter_mode as usize) {
         Some(w) => out.kv_word("FilterMode", w),

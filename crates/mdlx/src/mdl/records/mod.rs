@@ -4,12 +4,12 @@
 pub(crate) mod declared;
 #[cfg(test)]
 mod emitter_tests;
-pub mod emitters;
-pub mod fields;
-pub mod geoset;
-pub mod material;
-pub mod model;
-pub mod node;
+pub(crate) mod emitters;
+pub(crate) mod fields;
+pub(crate) mod geoset;
+pub(crate) mod material;
+pub(crate) mod model;
+pub(crate) mod node;
 
 use super::cx::Cx;
 use super::out::Out;
@@ -49,7 +49,7 @@ macro_rules! node_parts {
 pub(crate) use node_parts;
 
 /// A record that reads from an MDL block and writes one.
-pub trait MdlRecord: Sized {
+pub(crate) trait MdlRecord: Sized {
     /// The block keyword (`Bone`, `Geoset`, ...), also the record's name in messages.
     const BLOCK: &'static str;
     /// Reads the block at item `i` of the tree. Problems are pushed to `cx.diags`; what
@@ -86,12 +86,12 @@ pub trait MdlRecord: Sized {
 }
 
 /// True when a float prints and reads back with the same bits (all but NaN payloads).
-pub fn exact(v: f32) -> bool {
+pub(crate) fn exact(v: f32) -> bool {
     !v.is_nan() || v.to_bits() == f32::NAN.to_bits()
 }
 
 /// The tracks cut to their first two keys, if every cut key holds only exact floats.
-pub fn trimmed_tracks(tracks: &crate::model::Tracks) -> Option<crate::model::Tracks> {
+pub(crate) fn trimmed_tracks(tracks: &crate::model::Tracks) -> Option<crate::model::Tracks> {
     use crate::model::{Animation, AnyTrack, Key, Track};
     fn cut<T: Copy>(t: &Track<T>, floats: impl Fn(&T) -> bool) -> Option<Track<T>> {
         let rest: &[Key<T>] = t.keys.get(2..).unwrap_or(&[]);
@@ -117,7 +117,7 @@ pub fn trimmed_tracks(tracks: &crate::model::Tracks) -> Option<crate::model::Tra
 }
 
 /// The node with its tracks cut (see [`trimmed_tracks`]).
-pub fn trimmed_node(n: &crate::model::Node) -> Option<crate::model::Node> {
+pub(crate) fn trimmed_node(n: &crate::model::Node) -> Option<crate::model::Node> {
     Some(crate::model::Node {
         name: n.name.clone(),
         object_id: n.object_id,
@@ -129,11 +129,11 @@ pub fn trimmed_node(n: &crate::model::Node) -> Option<crate::model::Node> {
 }
 
 /// True if every element after the first holds only exact floats.
-pub fn exact_after_first<const N: usize>(v: &[[f32; N]]) -> bool {
+pub(crate) fn exact_after_first<const N: usize>(v: &[[f32; N]]) -> bool {
     v.iter().skip(1).all(|e| e.iter().all(|x| exact(*x)))
 }
 
 /// A copy of the first element of a list (or an empty list).
-pub fn first<T: Clone>(v: &[T]) -> Vec<T> {
+pub(crate) fn first<T: Clone>(v: &[T]) -> Vec<T> {
     v[..v.len().min(1)].to_vec()
 }

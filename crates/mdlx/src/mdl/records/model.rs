@@ -24,7 +24,7 @@ const NUM_LINES: &[(&str, Counter)] = &[
 ];
 
 /// Reads `Version { FormatVersion n }`.
-pub fn read_version(cx: &mut Cx, i: usize) -> Option<u32> {
+pub(crate) fn read_version(cx: &mut Cx, i: usize) -> Option<u32> {
     let mut v = None;
     for c in cx.children(i) {
         if is(cx.key(c), "FormatVersion") {
@@ -37,14 +37,14 @@ pub fn read_version(cx: &mut Cx, i: usize) -> Option<u32> {
 }
 
 /// Writes the Version block.
-pub fn write_version(out: &mut Out, version: u32) {
+pub(crate) fn write_version(out: &mut Out, version: u32) {
     out.open("Version");
     out.kv_int("FormatVersion", version as i64);
     out.close();
 }
 
 /// Reads the `Model "name" { ... }` block into `info`.
-pub fn read_info(cx: &mut Cx, i: usize, info: &mut ModelInfo) {
+pub(crate) fn read_info(cx: &mut Cx, i: usize, info: &mut ModelInfo) {
     info.name = cx.name_arg(i);
     for c in cx.children(i) {
         let k = cx.key(c);
@@ -76,7 +76,7 @@ pub fn read_info(cx: &mut Cx, i: usize, info: &mut ModelInfo) {
 }
 
 /// Writes the Model block.
-pub fn write_info(out: &mut Out, m: &Model) {
+pub(crate) fn write_info(out: &mut Out, m: &Model) {
     out.open_named("Model", &m.info.name);
     for (key, count) in NUM_LINES {
         let n = count(m);
@@ -93,7 +93,7 @@ pub fn write_info(out: &mut Out, m: &Model) {
 }
 
 /// Reads `GlobalSequences n { Duration d, ... }`.
-pub fn read_global_sequences(cx: &mut Cx, i: usize, out: &mut Vec<u32>) {
+pub(crate) fn read_global_sequences(cx: &mut Cx, i: usize, out: &mut Vec<u32>) {
     for c in cx.children(i) {
         if is(cx.key(c), "Duration") {
             out.push(cx.u32_arg(c, "Duration").unwrap_or(0));
@@ -104,7 +104,7 @@ pub fn read_global_sequences(cx: &mut Cx, i: usize, out: &mut Vec<u32>) {
 }
 
 /// Writes the GlobalSequences block.
-pub fn write_global_sequences(out: &mut Out, v: &[u32]) {
+pub(crate) fn write_global_sequences(out: &mut Out, v: &[u32]) {
     out.open_counted("GlobalSequences", v.len());
     for d in v {
         out.kv_int("Duration", *d as i64);
@@ -113,7 +113,7 @@ pub fn write_global_sequences(out: &mut Out, v: &[u32]) {
 }
 
 /// Writes `Key n { { a, b, c }, ... }`.
-pub fn write_float_list<const N: usize>(out: &mut Out, key: &str, v: &[[f32; N]]) {
+pub(crate) fn write_float_list<const N: usize>(out: &mut Out, key: &str, v: &[[f32; N]]) {
     out.open_counted(key, v.len());
     for x in v {
         out.indent();
@@ -124,7 +124,7 @@ pub fn write_float_list<const N: usize>(out: &mut Out, key: &str, v: &[[f32; N]]
 }
 
 /// Reads `BindPose { Matrices n { { 12 floats }, ... } }`.
-pub fn read_bind_pose(cx: &mut Cx, i: usize, out: &mut Vec<[f32; 12]>) {
+pub(crate) fn read_bind_pose(cx: &mut Cx, i: usize, out: &mut Vec<[f32; 12]>) {
     for c in cx.children(i) {
         if is(cx.key(c), "Matrices") {
             out.extend(cx.float_list::<12>(c));
@@ -135,7 +135,7 @@ pub fn read_bind_pose(cx: &mut Cx, i: usize, out: &mut Vec<[f32; 12]>) {
 }
 
 /// Writes the BindPose block.
-pub fn write_bind_pose(out: &mut Out, v: &[[f32; 12]]) {
+pub(crate) fn write_bind_pose(out: &mut Out, v: &[[f32; 12]]) {
     out.open("BindPose");
     write_float_list(out, "Matrices", v);
     out.close();

@@ -10,7 +10,7 @@ use crate::mdl::tracks::{read_static_track, read_track, write_track, INTERPOLATI
 use crate::model::*;
 
 /// Node flag words and their bits (the kind bits are implied by the block).
-pub const NODE_FLAGS: &[(&str, u32)] = &[
+pub(crate) const NODE_FLAGS: &[(&str, u32)] = &[
     ("Billboarded", 0x8),
     ("BillboardedLockX", 0x10),
     ("BillboardedLockY", 0x20),
@@ -43,7 +43,7 @@ const NODE_TRACKS: &[(Tag, &str)] = &[
 
 /// Whether item `c` is an animated value (`Key N { Linear, 0: ... }`) rather than a static
 /// one (`static Key v`, `Key { a, b, c }`).
-pub fn is_track(cx: &Cx, c: usize) -> bool {
+pub(crate) fn is_track(cx: &Cx, c: usize) -> bool {
     if cx.is_static(c) || !cx.has_body(c) {
         return false;
     }
@@ -61,12 +61,12 @@ pub fn is_track(cx: &Cx, c: usize) -> bool {
 }
 
 /// Finds the track tag for keyword `k` in a record's table.
-pub fn track_tag(k: &[u8], table: &[(Tag, &str)]) -> Option<Tag> {
+pub(crate) fn track_tag(k: &[u8], table: &[(Tag, &str)]) -> Option<Tag> {
     table.iter().find(|(_, name)| is(k, name)).map(|(t, _)| *t)
 }
 
 /// A track written under its raw tag (a track this record does not normally hold).
-pub fn raw_tag(k: &[u8]) -> Option<Tag> {
+pub(crate) fn raw_tag(k: &[u8]) -> Option<Tag> {
     // Not only `K...`: the 1200+ camera tracks are IDUF, ELAF and PTSF.
     (k.len() == 4 && crate::format::track_kind(Tag([k[0], k[1], k[2], k[3]])).is_some())
         .then(|| Tag([k[0], k[1], k[2], k[3]]))
@@ -75,7 +75,7 @@ pub fn raw_tag(k: &[u8]) -> Option<Tag> {
 /// Reads one item of a node block (`block`, for messages) if it belongs to the node part;
 /// returns false otherwise. A static transform (`static Translation { .. }`) is read as a
 /// track: MDX stores a node's transforms only as tracks.
-pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node, block: &'static str) -> bool {
+pub(crate) fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node, block: &'static str) -> bool {
     let k = cx.key(c);
     if is(k, "ObjectId") {
         if let Some(v) = cx.u32_arg(c, "ObjectId") {
@@ -123,7 +123,7 @@ pub fn read_node_item(cx: &mut Cx, c: usize, node: &mut Node, block: &'static st
 }
 
 /// Starts a node block: `Kind "name" {`, ids and flag words.
-pub fn write_node_head(out: &mut Out, block: &str, node: &Node) {
+pub(crate) fn write_node_head(out: &mut Out, block: &str, node: &Node) {
     out.open_named(block, &node.name);
     // Signed, as mdx-m3-viewer and war3-model print it (war3-model sizes its node list by
     // the largest id and hangs on 4294966975; -321 reads back to the same bits).
@@ -150,12 +150,12 @@ pub fn write_node_head(out: &mut Out, block: &str, node: &Node) {
 }
 
 /// Writes the node's transform tracks in stored order.
-pub fn write_node_tracks(out: &mut Out, node: &Node) {
+pub(crate) fn write_node_tracks(out: &mut Out, node: &Node) {
     write_tracks(out, &node.tracks, NODE_TRACKS);
 }
 
 /// Writes tracks in stored order under the record's keywords (raw tag when unknown here).
-pub fn write_tracks(out: &mut Out, tracks: &Tracks, table: &[(Tag, &str)]) {
+pub(crate) fn write_tracks(out: &mut Out, tracks: &Tracks, table: &[(Tag, &str)]) {
     for a in tracks.iter() {
         let tag_text;
         let kw = match table.iter().find(|(t, _)| *t == a.tag) {
@@ -170,7 +170,7 @@ pub fn write_tracks(out: &mut Out, tracks: &Tracks, table: &[(Tag, &str)]) {
 }
 
 /// Reads an item that is a record-level track (by keyword or raw tag); false otherwise.
-pub fn read_record_track(
+pub(crate) fn read_record_track(
     cx: &mut Cx,
     c: usize,
     table: &[(Tag, &str)],
@@ -190,7 +190,7 @@ pub fn read_record_track(
 }
 
 /// Node fields every block accepts, for messages.
-pub const NODE_WORDS: &[&str] = &[
+pub(crate) const NODE_WORDS: &[&str] = &[
     "ObjectId",
     "Parent",
     "Billboarded",
@@ -205,7 +205,7 @@ pub const NODE_WORDS: &[&str] = &[
 ];
 
 /// A node as a block reader starts it: no parent, no id yet, and the block's kind bit.
-pub fn new_node(kind_bit: u32) -> Node {
+pub(crate) fn new_node(kind_bit: u32) -> Node {
     Node {
         parent_id: -1,
         object_id: u32::MAX,
