@@ -74,20 +74,39 @@ def functions(path):
         m = FN_RE.match(l)
         if not m:
             continue
+        # The body is the first `{` outside the parameter list's brackets (a parameter can
+        # be a struct pattern or an array type with `;`); a `;` there ends a declaration.
         depth = 0
+        nest = 0
         started = False
+        done = False
         for j in range(i, len(lines)):
-            c = clean[j]
-            if not started and ';' in c and '{' not in c:
-                break  # a declaration without a body (trait method)
-            for ch in c:
+            for ch in clean[j]:
+                if not started:
+                    if ch in '([':
+                        nest += 1
+                    elif ch in ')]':
+                        nest -= 1
+                    elif ch == '{' and nest == 0:
+                        started = True
+                        depth = 1
+                    elif ch == '{':
+                        nest += 1
+                    elif ch == '}':
+                        nest -= 1
+                    elif ch == ';' and nest == 0:
+                        done = True  # a declaration without a body (trait method)
+                        break
+                    continue
                 if ch == '{':
                     depth += 1
-                    started = True
                 elif ch == '}':
                     depth -= 1
-            if started and depth <= 0:
-                out.append((j - i + 1, m.group(1), i + 1))
+                    if depth == 0:
+                        out.append((j - i + 1, m.group(1), i + 1))
+                        done = True
+                        break
+            if done:
                 break
     return out
 
