@@ -6,6 +6,7 @@
 //! then four bytes (compression, alpha depth, alpha type, has-mips), width, height, 16
 //! offsets, 16 sizes, and a 1024-byte palette (1172 bytes).
 
+use super::error::unsupported;
 use super::{
     bcn, dds, full_chain, le32, mip_size, Encoding, Level, Texture, TextureError,
     TextureErrorKind as K, TextureKind,
@@ -13,16 +14,6 @@ use super::{
 
 const BLP1_HEADER: usize = 156;
 const BLP2_HEADER: usize = 148;
-
-fn unsupported(what: &str, value: u32, offset: u64) -> TextureError {
-    TextureError::new(
-        K::Unsupported {
-            what: what.into(),
-            value: value.into(),
-        },
-        offset,
-    )
-}
 
 /// The levels listed by the offset and size tables at `table` (offsets) and `table + 64`
 /// (sizes): level 0 always, then every following entry with a non-zero size, up to the

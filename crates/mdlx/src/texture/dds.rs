@@ -2,9 +2,10 @@
 //! extension header when the FourCC is `DX10`, then every level of the first surface,
 //! largest first, tightly packed.
 
+use super::error::unsupported;
 use super::{
     bcn::Format, full_chain, le32, mip_size, DdsFormat, Encoding, Level, Texture, TextureError,
-    TextureErrorKind as K, TextureKind,
+    TextureKind,
 };
 
 const HEADER: usize = 128;
@@ -44,16 +45,6 @@ impl Masks {
     }
 }
 
-fn unsupported(what: String, value: u32, offset: u64) -> TextureError {
-    TextureError::new(
-        K::Unsupported {
-            what,
-            value: value.into(),
-        },
-        offset,
-    )
-}
-
 /// Reads a DDS header.
 pub(super) fn read(data: &[u8]) -> Result<Texture<'_>, TextureError> {
     let field = |o| le32(data, o, "DDS header", HEADER);
@@ -63,7 +54,7 @@ pub(super) fn read(data: &[u8]) -> Result<Texture<'_>, TextureError> {
     let caps2 = field(112)?;
     super::check_size(width, height, 12)?;
     if caps2 & DDSCAPS2_VOLUME != 0 {
-        return Err(unsupported("DDS volume texture (caps2)".into(), caps2, 112));
+        return Err(unsupported("DDS volume texture (caps2)", caps2, 112));
     }
     let mut start = HEADER;
     let format = if pf_flags & DDPF_FOURCC != 0 {
@@ -85,7 +76,7 @@ pub(super) fn read(data: &[u8]) -> Result<Texture<'_>, TextureError> {
     } else {
         let bits = match bits {
             8 | 16 | 24 | 32 => bits as u8,
-            other => return Err(unsupported("DDS bits per pixel".into(), other, 88)),
+            other => return Err(unsupported("DDS bits per pixel", other, 88)),
         };
         let luminance = pf_flags & DDPF_LUMINANCE != 0;
         let alpha_only = pf_flags & (DDPF_ALPHA | DDPF_LUMINANCE | 0x40) == DDPF_ALPHA;
@@ -161,7 +152,7 @@ fn dx10(data: &[u8]) -> Result<Result<Format, Masks>, TextureError> {
     let (dxgi, dimension) = (field(128)?, field(132)?);
     if dimension == 4 {
         return Err(unsupported(
-            "DDS DX10 resource dimension (3D)".into(),
+            "DDS DX10 resource dimension (3D)",
             dimension,
             132,
         ));
@@ -176,7 +167,7 @@ fn dx10(data: &[u8]) -> Result<Result<Format, Masks>, TextureError> {
         27..=29 => Err(Masks::rgba(true)),
         87 | 90 | 91 => Err(Masks::bgra(true)),
         88 | 92 | 93 => Err(Masks::bgra(false)),
-        other => return Err(unsupported("DDS DXGI format".into(), other, 128)),
+        other => return Err(unsupported("DDS DXGI format", other, 128)),
     })
 }
 

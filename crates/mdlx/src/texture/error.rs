@@ -113,6 +113,17 @@ impl TextureError {
     }
 }
 
+/// An error for a field value this reader does not support (`what`, the value, its offset).
+pub(crate) fn unsupported(what: impl Into<String>, value: u32, offset: u64) -> TextureError {
+    TextureError::new(
+        TextureErrorKind::Unsupported {
+            what: what.into(),
+            value: value.into(),
+        },
+        offset,
+    )
+}
+
 impl fmt::Display for TextureErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use TextureErrorKind::*;

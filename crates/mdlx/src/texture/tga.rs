@@ -1,6 +1,7 @@
 //! TGA: the 18-byte header, the image ID, then the pixels (raw or run-length encoded),
 //! bottom row first unless bit 5 of the descriptor is set, left to right unless bit 4 is.
 
+use super::error::unsupported;
 use super::{Encoding, Level, Texture, TextureError, TextureErrorKind as K, TextureKind, TgaKind};
 
 const HEADER: usize = 18;
@@ -15,16 +16,6 @@ pub(super) struct Layout {
     right_to_left: bool,
     /// Use the stored alpha (else 255).
     alpha: bool,
-}
-
-fn unsupported(what: &str, value: u32, offset: u64) -> TextureError {
-    TextureError::new(
-        K::Unsupported {
-            what: what.into(),
-            value: value.into(),
-        },
-        offset,
-    )
 }
 
 /// Reads a TGA header.
