@@ -36,7 +36,7 @@ use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
 
 /// How the keys of one track may be thinned.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Rule {
+pub(super) enum Rule {
     /// Only keys that change nothing.
     Exact,
     /// Keys within this distance of the curve (largest difference of a component for
@@ -47,7 +47,7 @@ enum Rule {
 }
 
 /// The tolerances of one model's tracks.
-struct Budget {
+pub(super) struct Budget {
     translation: f32,
     rotation: f32,
     scaling: f32,
@@ -56,10 +56,14 @@ struct Budget {
 }
 
 impl Budget {
-    fn new(model: &Model, ctx: &Ctx) -> Budget {
-        let p = ctx.position();
+    /// The tolerances of `model`'s tracks: [`KEYS_SHARE`] of the position bound, in the
+    /// units of the model as it is now (a pass before may have made it smaller; its own size
+    /// then counts, so that a second run finds the same budget).
+    pub(super) fn new(model: &Model, ctx: &Ctx) -> Budget {
+        let size = ctx.size.min(super::model_size(model));
+        let p = KEYS_SHARE * ctx.tol.position * size;
         let depth = depth(model).max(1) as f32;
-        let lever = lever(model).max(ctx.size * 1e-3).max(f32::MIN_POSITIVE);
+        let lever = lever(model).max(size * 1e-3).max(f32::MIN_POSITIVE);
         Budget {
             translation: p / (3.0 * depth),
             rotation: (p / (3.0 * depth * lever)).min(ctx.tol.rotation / depth),
@@ -69,7 +73,8 @@ impl Budget {
         }
     }
 
-    fn rule(&self, owner: Owner, tag: Tag) -> Rule {
+    /// The rule of the track `tag` of a record of `owner`.
+    pub(super) fn rule(&self, owner: Owner, tag: Tag) -> Rule {
         match (owner, tag) {
             (Owner::Other, KGTR) => Rule::Distance(self.translation),
             (Owner::Other, KGRT) => Rule::Angle(self.rotation),
@@ -84,6 +89,10 @@ impl Budget {
         }
     }
 }
+
+/// The share of the position bound the keys pass may use; the rest is the bytes pass's
+/// rounding.
+const KEYS_SHARE: f32 = 0.75;
 
 /// The longest chain of nodes (1 for a node without a parent).
 fn depth(model: &Model) -> usize {

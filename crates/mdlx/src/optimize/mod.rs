@@ -203,12 +203,6 @@ pub(crate) struct Ctx {
     pub(crate) size: f32,
 }
 
-impl Ctx {
-    /// The position tolerance in model units.
-    pub(crate) fn position(&self) -> f32 {
-        self.tol.position * self.size
-    }
-}
 
 /// What a pass changed, counted by kind; empty when it changed nothing.
 pub(crate) type Changes = Vec<(&'static str, usize)>;
