@@ -71,10 +71,11 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
             }
         }
     }
-    let gp = grid(BYTES_SHARE * ctx.tol.position * size / 2.0);
-    let gn = grid((ctx.tol.rotation / 4.0).min(1.0 / 4096.0));
-    let guv = grid(ctx.tol.position / 4.0);
+    let gp = grid(ctx.scale * BYTES_SHARE * ctx.tol.position * size / 2.0);
+    let gn = grid((ctx.scale * ctx.tol.rotation / 4.0).min(1.0 / 4096.0));
+    let guv = grid(ctx.scale * ctx.tol.position / 4.0);
     for g in &mut model.geosets {
+        let stored = g.vertices.clone();
         for v in &mut g.vertices {
             for k in 0..3 {
                 if v[k] != lo[k] && v[k] != hi[k] {
@@ -86,6 +87,8 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
                 }
             }
         }
+        let tris = g.triangles().0;
+        vertices -= keep_area(&mut g.vertices, &stored, &tris);
         for n in &mut g.normals {
             round_all(n, gn, &mut directions);
         }
@@ -107,17 +110,59 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
         changed: 0,
     };
     visit_tracks_mut(model, &mut keys);
+    // Keys rounded to equal values may now be redundant.
+    let redundant = crate::check::fix::thin(model);
     let strings = clear_padding(model);
     [
         ("vertex coordinates rounded", vertices),
         ("normal and tangent components rounded", directions),
         ("UV components rounded", uvs),
         ("key components rounded", keys.changed),
+        ("redundant keys removed", redundant),
         ("strings with bytes after their end cleared", strings),
     ]
     .into_iter()
     .filter(|(_, n)| *n > 0)
     .collect()
+}
+
+/// Whether triangle `t` of `v` has no area, as `check` sees it (a cross product of exactly
+/// zero).
+fn flat(v: &[[f32; 3]], t: [u16; 3]) -> bool {
+    let [a, b, c] = t.map(|i| v.get(usize::from(i)).copied().unwrap_or([0.0; 3]));
+    let e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let cr = [
+        e1[1] * e2[2] - e1[2] * e2[1],
+        e1[2] * e2[0] - e1[0] * e2[2],
+        e1[0] * e2[1] - e1[1] * e2[0],
+    ];
+    cr == [0.0; 3]
+}
+
+/// Puts back the stored position of the corners of every triangle that rounding left with
+/// no area; returns how many coordinates went back.
+fn keep_area(v: &mut [[f32; 3]], stored: &[[f32; 3]], tris: &[[u16; 3]]) -> usize {
+    let mut back = 0;
+    for _ in 0..8 {
+        let mut changed = false;
+        for &t in tris {
+            if flat(v, t) && !flat(stored, t) {
+                for i in t {
+                    let i = usize::from(i);
+                    if let (Some(x), Some(s)) = (v.get_mut(i), stored.get(i)) {
+                        back += (0..3).filter(|&k| x[k].to_bits() != s[k].to_bits()).count();
+                        *x = *s;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    back
 }
 
 struct Keys {

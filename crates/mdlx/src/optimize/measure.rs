@@ -623,6 +623,7 @@ pub fn compare(original: &Model, candidate: &Model) -> Option<Deviation> {
     let ctx = Ctx {
         tol: Tolerance::default(),
         size: model_size(original),
+        scale: 1.0,
     };
     Some(Reference::new(original, &ctx).measure(candidate, &VertexMap::identity(original)))
 }
