@@ -179,9 +179,10 @@ fn round_track<const N: usize>(t: &mut Track<[f32; N]>, g: f32, n: &mut usize) {
 }
 
 impl TrackVisitorMut for Keys {
-    fn tracks(&mut self, owner: Owner, _: &dyn Fn() -> String, tracks: &mut Tracks) {
+    fn tracks(&mut self, owner: Owner, at: &dyn Fn() -> String, tracks: &mut Tracks) {
+        let name = at();
         for a in &mut tracks.0 {
-            let g = match self.budget.rule(owner, a.tag) {
+            let g = match self.budget.rule(owner, &name, a.tag) {
                 Rule::Exact => continue,
                 Rule::Distance(t) => grid(t / 8.0),
                 // A quaternion component off by e turns it by about 2e.
