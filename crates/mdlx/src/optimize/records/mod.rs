@@ -16,6 +16,9 @@
 //! points its references at the first equal record; the copy, now unused, is then removed.
 //! Nodes are never touched.
 
+#[cfg(test)]
+mod tests;
+
 use super::{Changes, Ctx};
 use crate::check::usage::{self, RefKind, Usage};
 use crate::model::Model;
@@ -32,7 +35,11 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
         let mut changed = false;
         // Textures and texture animations first: materials are compared after the
         // references in their layers were merged.
-        for kind in [RefKind::Texture, RefKind::TextureAnimation, RefKind::Material] {
+        for kind in [
+            RefKind::Texture,
+            RefKind::TextureAnimation,
+            RefKind::Material,
+        ] {
             let n = merge_duplicates(model, kind);
             changed |= n > 0;
             add(&mut changes, merged_label(kind), n);

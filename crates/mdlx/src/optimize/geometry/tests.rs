@@ -1,0 +1,1 @@
+//! Tests of the geometry pass on small models built here.
