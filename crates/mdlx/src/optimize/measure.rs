@@ -15,11 +15,7 @@ impl VertexMap {
                 .geosets
                 .iter()
                 .enumerate()
-                .map(|(g, geoset)| {
-                    (0..geoset.vertices.len() as u32)
-                        .map(|v| (g as u32, v))
-                        .collect()
-                })
+                .map(|(g, geoset)| (0..geoset.vertices.len() as u32).map(|v| (g as u32, v)).collect())
                 .collect(),
         )
     }

@@ -37,8 +37,8 @@ use crate::model::Model;
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub(crate) use measure::VertexMap;
 pub use measure::{model_size, Deviation};
+pub(crate) use measure::VertexMap;
 
 /// How far an optimized model may move from the original.
 #[derive(Clone, Copy, Debug, PartialEq)]
