@@ -37,8 +37,8 @@ use crate::model::Model;
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use measure::{model_size, Deviation};
 pub(crate) use measure::VertexMap;
+pub use measure::{compare, model_size, Deviation};
 
 /// How far an optimized model may move from the original.
 #[derive(Clone, Copy, Debug, PartialEq)]
