@@ -149,7 +149,8 @@ fn join(a: &Geoset, b: &Geoset) -> Option<Geoset> {
 fn shared_groups(a: &Geoset, b: &Geoset) -> Option<(Vec<u32>, Vec<u32>, Vec<u8>)> {
     let same = a.matrix_group_sizes == b.matrix_group_sizes && a.matrix_indices == b.matrix_indices;
     if a.skin.is_some() || a.vertex_groups.is_empty() {
-        let identity = (0..b.matrix_group_sizes.len()).map(|k| k as u8).collect();
+        // Vertex groups kept as they are (a skinned geoset's may name no group).
+        let identity = (0..=u8::MAX).collect();
         return same.then(|| {
             (
                 a.matrix_group_sizes.clone(),
