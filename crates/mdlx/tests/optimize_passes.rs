@@ -106,7 +106,9 @@ fn one(path: &std::path::Path, t: &Mutex<Tally>) {
     match again {
         Some(v) if v.is_empty() => {}
         Some(v) => t.not_idempotent.push(format!("{name}: {}", v.join("; "))),
-        None => t.not_idempotent.push(format!("{name}: the result does not optimize")),
+        None => t
+            .not_idempotent
+            .push(format!("{name}: the result does not optimize")),
     }
 }
 

@@ -126,6 +126,7 @@ fn vertices(g: &mut Geoset, map: &mut Vec<(u32, u32)>) -> Counts {
     for &v in tris.iter().flatten() {
         used[usize::from(v)] = true;
     }
+    keep_bound_nodes(g, &canon, &mut used);
     let kept: Vec<usize> = (0..n).filter(|&v| used[v]).collect();
     let unused = n - welded - kept.len();
     if tris.is_empty() || (welded == 0 && degenerate == 0 && repeated == 0 && unused == 0) {
@@ -150,6 +151,51 @@ fn vertices(g: &mut Geoset, map: &mut Vec<(u32, u32)>) -> Counts {
         ("duplicate triangles removed", repeated),
     ];
     counts.into_iter().filter(|&(_, n)| n > 0).collect()
+}
+
+/// The nodes (object ids) vertex `v` of `g` moves with: its matrix group's, or those its
+/// skin weighs above zero (as the checker counts a bone's vertices).
+fn vertex_nodes(g: &Geoset, groups: &[&[u32]], v: usize) -> Vec<u32> {
+    match &g.skin {
+        Some(s) => (0..4)
+            .filter(|&k| s[v * 8 + 4 + k] > 0)
+            .filter_map(|k| g.matrix_indices.get(usize::from(s[v * 8 + k])).copied())
+            .collect(),
+        None => (g.vertex_groups.get(v))
+            .and_then(|&grp| groups.get(usize::from(grp)))
+            .map_or_else(Vec::new, |ids| ids.to_vec()),
+    }
+}
+
+/// Marks as used, for each node some vertex of `g` moved with and no used vertex does,
+/// the first unused vertex (of those welding keeps) that moves with it: a bone that loses
+/// its last vertex becomes the checker's `bone-without-vertices`, and the game may treat
+/// it differently.
+fn keep_bound_nodes(g: &Geoset, canon: &[u16], used: &mut [bool]) {
+    let groups = g.matrix_groups();
+    let firsts = || (0..used.len()).filter(|&v| usize::from(canon[v]) == v);
+    let mut before: HashSet<u32> = HashSet::new();
+    for v in firsts() {
+        before.extend(vertex_nodes(g, &groups, v));
+    }
+    for v in firsts().filter(|&v| used[v]) {
+        for id in vertex_nodes(g, &groups, v) {
+            before.remove(&id);
+        }
+    }
+    if before.is_empty() {
+        return;
+    }
+    let spare: Vec<usize> = firsts().filter(|&v| !used[v]).collect();
+    for v in spare {
+        let ids = vertex_nodes(g, &groups, v);
+        if ids.iter().any(|id| before.contains(id)) {
+            used[v] = true;
+            for id in ids {
+                before.remove(&id);
+            }
+        }
+    }
 }
 
 /// Keeps the vertices `kept` (old indices, in order) in every per-vertex list of `g`.

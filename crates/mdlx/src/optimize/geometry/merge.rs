@@ -108,6 +108,8 @@ fn alike(a: &Geoset, b: &Geoset) -> bool {
 /// `a` with `b` joined after it, or `None` when they may not be joined.
 fn join(a: &Geoset, b: &Geoset) -> Option<Geoset> {
     if !alike(a, b)
+        || !sound(a)
+        || !sound(b)
         || a.vertices.len() + b.vertices.len() >= MAX_VERTICES
         || (a.faces.len() + b.faces.len()) / 3 >= MAX_TRIANGLES
     {
@@ -186,6 +188,18 @@ fn shared_groups(a: &Geoset, b: &Geoset) -> Option<(Vec<u32>, Vec<u32>, Vec<u8>)
     }
     let sizes = groups.iter().map(|ids| ids.len() as u32).collect();
     Some((sizes, groups.concat(), to))
+}
+
+/// Whether every extent of `g` is finite and not inside out: only those are joined (the
+/// union of a broken extent could hide or add a checker finding).
+fn sound(g: &Geoset) -> bool {
+    std::iter::once(&g.extent)
+        .chain(&g.sequence_extents)
+        .all(|e| {
+            e.radius.is_finite()
+                && e.min.iter().chain(&e.max).all(|x| x.is_finite())
+                && (0..3).all(|k| e.min[k] <= e.max[k])
+        })
 }
 
 /// The box around both extents; the radius is the larger of the joined box's half

@@ -21,6 +21,7 @@ mod tests;
 
 use super::{Changes, Ctx};
 use crate::check::usage::{self, RefKind, Usage};
+use crate::format::track::KMTF;
 use crate::model::Model;
 
 /// The most rounds of merging and removing (one is enough for every model seen; the
@@ -43,6 +44,10 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
             let n = merge_duplicates(model, kind);
             changed |= n > 0;
             add(&mut changes, merged_label(kind), n);
+            if kind == RefKind::Texture && n > 0 {
+                let keys = thin_texture_ids(model);
+                add(&mut changes, "texture id keys left repeating removed", keys);
+            }
         }
         // Materials first: what only a removed material referred to is unused after it.
         for kind in RefKind::ALL {
@@ -135,6 +140,10 @@ fn remove_unused(model: &mut Model, kind: RefKind) -> usize {
     for i in usage.unused(kind) {
         drop[i] = true;
     }
+    if kind == RefKind::Texture && drop.iter().all(|&d| d) {
+        // A model without textures is a `no-textures` finding: one stays.
+        drop[0] = false;
+    }
     let n = drop.iter().filter(|&&d| d).count();
     if n == 0 {
         return 0;
@@ -143,4 +152,39 @@ fn remove_unused(model: &mut Model, kind: RefKind) -> usize {
         Ok(_) => n,
         Err(_) => 0,
     }
+}
+
+/// Removes the keys of texture id tracks (`KMTF`, the layers' and the texture slots') that
+/// merging textures left repeating the key before them, the way `check --fix` removes
+/// redundant keys (only keys a step track does not need: the first and last key of each
+/// sequence stay); returns how many went. Without this, a flip book between two copies of
+/// a texture would become the checker's `redundant-key` finding. Only the texture id
+/// tracks change: the fixer runs on a model that holds the materials and the sequences
+/// alone, and only those tracks are copied back.
+fn thin_texture_ids(model: &mut Model) -> usize {
+    let mut scratch = Model {
+        sequences: model.sequences.clone(),
+        global_sequences: model.global_sequences.clone(),
+        materials: model.materials.clone(),
+        ..Model::default()
+    };
+    crate::check::fix::thin(&mut scratch);
+    let mut removed = 0;
+    for (mat, thinned) in model.materials.iter_mut().zip(&scratch.materials) {
+        for (l, tl) in mat.layers.iter_mut().zip(&thinned.layers) {
+            for (a, ta) in l.tracks.0.iter_mut().zip(&tl.tracks.0) {
+                if a.tag == KMTF && ta.tag == KMTF {
+                    removed += a.track.len() - ta.track.len();
+                    a.track = ta.track.clone();
+                }
+            }
+            for (slot, ts) in l.texture_slots.iter_mut().zip(&tl.texture_slots) {
+                if let (Some(t), Some(tt)) = (&mut slot.texture_id_track, &ts.texture_id_track) {
+                    removed += t.keys.len() - tt.keys.len();
+                    *t = tt.clone();
+                }
+            }
+        }
+    }
+    removed
 }

@@ -336,3 +336,52 @@ fn a_second_run_changes_nothing() {
     assert_eq!(run(&mut m, &ctx()), vec![]);
     assert_eq!(m, once);
 }
+
+/// When no texture is used, the first stays: a model without textures is a checker
+/// finding.
+#[test]
+fn the_last_texture_stays_even_unused() {
+    let mut m = Model {
+        version: 800,
+        textures: vec![texture("a.blp", 0), texture("b.blp", 0)],
+        ..Model::default()
+    };
+    assert_eq!(run(&mut m, &ctx()), vec![("unused textures removed", 1)]);
+    assert_eq!(m.textures, vec![texture("a.blp", 0)]);
+}
+
+/// A flip book between a texture and its copy: once the copy is merged, the key in the
+/// middle repeats the one before it and goes; the first and last key of the sequence stay.
+#[test]
+fn texture_id_keys_left_repeating_by_a_merge_go() {
+    let a = texture("a.blp", 0);
+    let mut l = layer(0, -1);
+    l.tracks = Tracks(vec![Animation {
+        tag: KMTF,
+        track: AnyTrack::Integer(int_track(-1, &[0, 1, 0])),
+    }]);
+    let mut m = Model {
+        version: 800,
+        sequences: vec![crate::model::Sequence {
+            interval: [0, 300],
+            ..Default::default()
+        }],
+        textures: vec![a.clone(), a.clone()],
+        materials: vec![material(vec![l])],
+        geosets: vec![geoset(0)],
+        ..Model::default()
+    };
+    let changes = run(&mut m, &ctx());
+    assert_eq!(
+        changes,
+        vec![
+            ("duplicate textures merged", 1),
+            ("texture id keys left repeating removed", 1)
+        ]
+    );
+    let AnyTrack::Integer(t) = &m.materials[0].layers[0].tracks.0[0].track else {
+        panic!("not an integer track")
+    };
+    let keys: Vec<(i32, u32)> = t.keys.iter().map(|k| (k.time, k.value)).collect();
+    assert_eq!(keys, vec![(0, 0), (200, 0)]);
+}
