@@ -140,7 +140,7 @@ fn remove_unused(model: &mut Model, kind: RefKind) -> usize {
     for i in usage.unused(kind) {
         drop[i] = true;
     }
-    if kind == RefKind::Texture && drop.iter().all(|&d| d) {
+    if kind == RefKind::Texture && !drop.is_empty() && drop.iter().all(|&d| d) {
         // A model without textures is a `no-textures` finding: one stays.
         drop[0] = false;
     }

@@ -385,3 +385,11 @@ fn texture_id_keys_left_repeating_by_a_merge_go() {
     let keys: Vec<(i32, u32)> = t.keys.iter().map(|k| (k.time, k.value)).collect();
     assert_eq!(keys, vec![(0, 0), (200, 0)]);
 }
+
+/// A model without textures, materials or anything else: nothing to do, nothing fails.
+#[test]
+fn an_empty_model_changes_nothing() {
+    let mut m = Model::default();
+    assert_eq!(run(&mut m, &ctx()), vec![]);
+    assert_eq!(m, Model::default());
+}
