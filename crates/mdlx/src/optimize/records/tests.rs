@@ -72,16 +72,17 @@ fn translation(gs: i32, x: f32) -> Animation {
 }
 
 fn texture_animation(x: f32) -> TextureAnimation {
-    let mut ta = TextureAnimation::default();
-    ta.tracks = Tracks(vec![Animation {
-        tag: KTAT,
-        track: AnyTrack::Vector3(Track {
-            interpolation: Interpolation::Linear,
-            global_sequence_id: -1,
-            keys: vec![Key::at(0, [0.0; 3]), Key::at(100, [x, 0.0, 0.0])],
-        }),
-    }]);
-    ta
+    TextureAnimation {
+        tracks: Tracks(vec![Animation {
+            tag: KTAT,
+            track: AnyTrack::Vector3(Track {
+                interpolation: Interpolation::Linear,
+                global_sequence_id: -1,
+                keys: vec![Key::at(0, [0.0; 3]), Key::at(100, [x, 0.0, 0.0])],
+            }),
+        }]),
+        ..TextureAnimation::default()
+    }
 }
 
 fn kmtf(layer: &Layer) -> Vec<u32> {
