@@ -254,16 +254,20 @@ fn print(d: &Done, json: bool) {
         r.deviation.moments,
     );
     for (pass, p) in &r.passes {
-        if let Some(why) = &p.skipped {
-            println!("  {pass}: skipped: {why}");
-        } else if !p.changes.is_empty() {
+        if !p.changes.is_empty() {
             let what: Vec<String> = p.changes.iter().map(|(w, n)| format!("{w} {n}")).collect();
             println!(
-                "  {pass}: {} (now {} bytes, {} deflated)",
+                "  {pass}: {}; saved {} bytes, {} deflated",
                 what.join(", "),
-                p.bytes.raw,
-                p.bytes.deflated
+                p.saved_raw,
+                p.saved_deflated
             );
+        }
+        if let Some(why) = &p.retried_because {
+            println!("  {pass}: ran at a quarter of the tolerance: at the full tolerance {why}");
+        }
+        if let Some(why) = &p.skipped {
+            println!("  {pass}: skipped: {why}");
         }
     }
 }
@@ -280,7 +284,8 @@ fn report_json(d: &Done) -> serde_json::Value {
             "pass": pass.name(),
             "changes": p.changes.iter().map(|(w, n)| json!({"what": w, "count": n})).collect::<Vec<_>>(),
             "skipped": p.skipped,
-            "bytes": {"raw": p.bytes.raw, "deflated": p.bytes.deflated},
+            "retried_because": p.retried_because,
+            "saved": {"raw": p.saved_raw, "deflated": p.saved_deflated},
         })).collect::<Vec<_>>(),
         "deviation": deviation_json(dev),
     })

@@ -36,7 +36,7 @@ use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
 
 /// How the keys of one track may be thinned.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Rule {
+pub(super) enum Rule {
     /// Only keys that change nothing.
     Exact,
     /// Keys within this distance of the curve (largest difference of a component for
@@ -47,7 +47,7 @@ enum Rule {
 }
 
 /// The tolerances of one model's tracks.
-struct Budget {
+pub(super) struct Budget {
     translation: f32,
     rotation: f32,
     scaling: f32,
@@ -56,20 +56,25 @@ struct Budget {
 }
 
 impl Budget {
-    fn new(model: &Model, ctx: &Ctx) -> Budget {
-        let p = ctx.position();
+    /// The tolerances of `model`'s tracks: [`KEYS_SHARE`] of the position bound, in the
+    /// units of the model as it is now (a pass before may have made it smaller; its own size
+    /// then counts, so that a second run finds the same budget).
+    pub(super) fn new(model: &Model, ctx: &Ctx) -> Budget {
+        let size = ctx.size.min(super::model_size(model));
+        let p = KEYS_SHARE * ctx.scale * ctx.tol.position * size;
         let depth = depth(model).max(1) as f32;
-        let lever = lever(model).max(ctx.size * 1e-3).max(f32::MIN_POSITIVE);
+        let lever = lever(model).max(size * 1e-3).max(f32::MIN_POSITIVE);
         Budget {
             translation: p / (3.0 * depth),
-            rotation: (p / (3.0 * depth * lever)).min(ctx.tol.rotation / depth),
-            scaling: p / (3.0 * depth * lever),
-            color: ctx.tol.color,
-            uv: ctx.tol.position,
+            rotation: (p / (3.0 * depth * lever)).min(ctx.scale * ctx.tol.rotation / depth),
+            scaling: (p / (3.0 * depth * lever)).min(ctx.scale * ctx.tol.rotation / depth),
+            color: ctx.scale * ctx.tol.color,
+            uv: ctx.scale * ctx.tol.position,
         }
     }
 
-    fn rule(&self, owner: Owner, tag: Tag) -> Rule {
+    /// The rule of the track `tag` of a record of `owner`.
+    pub(super) fn rule(&self, owner: Owner, tag: Tag) -> Rule {
         match (owner, tag) {
             (Owner::Other, KGTR) => Rule::Distance(self.translation),
             (Owner::Other, KGRT) => Rule::Angle(self.rotation),
@@ -84,6 +89,10 @@ impl Budget {
         }
     }
 }
+
+/// The share of the position bound the keys pass may use; the rest is the bytes pass's
+/// rounding.
+const KEYS_SHARE: f32 = 0.75;
 
 /// The longest chain of nodes (1 for a node without a parent).
 fn depth(model: &Model) -> usize {
@@ -136,7 +145,7 @@ fn lever(model: &Model) -> f32 {
 }
 
 /// A value a track holds, as the thinning sees it.
-trait Value: TrackValue + PartialEq {
+trait Value: TrackValue + PartialEq + Default {
     /// How far `b` is from `a` under `rule` (infinite when the rule is exact and they
     /// differ).
     fn off(a: Self, b: Self, rule: Rule) -> f32;
@@ -313,6 +322,7 @@ fn thin<T: Value>(
     tag: Tag,
     rule: Rule,
     wins: &[(i64, i64)],
+    may_drop: bool,
     c: &mut Count,
 ) -> bool {
     if t.keys.windows(2).any(|w| w[0].time >= w[1].time) {
@@ -353,9 +363,10 @@ fn thin<T: Value>(
     {
         if spline_is_straight(t, &spans, rule) {
             t.interpolation = Interpolation::Linear;
+            // As the MDX reader fills keys of tracks without tangents.
             for k in &mut t.keys {
-                k.in_tan = k.value;
-                k.out_tan = k.value;
+                k.in_tan = T::default();
+                k.out_tan = T::default();
             }
             c.linearized += 1;
         }
@@ -379,8 +390,10 @@ fn thin<T: Value>(
         keep[i - 1]
     });
     c.thinned += before - t.keys.len();
-    // A node track that holds its rest value goes.
-    if let (true, Some(rest)) = (tolerant, T::rest(tag)) {
+    // A node track that holds its rest value goes (not one on a global sequence: that
+    // sequence could be left unused).
+    if let (true, true, Some(rest)) = (tolerant, may_drop && t.global_sequence_id < 0, T::rest(tag))
+    {
         if t.keys
             .iter()
             .all(|k| T::off(k.value, rest, rule) <= rule.half())
@@ -479,24 +492,42 @@ struct Thinner<'a> {
 }
 
 impl Thinner<'_> {
-    fn one<T: Value>(&mut self, t: &mut Track<T>, tag: Tag, rule: Rule) -> bool {
+    fn one<T: Value>(&mut self, t: &mut Track<T>, tag: Tag, rule: Rule, may_drop: bool) -> bool {
         match windows(self.model, t.global_sequence_id) {
-            Some(w) => thin(t, tag, rule, &w, &mut self.count),
+            Some(w) => thin(t, tag, rule, &w, may_drop, &mut self.count),
             None => true,
         }
+    }
+
+    /// Whether the record at `at` may lose a track: not a helper without children, which
+    /// would then move nothing (a `check` finding of its own).
+    fn may_drop(&self, at: &str) -> bool {
+        let Some(i) = at
+            .strip_prefix("helpers[")
+            .and_then(|r| r.split(']').next())
+            .and_then(|i| i.parse::<usize>().ok())
+        else {
+            return true;
+        };
+        let Some(h) = self.model.helpers.get(i) else {
+            return true;
+        };
+        let id = h.node.object_id as i32;
+        self.model.nodes().any(|n| n.parent_id == id)
     }
 }
 
 impl TrackVisitorMut for Thinner<'_> {
-    fn tracks(&mut self, owner: Owner, _: &dyn Fn() -> String, tracks: &mut Tracks) {
+    fn tracks(&mut self, owner: Owner, at: &dyn Fn() -> String, tracks: &mut Tracks) {
         let mut kept = Vec::with_capacity(tracks.0.len());
+        let may_drop = self.may_drop(&at());
         for mut a in std::mem::take(&mut tracks.0) {
             let rule = self.budget.rule(owner, a.tag);
             let keep = match &mut a.track {
-                AnyTrack::Float(t) => self.one(t, a.tag, rule),
-                AnyTrack::Vector3(t) => self.one(t, a.tag, rule),
-                AnyTrack::Quaternion(t) => self.one(t, a.tag, rule),
-                AnyTrack::Integer(t) => self.one(t, a.tag, Rule::Exact),
+                AnyTrack::Float(t) => self.one(t, a.tag, rule, may_drop),
+                AnyTrack::Vector3(t) => self.one(t, a.tag, rule, may_drop),
+                AnyTrack::Quaternion(t) => self.one(t, a.tag, rule, may_drop),
+                AnyTrack::Integer(t) => self.one(t, a.tag, Rule::Exact, may_drop),
             };
             if keep {
                 kept.push(a);
@@ -506,7 +537,7 @@ impl TrackVisitorMut for Thinner<'_> {
     }
     fn slot(&mut self, _: Owner, _: &dyn Fn() -> String, track: &mut Track<u32>) {
         // A texture slot's track is not optional in its record: thin it, never drop it.
-        self.one(track, KMTF, Rule::Exact);
+        self.one(track, KMTF, Rule::Exact, false);
     }
 }
 
@@ -520,7 +551,11 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
     };
     visit_tracks_mut(model, &mut v);
     let c = v.count;
+    // What `check` would still call redundant (a key its neighbours give back within 1e-6,
+    // which thinning at the tolerance can leave beside a kept key).
+    let redundant = crate::check::fix::thin(model);
     [
+        ("redundant keys removed", redundant),
         ("keys outside every sequence removed", c.outside),
         ("keys removed", c.thinned),
         ("spline tracks made linear", c.linearized),

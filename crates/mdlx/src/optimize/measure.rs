@@ -5,18 +5,23 @@
 //! times; for every global sequence the same over its length, with no sequence playing.
 //! At each moment both models are posed ([`crate::anim`]) and compared:
 //! - every vertex of the result against the original vertex it stands for (the passes keep a
-//!   [`VertexMap`]): its posed position and its texture-animated UV;
+//!   [`VertexMap`]): a bound on how far its posed position and its texture-animated UV
+//!   moved, from the change of the world matrices of the nodes that move it (see
+//!   [`Deviation::position`]; a bound costs a few corners per node where posing costs every
+//!   vertex, and it is never below the true distance);
 //! - whether its geoset shows, the geoset's alpha and colour and its most opaque layer's
 //!   alpha;
 //! - the world position and orientation of every attachment and emitter.
+//!
+//! A vertex must be moved by the same nodes with the same weights as its original.
 //!
 //! Once, at rest: the drawn triangles (each named by the original vertices' attributes and
 //! its geoset's material and textures) must be the same set, and every vertex's normal and
 //! UVs within the tolerance of its original's.
 
 use super::{Ctx, Tolerance};
-use crate::anim::math::{transform_point, Mat4, Vec3};
-use crate::anim::{posed_geosets, AnimTime, NodeKind, PosedGeoset, Skeleton};
+use crate::anim::math::{transform_point, Mat4, Vec3, IDENTITY};
+use crate::anim::{geoset_alphas, AnimTime, NodeKind, Skeleton};
 use crate::model::{Geoset, Model, Track};
 use std::collections::BTreeSet;
 
@@ -69,9 +74,16 @@ pub fn model_size(model: &Model) -> f32 {
 pub struct Deviation {
     /// Moments compared.
     pub moments: usize,
-    /// The farthest a posed vertex moved, as a fraction of the original's size.
+    /// The farthest a posed vertex may have moved, as a fraction of the original's size: an
+    /// upper bound, not a sample. For each node, the change of its world matrix at the
+    /// farthest corner of the box of the vertices it moves (the most an affine change moves
+    /// any point of a box), plus its stretch times the farthest such a vertex moved at
+    /// rest; a vertex blends its nodes with weights that add up to 1, so it moves no more
+    /// than its worst node.
     pub position: f32,
-    /// The farthest a vertex's texture-animated first UV moved (in texture widths).
+    /// The farthest a vertex's UVs moved (in texture widths): at rest for every UV set,
+    /// and for the first, texture-animated, an upper bound at every moment as for
+    /// positions.
     pub uv: f32,
     /// The largest angle between a vertex's normal and its original's, at rest (radians).
     pub normal: f32,
@@ -244,35 +256,100 @@ fn watched(kind: NodeKind) -> bool {
     )
 }
 
-/// What a model looks like at one moment, as far as the measure compares it.
+/// A model at one moment, as far as the measure compares it.
 struct Frame {
-    geosets: Vec<PosedGeoset>,
-    /// (pivot in the world, world matrix) of each watched node, in skeleton order.
-    nodes: Vec<(Vec3, Mat4)>,
+    /// Every node's world matrix, in skeleton order.
+    worlds: Vec<Mat4>,
+    /// Each geoset's (alpha, colour, most opaque layer's alpha).
+    alphas: Vec<(f32, Vec3, f32)>,
+    /// Each geoset's texture-animation matrix for its first UV set, if it has one.
+    uv: Vec<Option<Mat4>>,
 }
 
 fn frame(model: &Model, skeleton: &Skeleton, at: AnimTime) -> Frame {
     let clock = skeleton.clock(at);
     let pose = skeleton.pose_at(&clock, None);
-    let geosets = posed_geosets(model, skeleton, &pose, &clock);
-    let nodes = skeleton
-        .nodes
-        .iter()
-        .zip(&pose.nodes)
-        .filter(|(n, _)| watched(n.kind))
-        .map(|(n, p)| (transform_point(&p.world, n.pivot), p.world))
+    let worlds = pose.nodes.iter().map(|p| p.world).collect();
+    let alphas = (0..model.geosets.len())
+        .map(|g| geoset_alphas(model, &clock, g))
         .collect();
-    Frame { geosets, nodes }
+    let uv = model
+        .geosets
+        .iter()
+        .map(|g| uv_matrix(model, &clock, g))
+        .collect();
+    Frame { worlds, alphas, uv }
 }
 
-/// The most a frame's worth of posed originals is kept in memory (floats).
-const CACHE_FLOATS: usize = 32 << 20;
+/// The texture animation of a geoset's first layer at the time of `clock`, as the sampler
+/// applies it to UVs ([`crate::anim::mesh`]).
+fn uv_matrix(model: &Model, clock: &crate::anim::Clock, g: &Geoset) -> Option<Mat4> {
+    use crate::anim::math::{qnormalize, trs_about, QUAT_IDENTITY};
+    use crate::format::track::{KTAR, KTAS, KTAT};
+    let layer = model
+        .materials
+        .get(g.material_id as usize)?
+        .layers
+        .first()?;
+    let ta = model
+        .texture_animations
+        .get(usize::try_from(layer.texture_animation_id).ok()?)?;
+    let t = clock.sample(ta.tracks.vector3(KTAT), [0.0; 3]);
+    let r = qnormalize(clock.sample(ta.tracks.quaternion(KTAR), QUAT_IDENTITY));
+    let s = clock.sample(ta.tracks.vector3(KTAS), [1.0; 3]);
+    Some(trs_about(t, r, s, [0.0; 3]))
+}
+
+/// The most floats of posed originals kept in memory.
+const CACHE_FLOATS: usize = 16 << 20;
 
 /// A vertex named by everything that decides how it is drawn: position, normal, UV sets,
 /// tangent (all by bits) and the nodes and weights that move it.
 type VertexKey = Vec<u32>;
 
-fn vertex_key(model: &Model, g: &Geoset, v: usize) -> VertexKey {
+/// The nodes (skeleton indices) that move each vertex of `g` and their weights, as the
+/// sampler blends them ([`crate::anim::mesh`]); empty for a vertex bound to no node.
+fn bindings(skeleton: &Skeleton, g: &Geoset) -> Vec<Vec<(u32, f32)>> {
+    let n = g.vertices.len();
+    let node = |id: u32| skeleton.by_object_id(id).map(|i| i as u32);
+    if let Some(s) = g.skin.as_deref().filter(|s| s.len() == n * 8) {
+        return (0..n)
+            .map(|v| {
+                let b = &s[v * 8..v * 8 + 8];
+                let mut out: Vec<(u32, f32)> = (0..4)
+                    .filter(|&k| b[4 + k] > 0)
+                    .filter_map(|k| {
+                        let id = *g.matrix_indices.get(b[k] as usize)?;
+                        Some((node(id)?, f32::from(b[4 + k]) / 255.0))
+                    })
+                    .collect();
+                out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+                out
+            })
+            .collect();
+    }
+    let groups: Vec<Vec<(u32, f32)>> = g
+        .matrix_groups()
+        .into_iter()
+        .map(|ids| {
+            let found: Vec<u32> = ids.iter().filter_map(|&id| node(id)).collect();
+            let w = 1.0 / found.len().max(1) as f32;
+            let mut out: Vec<(u32, f32)> = found.into_iter().map(|i| (i, w)).collect();
+            out.sort_by(|a, b| a.0.cmp(&b.0));
+            out
+        })
+        .collect();
+    (0..n)
+        .map(|v| {
+            g.vertex_groups
+                .get(v)
+                .and_then(|&grp| groups.get(grp as usize).cloned())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn vertex_key(g: &Geoset, v: usize, binding: &[(u32, f32)]) -> VertexKey {
     let mut k: Vec<u32> = Vec::with_capacity(16);
     k.extend(g.vertices[v].iter().map(|x| x.to_bits()));
     if let Some(n) = g.normals.get(v) {
@@ -287,38 +364,7 @@ fn vertex_key(model: &Model, g: &Geoset, v: usize) -> VertexKey {
         k.extend(t.iter().map(|x| x.to_bits()));
     }
     k.push(u32::MAX);
-    match g
-        .skin
-        .as_deref()
-        .filter(|s| s.len() == g.vertices.len() * 8)
-    {
-        Some(s) => {
-            let b = &s[v * 8..v * 8 + 8];
-            let mut pairs: Vec<(u32, u32)> = (0..4)
-                .filter(|&i| b[4 + i] > 0)
-                .map(|i| {
-                    (
-                        g.matrix_indices
-                            .get(b[i] as usize)
-                            .copied()
-                            .unwrap_or(u32::MAX),
-                        u32::from(b[4 + i]),
-                    )
-                })
-                .collect();
-            pairs.sort_unstable();
-            k.extend(pairs.into_iter().flat_map(|(a, b)| [a, b]));
-        }
-        None => {
-            let groups = g.matrix_groups();
-            if let Some(ids) = g.vertex_groups.get(v).and_then(|&i| groups.get(i as usize)) {
-                let mut ids = ids.to_vec();
-                ids.sort_unstable();
-                k.extend(ids);
-            }
-        }
-    }
-    let _ = model;
+    k.extend(binding.iter().flat_map(|&(n, w)| [n, w.to_bits()]));
     k
 }
 
@@ -358,19 +404,85 @@ fn geoset_key(model: &Model, g: &Geoset) -> String {
     out
 }
 
+/// A box, grown point by point.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    lo: Vec3,
+    hi: Vec3,
+}
+
+impl Bounds {
+    const EMPTY: Bounds = Bounds {
+        lo: [f32::MAX; 3],
+        hi: [f32::MIN; 3],
+    };
+
+    fn add(&mut self, p: Vec3) {
+        if p.iter().all(|c| c.is_finite()) {
+            for k in 0..3 {
+                self.lo[k] = self.lo[k].min(p[k]);
+                self.hi[k] = self.hi[k].max(p[k]);
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lo[0] > self.hi[0]
+    }
+
+    /// The largest `|m * c|` over the box's corners: for an affine `m` the largest over any
+    /// point inside the box (the length of an affine map is convex).
+    fn reach(&self, m: &Mat4) -> f32 {
+        let mut worst = 0.0f32;
+        for i in 0..8 {
+            let c = [
+                if i & 1 == 0 { self.lo[0] } else { self.hi[0] },
+                if i & 2 == 0 { self.lo[1] } else { self.hi[1] },
+                if i & 4 == 0 { self.lo[2] } else { self.hi[2] },
+            ];
+            worst = worst.max(length(transform_point(m, c)));
+        }
+        worst
+    }
+}
+
+fn length(v: Vec3) -> f32 {
+    let l = v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt() as f32;
+    if l.is_nan() {
+        f32::INFINITY
+    } else {
+        l
+    }
+}
+
+fn minus(a: &Mat4, b: &Mat4) -> Mat4 {
+    std::array::from_fn(|i| a[i] - b[i])
+}
+
+/// The Frobenius norm of the linear part of `m`: at least how far it can stretch a vector.
+fn stretch(m: &Mat4) -> f32 {
+    let s: f32 = [0, 1, 2, 4, 5, 6, 8, 9, 10]
+        .iter()
+        .map(|&i| m[i] * m[i])
+        .sum();
+    s.sqrt()
+}
+
 /// The original, prepared for measuring changed models against it.
 pub(crate) struct Reference<'m> {
     model: &'m Model,
     skeleton: Skeleton<'m>,
     moments: Vec<AnimTime>,
-    /// The original posed at every moment, when that fits in [`CACHE_FLOATS`].
+    /// The original at every moment, when that fits in [`CACHE_FLOATS`].
     cache: Option<Vec<Frame>>,
+    /// Each original vertex's nodes and weights.
+    bindings: Vec<Vec<Vec<(u32, f32)>>>,
     /// Each original vertex's key.
     keys: Vec<Vec<VertexKey>>,
-    /// Each original geoset's drawing key.
-    geoset_keys: Vec<String>,
     /// The triangles the original draws.
     triangles: BTreeSet<(String, [VertexKey; 3])>,
+    /// The nodes' object ids, in skeleton order (a result must have the same).
+    node_ids: Vec<u32>,
     size: f32,
 }
 
@@ -389,45 +501,66 @@ fn canonical(t: [VertexKey; 3]) -> Option<[VertexKey; 3]> {
     })
 }
 
+/// What the per-moment comparison needs of a result, prepared once.
+struct Prepared {
+    /// Per node (skeleton index): the box of the original positions of the vertices it
+    /// moves, and the farthest such a vertex of the result was moved at rest.
+    nodes: Vec<(Bounds, f32)>,
+    /// The farthest a vertex bound to no node was moved at rest.
+    unbound: f32,
+    /// Per geoset of the result: the original geosets its vertices come from.
+    sources: Vec<Vec<usize>>,
+    /// Per geoset of the result: the box of its first UV set, and the farthest a UV moved
+    /// at rest.
+    uvs: Vec<(Bounds, f32)>,
+}
+
 impl<'m> Reference<'m> {
     pub(crate) fn new(model: &'m Model, ctx: &Ctx) -> Self {
         let skeleton = Skeleton::new(model);
         let moments = moments(model);
-        let vertices: usize = model.geosets.iter().map(|g| g.vertices.len()).sum();
-        let cache = (moments.len().saturating_mul(vertices).saturating_mul(8) <= CACHE_FLOATS)
-            .then(|| {
-                moments
-                    .iter()
-                    .map(|&at| frame(model, &skeleton, at))
-                    .collect()
-            });
+        let per_frame = skeleton.nodes.len() * 16 + model.geosets.len() * 21;
+        let cache = (moments.len().saturating_mul(per_frame) <= CACHE_FLOATS).then(|| {
+            moments
+                .iter()
+                .map(|&at| frame(model, &skeleton, at))
+                .collect()
+        });
+        let bindings: Vec<_> = model
+            .geosets
+            .iter()
+            .map(|g| bindings(&skeleton, g))
+            .collect();
         let keys: Vec<Vec<VertexKey>> = model
             .geosets
             .iter()
-            .map(|g| {
+            .zip(&bindings)
+            .map(|(g, b)| {
                 (0..g.vertices.len())
-                    .map(|v| vertex_key(model, g, v))
+                    .map(|v| vertex_key(g, v, &b[v]))
                     .collect()
             })
             .collect();
-        let geoset_keys: Vec<String> = model.geosets.iter().map(|g| geoset_key(model, g)).collect();
         let mut triangles = BTreeSet::new();
         for (gi, g) in model.geosets.iter().enumerate() {
+            let gkey = geoset_key(model, g);
             for t in g.triangles().0 {
                 let k = t.map(|v| keys[gi].get(usize::from(v)).cloned().unwrap_or_default());
                 if let Some(k) = canonical(k) {
-                    triangles.insert((geoset_keys[gi].clone(), k));
+                    triangles.insert((gkey.clone(), k));
                 }
             }
         }
+        let node_ids = skeleton.nodes.iter().map(|n| n.node.object_id).collect();
         Reference {
             model,
             skeleton,
             moments,
             cache,
+            bindings,
             keys,
-            geoset_keys,
             triangles,
+            node_ids,
             size: ctx.size,
         }
     }
@@ -437,22 +570,102 @@ impl<'m> Reference<'m> {
             moments: self.moments.len(),
             ..Deviation::default()
         };
+        let skeleton = Skeleton::new(candidate);
+        let ids: Vec<u32> = skeleton.nodes.iter().map(|n| n.node.object_id).collect();
+        let kinds = |s: &Skeleton| -> Vec<NodeKind> { s.nodes.iter().map(|n| n.kind).collect() };
+        if ids != self.node_ids || kinds(&skeleton) != kinds(&self.skeleton) {
+            d.nodes_differ = true;
+            return d;
+        }
+        let Some(prepared) = self.prepare(candidate, &skeleton, map, &mut d) else {
+            return d;
+        };
+        for (i, &at) in self.moments.iter().enumerate() {
+            let computed;
+            let a = match &self.cache {
+                Some(c) => &c[i],
+                None => {
+                    computed = frame(self.model, &self.skeleton, at);
+                    &computed
+                }
+            };
+            let b = frame(candidate, &skeleton, at);
+            self.compare(a, &b, &prepared, &mut d);
+        }
+        d
+    }
+
+    /// The checks at rest (vertex map, bindings, triangles, normals, UVs), and what the
+    /// moments need; `None` when the result already fails.
+    fn prepare(
+        &self,
+        candidate: &Model,
+        skeleton: &Skeleton,
+        map: &VertexMap,
+        d: &mut Deviation,
+    ) -> Option<Prepared> {
         let original = self.model;
-        // The map must name an original vertex for every vertex of the result.
         let source = |g: usize, v: usize| -> Option<(usize, usize)> {
             let &(og, ov) = map.0.get(g)?.get(v)?;
             let (og, ov) = (og as usize, ov as usize);
             (original.geosets.get(og)?.vertices.len() > ov).then_some((og, ov))
         };
+        let mut p = Prepared {
+            nodes: vec![(Bounds::EMPTY, 0.0); skeleton.nodes.len()],
+            unbound: 0.0,
+            sources: Vec::with_capacity(candidate.geosets.len()),
+            uvs: Vec::with_capacity(candidate.geosets.len()),
+        };
         for (g, geoset) in candidate.geosets.iter().enumerate() {
+            let bound = bindings(skeleton, geoset);
+            let mut sources = BTreeSet::new();
+            let mut uv_box = Bounds::EMPTY;
+            let mut uv_moved = 0.0f32;
             for v in 0..geoset.vertices.len() {
-                if source(g, v).is_none() {
+                let Some((og, ov)) = source(g, v) else {
                     d.unmatched += 1;
+                    continue;
+                };
+                sources.insert(og);
+                let o = &original.geosets[og];
+                let was = &self.bindings[og][ov];
+                let same = was.len() == bound[v].len()
+                    && was
+                        .iter()
+                        .zip(&bound[v])
+                        .all(|(a, b)| a.0 == b.0 && (a.1 - b.1).abs() <= 1e-6);
+                if !same {
+                    d.unmatched += 1;
+                    continue;
+                }
+                let moved = distance(geoset.vertices[v], o.vertices[ov]);
+                if was.is_empty() {
+                    p.unbound = p.unbound.max(moved);
+                }
+                for &(n, _) in was {
+                    let (bx, far) = &mut p.nodes[n as usize];
+                    bx.add(o.vertices[ov]);
+                    *far = far.max(moved);
+                }
+                if let (Some(a), Some(b)) = (geoset.normals.get(v), o.normals.get(ov)) {
+                    d.normal = d.normal.max(angle(*a, *b));
+                }
+                for (k, (sa, sb)) in geoset.uv_sets.iter().zip(&o.uv_sets).enumerate() {
+                    if let (Some(a), Some(b)) = (sa.get(v), sb.get(ov)) {
+                        let m = (a[0] - b[0]).abs().max((a[1] - b[1]).abs());
+                        d.uv = d.uv.max(m);
+                        if k == 0 {
+                            uv_box.add([b[0], b[1], 0.0]);
+                            uv_moved = uv_moved.max(m);
+                        }
+                    }
                 }
             }
+            p.sources.push(sources.into_iter().collect());
+            p.uvs.push((uv_box, uv_moved));
         }
         if d.unmatched > 0 {
-            return d;
+            return None;
         }
         // Triangles, named by the original vertices they stand for.
         let mut triangles = BTreeSet::new();
@@ -470,95 +683,56 @@ impl<'m> Reference<'m> {
             }
         }
         d.triangles = self.triangles.symmetric_difference(&triangles).count();
-        let _ = &self.geoset_keys;
-        // Normals and UVs at rest.
-        for (g, geoset) in candidate.geosets.iter().enumerate() {
-            for v in 0..geoset.vertices.len() {
-                let Some((og, ov)) = source(g, v) else {
-                    continue;
-                };
-                let o = &original.geosets[og];
-                if let (Some(a), Some(b)) = (geoset.normals.get(v), o.normals.get(ov)) {
-                    d.normal = d.normal.max(angle(*a, *b));
-                }
-                for (sa, sb) in geoset.uv_sets.iter().zip(&o.uv_sets) {
-                    if let (Some(a), Some(b)) = (sa.get(v), sb.get(ov)) {
-                        d.uv = d.uv.max((a[0] - b[0]).abs().max((a[1] - b[1]).abs()));
-                    }
-                }
-            }
-        }
-        // Every moment.
-        let skeleton = Skeleton::new(candidate);
-        let watched_a: Vec<NodeKind> = self
-            .skeleton
-            .nodes
-            .iter()
-            .map(|n| n.kind)
-            .filter(|&k| watched(k))
-            .collect();
-        let watched_b: Vec<NodeKind> = skeleton
-            .nodes
-            .iter()
-            .map(|n| n.kind)
-            .filter(|&k| watched(k))
-            .collect();
-        d.nodes_differ = watched_a != watched_b;
-        for (i, &at) in self.moments.iter().enumerate() {
-            let computed;
-            let a = match &self.cache {
-                Some(c) => &c[i],
-                None => {
-                    computed = frame(original, &self.skeleton, at);
-                    &computed
-                }
-            };
-            let b = frame(candidate, &skeleton, at);
-            self.compare(a, &b, &source, &mut d);
-        }
-        d
+        d.position = p.unbound / self.size;
+        Some(p)
     }
 
-    fn compare(
-        &self,
-        a: &Frame,
-        b: &Frame,
-        source: &dyn Fn(usize, usize) -> Option<(usize, usize)>,
-        d: &mut Deviation,
-    ) {
+    /// One moment: a bound on every posed vertex (see [`Deviation::position`]), visibility,
+    /// alphas, colours, animated UVs, attachments and emitters.
+    fn compare(&self, a: &Frame, b: &Frame, p: &Prepared, d: &mut Deviation) {
         let inv = 1.0 / self.size;
-        for (g, pb) in b.geosets.iter().enumerate() {
-            let mut seen: Option<usize> = None;
-            for v in 0..pb.positions.len() {
-                let Some((og, ov)) = source(g, v) else {
+        for (n, (bx, far)) in p.nodes.iter().enumerate() {
+            if bx.is_empty() {
+                continue;
+            }
+            let (wa, wb) = (&a.worlds[n], &b.worlds[n]);
+            let e = bx.reach(&minus(wb, wa)) + stretch(wb) * far;
+            d.position = d.position.max(e * inv);
+        }
+        for (g, sources) in p.sources.iter().enumerate() {
+            let (alpha, color, layer) = b.alphas[g];
+            let shows = alpha > 0.0 && layer > 0.0;
+            for &og in sources {
+                let (oa, oc, ol) = a.alphas[og];
+                if (oa > 0.0 && ol > 0.0) != shows {
+                    d.visibility += 1;
+                }
+                d.alpha = d.alpha.max((oa - alpha).abs()).max((ol - layer).abs());
+                for k in 0..3 {
+                    d.color = d.color.max((oc[k] - color[k]).abs());
+                }
+                let (bx, moved) = p.uvs[g];
+                if bx.is_empty() {
                     continue;
+                }
+                let e = match (&a.uv[og], &b.uv[g]) {
+                    (None, None) => 0.0,
+                    (x, y) => {
+                        let x = x.unwrap_or(IDENTITY);
+                        let y = y.unwrap_or(IDENTITY);
+                        bx.reach(&minus(&y, &x)) + stretch(&y) * moved
+                    }
                 };
-                let pa = &a.geosets[og];
-                if seen != Some(og) {
-                    seen = Some(og);
-                    if pa.visible != pb.visible {
-                        d.visibility += 1;
-                    }
-                    d.alpha = d
-                        .alpha
-                        .max((pa.alpha - pb.alpha).abs())
-                        .max((pa.layer_alpha - pb.layer_alpha).abs());
-                    for k in 0..3 {
-                        d.color = d.color.max((pa.color[k] - pb.color[k]).abs());
-                    }
-                }
-                d.position = d
-                    .position
-                    .max(distance(pa.positions[ov], pb.positions[v]) * inv);
-                if let (Some(x), Some(y)) = (pa.uvs.get(ov), pb.uvs.get(v)) {
-                    d.uv = d.uv.max((x[0] - y[0]).abs().max((x[1] - y[1]).abs()));
-                }
+                d.uv = d.uv.max(e);
             }
         }
-        if a.nodes.len() == b.nodes.len() {
-            for ((pa, ma), (pb, mb)) in a.nodes.iter().zip(&b.nodes) {
-                d.node_position = d.node_position.max(distance(*pa, *pb) * inv);
-                d.node_rotation = d.node_rotation.max(turn(ma, mb));
+        for (n, node) in self.skeleton.nodes.iter().enumerate() {
+            if watched(node.kind) {
+                let (wa, wb) = (&a.worlds[n], &b.worlds[n]);
+                let pa = transform_point(wa, node.pivot);
+                let pb = transform_point(wb, node.pivot);
+                d.node_position = d.node_position.max(distance(pa, pb) * inv);
+                d.node_rotation = d.node_rotation.max(turn(wa, wb));
             }
         }
     }
@@ -623,6 +797,7 @@ pub fn compare(original: &Model, candidate: &Model) -> Option<Deviation> {
     let ctx = Ctx {
         tol: Tolerance::default(),
         size: model_size(original),
+        scale: 1.0,
     };
     Some(Reference::new(original, &ctx).measure(candidate, &VertexMap::identity(original)))
 }

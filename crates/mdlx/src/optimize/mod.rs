@@ -140,8 +140,13 @@ pub struct PassReport {
     pub changes: Vec<(&'static str, usize)>,
     /// Why it was dropped for this model (the result broke the bound or a check), if it was.
     pub skipped: Option<String>,
-    /// MDX bytes after this pass (the previous size when it was skipped or changed nothing).
-    pub bytes: Size,
+    /// Whether it ran with a quarter of its share of the tolerance, because its result at
+    /// the full share broke the bound (the reason is in `retried_because`).
+    pub retried_because: Option<String>,
+    /// MDX bytes it saved, as written (negative when it made the file larger).
+    pub saved_raw: i64,
+    /// MDX bytes it saved once deflated.
+    pub saved_deflated: i64,
 }
 
 /// A size in bytes: as written, and deflated (as a map's archive stores it).
@@ -201,13 +206,9 @@ pub(crate) struct Ctx {
     pub(crate) tol: Tolerance,
     /// The original's size ([`model_size`]): position tolerances are fractions of it.
     pub(crate) size: f32,
-}
-
-impl Ctx {
-    /// The position tolerance in model units.
-    pub(crate) fn position(&self) -> f32 {
-        self.tol.position * self.size
-    }
+    /// The share of the tolerance a pass may use: 1, or less when a pass is tried again
+    /// after its result broke the bound.
+    pub(crate) scale: f32,
 }
 
 /// What a pass changed, counted by kind; empty when it changed nothing.
@@ -249,40 +250,41 @@ pub fn deflated_len(bytes: &[u8]) -> usize {
 }
 
 /// Why `candidate` may not replace the current model, or `None` when it may: it must stay
-/// within the bound of `original` ([`measure::measure`]), add no `check` finding the
-/// original did not have, and read back from its MDX as itself.
+/// within the bound of the original ([`measure::Reference::measure`]), add no `check`
+/// finding the original did not have, and read back from its MDX as itself. The second
+/// value says whether the reason is the bound (a smaller share of the tolerance may do).
 fn refuse(
-    original: &Model,
     reference: &measure::Reference,
     had: &BTreeMap<&'static str, usize>,
     candidate: &Model,
     map: &VertexMap,
     ctx: &Ctx,
-) -> Option<String> {
+) -> Option<(String, bool)> {
     let dev = reference.measure(candidate, map);
     if let Some(why) = dev.exceeds(&ctx.tol) {
-        return Some(why);
+        return Some((why, true));
     }
     let now = findings_by_rule(candidate);
     for (rule, n) in &now {
         let before = had.get(rule).copied().unwrap_or(0);
         if *n > before {
-            return Some(format!("{} new `{rule}` check finding(s)", n - before));
+            return Some((
+                format!("{} new `{rule}` check finding(s)", n - before),
+                false,
+            ));
         }
     }
-    match crate::mdx::to_bytes(candidate) {
-        Err(e) => Some(format!("the result does not encode as MDX: {e}")),
+    let why = match crate::mdx::to_bytes(candidate) {
+        Err(e) => format!("the result does not encode as MDX: {e}"),
         Ok(bytes) => match crate::mdx::from_bytes(&bytes) {
-            Err(e) => Some(format!("the result's MDX does not read back: {e}")),
+            Err(e) => format!("the result's MDX does not read back: {e}"),
             Ok(back) if back != *candidate => {
-                Some("the result's MDX reads back as a different model".into())
+                "the result's MDX reads back as a different model".into()
             }
-            Ok(_) => {
-                let _ = original;
-                None
-            }
+            Ok(_) => return None,
         },
-    }
+    };
+    Some((why, false))
 }
 
 /// The most rounds the passes run before [`optimize`] stops looking for a fixed point.
@@ -292,9 +294,10 @@ const MAX_ROUNDS: usize = 4;
 /// within the bound (see the [module docs](self)).
 pub fn optimize(model: &Model, options: &Options) -> Result<Optimized, Error> {
     let (_, before) = size_of(model).map_err(Error::Encode)?;
-    let ctx = Ctx {
+    let mut ctx = Ctx {
         tol: options.tolerance,
         size: model_size(model),
+        scale: 1.0,
     };
     let reference = measure::Reference::new(model, &ctx);
     let had = findings_by_rule(model);
@@ -312,36 +315,51 @@ pub fn optimize(model: &Model, options: &Options) -> Result<Optimized, Error> {
         let mut changed = false;
         for (pass, report) in &mut reports {
             if report.skipped.is_some() {
-                report.bytes = size;
                 continue;
             }
-            let mut candidate = current.clone();
-            let mut map = current_map.clone();
-            let changes = run_pass(*pass, &mut candidate, &ctx, &mut map);
-            if changes.is_empty() || candidate == current {
-                report.bytes = size;
-                continue;
-            }
-            if let Some(why) = refuse(model, &reference, &had, &candidate, &map, &ctx) {
-                report.skipped = Some(why);
-                report.bytes = size;
-                continue;
-            }
-            let Ok((_, s)) = size_of(&candidate) else {
-                report.skipped = Some("the result does not encode as MDX".into());
-                continue;
+            ctx.scale = if report.retried_because.is_some() {
+                0.25
+            } else {
+                1.0
             };
-            for (what, n) in changes {
-                match report.changes.iter_mut().find(|(w, _)| *w == what) {
-                    Some((_, m)) => *m += n,
-                    None => report.changes.push((what, n)),
+            let outcome = loop {
+                let mut candidate = current.clone();
+                let mut map = current_map.clone();
+                let changes = run_pass(*pass, &mut candidate, &ctx, &mut map);
+                if changes.is_empty() || candidate == current {
+                    break None;
+                }
+                match refuse(&reference, &had, &candidate, &map, &ctx) {
+                    None => break Some(Ok((candidate, map, changes))),
+                    Some((why, true)) if ctx.scale == 1.0 => {
+                        report.retried_because = Some(why);
+                        ctx.scale = 0.25;
+                    }
+                    Some((why, _)) => break Some(Err(why)),
+                }
+            };
+            match outcome {
+                None => {}
+                Some(Err(why)) => report.skipped = Some(why),
+                Some(Ok((candidate, map, changes))) => {
+                    let Ok((_, s)) = size_of(&candidate) else {
+                        report.skipped = Some("the result does not encode as MDX".into());
+                        continue;
+                    };
+                    for (what, n) in changes {
+                        match report.changes.iter_mut().find(|(w, _)| *w == what) {
+                            Some((_, m)) => *m += n,
+                            None => report.changes.push((what, n)),
+                        }
+                    }
+                    report.saved_raw += size.raw as i64 - s.raw as i64;
+                    report.saved_deflated += size.deflated as i64 - s.deflated as i64;
+                    size = s;
+                    current = candidate;
+                    current_map = map;
+                    changed = true;
                 }
             }
-            size = s;
-            report.bytes = s;
-            current = candidate;
-            current_map = map;
-            changed = true;
         }
         if !changed {
             break;
