@@ -11,6 +11,7 @@ fn ctx() -> Ctx {
     Ctx {
         tol: Tolerance::default(),
         size: 1.0,
+        scale: 1.0,
     }
 }
 
