@@ -71,7 +71,7 @@ fn exact(a: &Model, b: &Model) -> (f32, f32) {
                 for (p, q) in x.positions.iter().zip(&y.positions) {
                     let d = (0..3).map(|k| (p[k] - q[k]).powi(2)).sum::<f32>().sqrt();
                     if d.is_finite() {
-                        worst = worst.max(d / size);
+                        *worst = worst.max(d / size);
                     }
                 }
             }
@@ -106,7 +106,10 @@ fn one(path: &PathBuf, t: &Mutex<Tally>) {
     let (had, has) = (findings(&model), findings(&o.model));
     for (rule, n) in &has {
         if *n > had.get(rule).copied().unwrap_or(0) {
-            fail.push(format!("{rule}: {} -> {n}", had.get(rule).copied().unwrap_or(0)));
+            fail.push(format!(
+                "{rule}: {} -> {n}",
+                had.get(rule).copied().unwrap_or(0)
+            ));
         }
     }
     let bytes = mdlx::mdx::to_bytes(&o.model).unwrap();
@@ -120,7 +123,10 @@ fn one(path: &PathBuf, t: &Mutex<Tally>) {
     match mdlx::mdl::from_bytes(&text) {
         Ok(m) if mdlx::mdx::to_bytes(&m).unwrap() == bytes => {}
         Ok(_) => fail.push("MDX -> MDL -> MDX changes the bytes".into()),
-        Err(e) => fail.push(format!("MDL does not read back: {}", e.render(&text, "out.mdl"))),
+        Err(e) => fail.push(format!(
+            "MDL does not read back: {}",
+            e.render(&text, "out.mdl")
+        )),
     }
     match optimize(&o.model, &Options::default()) {
         Ok(again) if mdlx::mdx::to_bytes(&again.model).unwrap() == bytes => {}
@@ -132,7 +138,10 @@ fn one(path: &PathBuf, t: &Mutex<Tally>) {
                 .filter(|(_, p)| !p.changes.is_empty())
                 .map(|(pass, p)| format!("{pass} {:?}", p.changes))
                 .collect();
-            fail.push(format!("optimizing twice changes it again: {}", what.join("; ")));
+            fail.push(format!(
+                "optimizing twice changes it again: {}",
+                what.join("; ")
+            ));
         }
         Err(e) => fail.push(format!("the result does not optimize: {e}")),
     }
@@ -151,7 +160,10 @@ fn one(path: &PathBuf, t: &Mutex<Tally>) {
             ));
         }
         if ends > dev.position + 1e-5 {
-            fail.push(format!("the true distance {ends} is above the bound {}", dev.position));
+            fail.push(format!(
+                "the true distance {ends} is above the bound {}",
+                dev.position
+            ));
         }
     }
     let mut t = t.lock().unwrap();
@@ -174,12 +186,21 @@ fn one(path: &PathBuf, t: &Mutex<Tally>) {
         }
     }
     for (pass, p) in &o.report.passes {
-        let short = |s: &str| s.split(|c: char| c.is_ascii_digit()).next().unwrap_or(s).to_owned();
+        let short = |s: &str| {
+            s.split(|c: char| c.is_ascii_digit())
+                .next()
+                .unwrap_or(s)
+                .to_owned()
+        };
         if let Some(why) = &p.skipped {
-            *t.skipped.entry(format!("{pass}: {}", short(why))).or_default() += 1;
+            *t.skipped
+                .entry(format!("{pass}: {}", short(why)))
+                .or_default() += 1;
         }
         if let Some(why) = &p.retried_because {
-            *t.retried.entry(format!("{pass}: {}", short(why))).or_default() += 1;
+            *t.retried
+                .entry(format!("{pass}: {}", short(why)))
+                .or_default() += 1;
         }
         for (what, n) in &p.changes {
             *t.changes.entry(format!("{pass}: {what}")).or_default() += n;
@@ -212,7 +233,11 @@ fn optimize_every_corpus_mdx() {
     let mut t = tally.into_inner().unwrap();
     t.savings.sort_by(f64::total_cmp);
     let pct = |p: f64| t.savings[((t.savings.len() - 1) as f64 * p) as usize];
-    println!("optimize: {} models ({} not read)", t.models, t.not_read.len());
+    println!(
+        "optimize: {} models ({} not read)",
+        t.models,
+        t.not_read.len()
+    );
     println!(
         "  raw {} -> {} bytes (-{:.1}%), deflated {} -> {} (-{:.1}%)",
         t.raw[0],
@@ -230,7 +255,10 @@ fn optimize_every_corpus_mdx() {
         pct(0.9),
         pct(1.0)
     );
-    println!("  worst bound on a posed vertex: {:.6} of the size ({})", t.worst.0, t.worst.1);
+    println!(
+        "  worst bound on a posed vertex: {:.6} of the size ({})",
+        t.worst.0, t.worst.1
+    );
     println!(
         "  posed by the sampler ({} models with unchanged geometry): worst {:.6} ({})",
         t.exact_checked, t.worst_exact.0, t.worst_exact.1
@@ -247,7 +275,10 @@ fn optimize_every_corpus_mdx() {
     for f in &t.not_read {
         println!("  not read: {f}");
     }
-    println!("  time: {:.1} s on 2 threads", started.elapsed().as_secs_f64());
+    println!(
+        "  time: {:.1} s on 2 threads",
+        started.elapsed().as_secs_f64()
+    );
     let unknown: Vec<&String> = t
         .failures
         .iter()

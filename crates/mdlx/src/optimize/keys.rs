@@ -29,11 +29,11 @@
 use super::{Changes, Ctx};
 use crate::anim::math::{slerp, Quat, Vec3};
 use crate::anim::{NodeKind, Skeleton, TrackValue};
-use std::collections::HashMap;
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::format::track::*;
 use crate::format::Tag;
 use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
+use std::collections::HashMap;
 
 /// How the keys of one track may be thinned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,7 +80,10 @@ impl Budget {
             let d = chain[i].max(1) as f32;
             let lever = reach[i].max(size * 1e-4).max(f32::MIN_POSITIVE);
             let r = (p / (d * lever)).min(turn / d);
-            nodes.insert(format!("{}[{}].node", field(n.kind), n.index), [p / d, r, r]);
+            nodes.insert(
+                format!("{}[{}].node", field(n.kind), n.index),
+                [p / d, r, r],
+            );
         }
         Budget {
             nodes,
@@ -135,7 +138,7 @@ fn chains(skeleton: &Skeleton) -> Vec<usize> {
     let parent = |i: usize| skeleton.nodes[i].parent;
     let mut above = vec![0usize; n];
     let mut below = vec![1usize; n];
-    for i in 0..n {
+    for (i, up) in above.iter_mut().enumerate() {
         let (mut d, mut at, mut h) = (1, parent(i), 1);
         let mut steps = 0;
         while let Some(p) = at {
@@ -148,7 +151,7 @@ fn chains(skeleton: &Skeleton) -> Vec<usize> {
                 break;
             }
         }
-        above[i] = d;
+        *up = d;
     }
     (0..n).map(|i| above[i] + below[i] - 1).collect()
 }
@@ -171,7 +174,10 @@ fn reach(model: &Model, skeleton: &Skeleton) -> Vec<f32> {
     let mut own: Vec<Vec<[f32; 3]>> = vec![Vec::new(); n];
     for g in &model.geosets {
         let groups = g.matrix_groups();
-        let skin = g.skin.as_deref().filter(|s| s.len() == g.vertices.len() * 8);
+        let skin = g
+            .skin
+            .as_deref()
+            .filter(|s| s.len() == g.vertices.len() * 8);
         for (v, p) in g.vertices.iter().enumerate() {
             let ids: Vec<u32> = match skin {
                 Some(s) => (0..4)
@@ -351,7 +357,12 @@ fn quat_angle(a: Quat, b: Quat) -> f32 {
     if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f64>() < 0.0 {
         b = b.map(|x| -x);
     }
-    let chord = a.iter().zip(&b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt();
+    let chord = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).powi(2))
+        .sum::<f64>()
+        .sqrt();
     let angle = 4.0 * (chord / 2.0).min(1.0).asin();
     if angle.is_nan() {
         f32::INFINITY
@@ -449,21 +460,18 @@ fn thin<T: Value>(
         }
     }
     let tolerant = rule != Rule::Exact;
-    if tolerant
-        && matches!(
-            t.interpolation,
-            Interpolation::Hermite | Interpolation::Bezier
-        )
-    {
-        if spline_is_straight(t, &spans, rule) {
-            t.interpolation = Interpolation::Linear;
-            // As the MDX reader fills keys of tracks without tangents.
-            for k in &mut t.keys {
-                k.in_tan = T::default();
-                k.out_tan = T::default();
-            }
-            c.linearized += 1;
+    let spline = matches!(
+        t.interpolation,
+        Interpolation::Hermite | Interpolation::Bezier
+    );
+    if tolerant && spline && spline_is_straight(t, &spans, rule) {
+        t.interpolation = Interpolation::Linear;
+        // As the MDX reader fills keys of tracks without tangents.
+        for k in &mut t.keys {
+            k.in_tan = T::default();
+            k.out_tan = T::default();
         }
+        c.linearized += 1;
     }
     match t.interpolation {
         Interpolation::Linear if tolerant => {
