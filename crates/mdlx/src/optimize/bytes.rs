@@ -13,7 +13,10 @@
 //!   an eighth of their track's tolerance (see the keys pass).
 //!
 //! Other floats (pivots, extents, alpha, emitter parameters) are left as they are. Bytes
-//! after a string's terminator are cleared: no reader shows them.
+//! after a string's terminator are cleared: no reader shows them. A chunk whose declared
+//! size ends before its last record's tracks (some exporters write lights so; the game
+//! reads the record's own size) gets its true size: other readers stop at the declared
+//! end and lose the tracks, or fail.
 
 use super::keys::{Budget, Rule};
 use super::{Changes, Ctx};
@@ -116,6 +119,20 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
     // Keys rounded to equal values may now be redundant.
     let redundant = crate::check::fix::thin(model);
     let strings = clear_padding(model);
+    // A chunk whose declared size leaves its last record's tracks outside (the "LITE sized
+    // too small" files): written with its true size, which every reader takes.
+    let mut sized = 0;
+    for c in &mut model.layout.chunks {
+        if let crate::model::LayoutEntry::Known {
+            overflow_tracks, ..
+        } = c
+        {
+            if *overflow_tracks > 0 {
+                *overflow_tracks = 0;
+                sized += 1;
+            }
+        }
+    }
     [
         ("vertex coordinates rounded", vertices),
         ("normal and tangent components rounded", directions),
@@ -124,6 +141,7 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
         ("key components rounded", keys.changed),
         ("redundant keys removed", redundant),
         ("strings with bytes after their end cleared", strings),
+        ("chunks sized to hold their records", sized),
     ]
     .into_iter()
     .filter(|(_, n)| *n > 0)

@@ -23,6 +23,9 @@
 //!   anything past the tolerance: floats rounded to a grid finer than the tolerance, bytes
 //!   after string terminators cleared.
 //!
+//! A pass whose result deflates larger than what it started from is dropped too: maps store
+//! their files deflated, and smaller is the point.
+//!
 //! The whole pipeline runs again until nothing changes, so optimizing an optimized model
 //! gives it back unchanged.
 
@@ -372,6 +375,14 @@ pub fn optimize(model: &Model, options: &Options) -> Result<Optimized, Error> {
                         report.skipped = Some("the result does not encode as MDX".into());
                         continue;
                     };
+                    if s.deflated > size.deflated {
+                        // Smaller is the point: a change that deflates worse is no gain.
+                        report.skipped = Some(format!(
+                            "its result deflates larger ({} bytes, not {})",
+                            s.deflated, size.deflated
+                        ));
+                        continue;
+                    }
                     for (what, n) in changes {
                         match report.changes.iter_mut().find(|(w, _)| *w == what) {
                             Some((_, m)) => *m += n,
