@@ -244,6 +244,11 @@ trait Value: TrackValue + PartialEq + Default {
     fn line(a: Self, b: Self, t: f32) -> Self {
         Self::lerp(a, b, t)
     }
+    /// Whether the straight line from `a` to `b` is too close to a tie for other players to
+    /// agree on (see the quaternion's).
+    fn ambiguous(_: Self, _: Self) -> bool {
+        false
+    }
 }
 
 fn bits<const N: usize>(a: [f32; N], b: [f32; N]) -> bool {
@@ -326,6 +331,13 @@ impl Value for Quat {
     }
     fn line(a: Quat, b: Quat, t: f32) -> Quat {
         slerp(a, b, t)
+    }
+    /// Keys more than 120 degrees of turn apart: near half a turn, which way a slerp goes
+    /// hangs on the sign of a dot product near 0, and players break that tie differently
+    /// (three.js and this crate's sampler do; seen on corpus models). Such a span keeps a
+    /// key between its ends.
+    fn ambiguous(a: Quat, b: Quat) -> bool {
+        quat_angle(a, b) > 2.0 * std::f32::consts::FRAC_PI_3
     }
 }
 
@@ -547,7 +559,7 @@ fn douglas_peucker<T: Value>(keys: &[Key<T>], a: usize, b: usize, rule: Rule, ke
                 worst = (off, i);
             }
         }
-        if worst.0 > rule.half() {
+        if worst.0 > rule.half() || T::ambiguous(p.value, q.value) {
             keep[worst.1] = true;
             stack.push((a, worst.1));
             stack.push((worst.1, b));
