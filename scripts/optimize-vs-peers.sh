@@ -49,6 +49,7 @@ exec python3 - "$mdlx" "$orig" "$peers" "${JOBS:-2}" <<'PY'
 import concurrent.futures as cf
 import json
 import os
+import re
 import subprocess
 import sys
 import zlib
@@ -56,7 +57,7 @@ import zlib
 mdlx, orig_dir, peers, jobs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 
 # The default tolerance (crates/mdlx/src/optimize/mod.rs, Tolerance::default), used only
-# when the JSON does not say itself whether the deviation is within it.
+# when the JSON does not say itself ("exceeds_default") whether the deviation is within it.
 TOL = {"position": 1 / 2000, "node_position": 1 / 2000, "node_rotation": 1 / 1000,
        "color": 1 / 512, "alpha": 1 / 512}
 COUNTS = ("visibility", "unmatched", "triangles")
@@ -64,11 +65,8 @@ COUNTS = ("visibility", "unmatched", "triangles")
 
 def within(dev):
     """Whether a deviation (the JSON of `mdlx optimize --compare`) keeps the tolerance."""
-    for key in ("exceeds", "over"):
-        if key in dev:
-            return not dev[key]
-    if "within" in dev:
-        return bool(dev["within"])
+    if "exceeds_default" in dev:  # why it breaks Tolerance::default(), or null
+        return not dev["exceeds_default"]
     if dev.get("nodes_differ"):
         return False
     if any(dev.get(k, 0) for k in COUNTS):
@@ -131,7 +129,8 @@ for tool in tools:
     s = {k: 0 for k in ("failed", "refused", "new_errors", "over", "unmeasured", "broken")}
     sums = [0, 0, 0, 0, 0, 0, 0, 0]  # in/out raw, in/out deflated; the same, unbroken
     worst = (0.0, "")
-    per_file = ["name\tstatus\tread\tnew_errors\twithin\tposition\tin\tout\tin_z\tout_z"]
+    per_file = ["name\tstatus\tread\tnew_errors\twithin\tposition\tin\tout\tin_z\tout_z\twhy"]
+    reasons = {}
     for n in names:
         if n not in devs:
             s["failed"] += 1
@@ -153,6 +152,9 @@ for tool in tools:
             s["unmeasured"] += 1
         elif not ok_dev:
             s["over"] += 1
+            why = str(dev.get("exceeds_default") or "over")
+            key = re.sub(r"[-+]?[0-9][0-9.e+-]*", "N", why)[:70]
+            reasons[key] = reasons.get(key, 0) + 1
         if dev is not None and float(dev.get("position", 0.0)) > worst[0]:
             worst = (float(dev["position"]), n)
         broken = not read or new or not ok_dev
@@ -161,11 +163,12 @@ for tool in tools:
         if not broken:
             sums[4:8] = [a + b for a, b in zip(sums[4:8], (in_raw, out_raw, in_z, out_z))]
         pos = "" if dev is None else dev.get("position", "")
+        why = "" if dev is None else str(dev.get("exceeds_default") or "")
         per_file.append(f"{n}\t{'ok' if dev is not None else err}\t{read}\t{new}\t{ok_dev}"
-                        f"\t{pos}\t{in_raw}\t{out_raw}\t{in_z}\t{out_z}")
+                        f"\t{pos}\t{in_raw}\t{out_raw}\t{in_z}\t{out_z}\t{why}")
     with open(os.path.join(peers, f"measured-{tool}.tsv"), "w", encoding="utf-8") as f:
         f.write("\n".join(per_file) + "\n")
-    rows.append((tool, len(written), s, sums, worst))
+    rows.append((tool, len(written), s, sums, worst, reasons))
 
 
 def pct(a, b):
@@ -175,10 +178,12 @@ def pct(a, b):
 print(f"originals: {len(names)} in {orig_dir}")
 print("tool  written failed refused new-errors over-tol unmeasured broken  "
       "saved raw            saved deflated       | unbroken: saved raw   saved deflated")
-for tool, w, s, x, worst in rows:
+for tool, w, s, x, worst, _ in rows:
     print(f"{tool:5} {w:7} {s['failed']:6} {s['refused']:7} {s['new_errors']:10} "
           f"{s['over']:8} {s['unmeasured']:10} {s['broken']:6}  {pct(x[0], x[1])} "
           f"{pct(x[2], x[3])} | {pct(x[4], x[5])} {pct(x[6], x[7])}")
-for tool, w, s, x, worst in rows:
+for tool, w, s, x, worst, reasons in rows:
     print(f"{tool}: worst posed-vertex deviation {worst[0]:.3g} of the model size ({worst[1]})")
+    for why, count in sorted(reasons.items(), key=lambda r: -r[1])[:8]:
+        print(f"  over the tolerance, {count:4} files: {why}")
 PY
