@@ -19,11 +19,18 @@
 # - new errors: outputs with more `check` findings of severity error, for some rule, than
 #   their original;
 # - over tolerance: outputs whose measured deviation (`mdlx optimize --compare ORIG OUT`,
-#   JSON) breaks the default tolerance, and outputs it cannot measure;
+#   JSON) breaks the default tolerance;
+# - unmeasured: outputs --compare cannot pair vertex for vertex with their original (other
+#   geoset or vertex counts). A keyframe optimizer should never cause that, so they count
+#   as broken; for an optimizer that welds or merges geometry (ours with its geometry
+#   pass), read its own report's measured deviation instead;
+# - broken: refused, new errors, over tolerance or unmeasured;
 # - bytes saved, raw and deflated (zlib level 9, as a map's MPQ stores files), over the
 #   files it wrote, and over the files it wrote that are unbroken (read, no new error,
 #   within the tolerance).
 # A per-file TSV is written to PEERS_OUT/measured-TOOL.tsv; the table goes to stdout.
+# A folder TOOL-io beside TOOL (the same tool's reader and writer with no optimizing)
+# tells what the optimizer broke from what the round trip alone does.
 #
 # MDLX names the mdlx binary (default: target/release/mdlx, built when missing). JOBS sets
 # how many comparisons run at once (default 2).
