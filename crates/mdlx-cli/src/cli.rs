@@ -42,7 +42,8 @@ impl Command {
             Command::Info { common, .. }
             | Command::Convert { common, .. }
             | Command::Check { common, .. }
-            | Command::Pose { common, .. } => Some(*common),
+            | Command::Pose { common, .. }
+            | Command::Optimize { common, .. } => Some(*common),
             Command::Roundtrip { .. } | Command::Completions { .. } | Command::Bench { .. } => None,
         }
     }
@@ -295,6 +296,53 @@ pub(crate) enum Command {
         /// Print JSON (with full world matrices, column-major) instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Make models smaller with a measured bound on what changes.
+    ///
+    /// Passes (all by default): records (duplicate and unused textures, materials, texture
+    /// animations, global sequences), geometry (welded vertices, degenerate and duplicate
+    /// triangles, unused vertices, shared matrix groups, merged geosets), keys (keys the
+    /// curves do not need, splines made linear, keys outside every sequence, tracks at rest),
+    /// bytes (floats rounded to a grid finer than the tolerance, string padding cleared).
+    /// Each pass is kept for a model only if the result, posed at every key time and
+    /// midpoint of every sequence, stays within the tolerance of the original, adds no
+    /// `check` finding and reads back from its MDX; otherwise it is skipped and the report
+    /// says why.
+    ///
+    /// IN and OUT are files (OUT's extension, .mdx or .mdl, picks its format) or folders
+    /// (every model under IN is written under OUT in its own format). Without OUT nothing
+    /// is written: the report shows what would change.
+    Optimize {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
+        /// The model file or folder.
+        input: PathBuf,
+        /// Where to write (a file, or a folder for a folder); nothing is written without it.
+        output: Option<PathBuf>,
+        /// Only these passes (comma-separated: records, geometry, keys, bytes).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_name = "PASS",
+            conflicts_with = "skip"
+        )]
+        only: Vec<String>,
+        /// Every pass but these.
+        #[arg(long, value_delimiter = ',', value_name = "PASS")]
+        skip: Vec<String>,
+        /// The bound: a fraction of the model's size for positions (`0.0005`), or any of
+        /// `position=F,rotation=RADIANS,color=F,alpha=F`. Defaults: position 0.0005,
+        /// rotation 0.001, color and alpha 1/512 (why: `mdlx::optimize::Tolerance`).
+        #[arg(long, value_name = "SPEC")]
+        tolerance: Option<String>,
+        /// Print one JSON report per model, one per line, then a summary object.
+        #[arg(long)]
+        json: bool,
+        /// Measure OUTPUT against INPUT (two models with the same geosets, as another
+        /// optimizer writes them) and print the deviation as JSON; optimizes nothing.
+        #[arg(long)]
+        compare: bool,
     },
     /// Decode and re-encode every .mdx under the paths and compare the bytes.
     ///

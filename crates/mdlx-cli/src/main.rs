@@ -78,7 +78,7 @@ fn main() -> ExitCode {
     let Some(verb) = args.command.common() else {
         if args.common.quiet || args.common.strict {
             eprintln!(
-                "mdlx: error: --quiet and --strict apply to info, convert, check and pose\n\nFor more information, try '--help'."
+                "mdlx: error: --quiet and --strict apply to info, convert, check, pose and optimize\n\nFor more information, try '--help'."
             );
             return ExitCode::from(2);
         }
@@ -193,6 +193,27 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
         cli::Command::Pose {
             file, moment, json, ..
         } => cmd::pose::run(&ctx, &file, &moment.into(), json),
+        cli::Command::Optimize {
+            input,
+            output,
+            only,
+            skip,
+            tolerance,
+            json,
+            compare,
+            ..
+        } => cmd::optimize::run(
+            &ctx,
+            &input,
+            output.as_deref(),
+            &cmd::optimize::Flags {
+                only,
+                skip,
+                tolerance,
+                json,
+                compare,
+            },
+        ),
         cli::Command::Roundtrip { paths, via, json } => {
             cmd::roundtrip::run(&paths, via.is_some(), json)
         }

@@ -80,6 +80,7 @@ pub mod mdx;
 pub mod model;
 pub mod ms3d;
 pub mod obj;
+pub mod optimize;
 pub mod read;
 pub mod texture;
 mod write;

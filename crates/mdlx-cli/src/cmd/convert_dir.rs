@@ -321,10 +321,10 @@ fn target_of(dir: &Path, out_dir: &Path, input: &Path, to: To) -> PathBuf {
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise.
-struct Progress(Option<indicatif::ProgressBar>);
+pub(crate) struct Progress(Option<indicatif::ProgressBar>);
 
 impl Progress {
-    fn new(len: usize) -> Progress {
+    pub(crate) fn new(len: usize) -> Progress {
         if !std::io::stderr().is_terminal() {
             return Progress(None);
         }
@@ -337,21 +337,21 @@ impl Progress {
         Progress(Some(bar))
     }
 
-    fn inc(&self) {
+    pub(crate) fn inc(&self) {
         if let Some(b) = &self.0 {
             b.inc(1);
         }
     }
 
     /// Prints a line above the bar (or plainly when there is no bar).
-    fn println(&self, line: &str) {
+    pub(crate) fn println(&self, line: &str) {
         match &self.0 {
             Some(b) => b.println(line),
             None => eprintln!("{line}"),
         }
     }
 
-    fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(b) = &self.0 {
             b.finish_and_clear();
         }

@@ -9,6 +9,7 @@ pub(crate) mod convert_dir;
 pub(crate) mod convert_file;
 pub(crate) mod gltf_in;
 pub(crate) mod info;
+pub(crate) mod optimize;
 pub(crate) mod pose;
 pub(crate) mod roundtrip;
 pub(crate) mod texture;

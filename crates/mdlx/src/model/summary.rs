@@ -117,4 +117,22 @@ impl Model {
     pub fn nodes(&self) -> impl Iterator<Item = &super::Node> {
         super::for_each_kind!(node_chain!(self))
     }
+
+    /// Every node of the model, mutably: bones, lights, helpers, attachments, the emitters,
+    /// event objects, collision shapes.
+    pub fn nodes_mut(&mut self) -> Vec<&mut super::Node> {
+        let m = self;
+        let mut v: Vec<&mut super::Node> = Vec::new();
+        v.extend(m.bones.iter_mut().map(|x| &mut x.node));
+        v.extend(m.lights.iter_mut().map(|x| &mut x.node));
+        v.extend(m.helpers.iter_mut().map(|x| &mut x.node));
+        v.extend(m.attachments.iter_mut().map(|x| &mut x.node));
+        v.extend(m.particle_emitters.iter_mut().map(|x| &mut x.node));
+        v.extend(m.particle_emitters2.iter_mut().map(|x| &mut x.node));
+        v.extend(m.popcorn_emitters.iter_mut().map(|x| &mut x.node));
+        v.extend(m.ribbon_emitters.iter_mut().map(|x| &mut x.node));
+        v.extend(m.event_objects.iter_mut().map(|x| &mut x.node));
+        v.extend(m.collision_shapes.iter_mut().map(|x| &mut x.node));
+        v
+    }
 }

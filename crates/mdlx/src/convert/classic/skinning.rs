@@ -284,18 +284,7 @@ fn still_bone(m: &mut Model, losses: &mut Vec<Loss>) -> u32 {
 
 /// Every node of the model, mutably.
 pub(super) fn nodes_mut(m: &mut Model) -> Vec<&mut Node> {
-    let mut v: Vec<&mut Node> = Vec::new();
-    v.extend(m.bones.iter_mut().map(|x| &mut x.node));
-    v.extend(m.lights.iter_mut().map(|x| &mut x.node));
-    v.extend(m.helpers.iter_mut().map(|x| &mut x.node));
-    v.extend(m.attachments.iter_mut().map(|x| &mut x.node));
-    v.extend(m.particle_emitters.iter_mut().map(|x| &mut x.node));
-    v.extend(m.particle_emitters2.iter_mut().map(|x| &mut x.node));
-    v.extend(m.popcorn_emitters.iter_mut().map(|x| &mut x.node));
-    v.extend(m.ribbon_emitters.iter_mut().map(|x| &mut x.node));
-    v.extend(m.event_objects.iter_mut().map(|x| &mut x.node));
-    v.extend(m.collision_shapes.iter_mut().map(|x| &mut x.node));
-    v
+    m.nodes_mut()
 }
 
 /// A bone that never moves for the vertices bound to nothing, if there are any (see
