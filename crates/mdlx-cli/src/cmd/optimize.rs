@@ -264,7 +264,10 @@ fn print(d: &Done, json: bool) {
             );
         }
         if let Some(why) = &p.retried_because {
-            println!("  {pass}: ran at a quarter of the tolerance: at the full tolerance {why}");
+            println!(
+                "  {pass}: ran at {} of its share of the tolerance: at the full share {why}",
+                p.scale
+            );
         }
         if let Some(why) = &p.skipped {
             println!("  {pass}: skipped: {why}");
@@ -285,6 +288,7 @@ fn report_json(d: &Done) -> serde_json::Value {
             "changes": p.changes.iter().map(|(w, n)| json!({"what": w, "count": n})).collect::<Vec<_>>(),
             "skipped": p.skipped,
             "retried_because": p.retried_because,
+            "scale": p.scale,
             "saved": {"raw": p.saved_raw, "deflated": p.saved_deflated},
         })).collect::<Vec<_>>(),
         "deviation": deviation_json(dev),

@@ -18,7 +18,7 @@
 use super::keys::{Budget, Rule};
 use super::{Changes, Ctx};
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
-use crate::model::{AnyTrack, Model, Track, Tracks};
+use crate::model::{AnyTrack, Geoset, Model, Track, Tracks};
 
 /// The largest power of two not above `x` (0 for anything not positive and finite).
 fn grid(x: f32) -> f32 {
@@ -58,6 +58,7 @@ const BYTES_SHARE: f32 = 0.2;
 pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
     let size = ctx.size.min(super::model_size(model));
     let mut vertices = 0;
+    let mut kept_apart = 0;
     let mut directions = 0;
     let mut uvs = 0;
     // The model's box: coordinates on it stay.
@@ -75,6 +76,7 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
     let gn = grid((ctx.scale * ctx.tol.rotation / 4.0).min(1.0 / 4096.0));
     let guv = grid(ctx.scale * ctx.tol.position / 4.0);
     for g in &mut model.geosets {
+        let before = g.clone();
         let stored = g.vertices.clone();
         for v in &mut g.vertices {
             for k in 0..3 {
@@ -104,6 +106,7 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
                 round_all(uv, guv, &mut uvs);
             }
         }
+        kept_apart += keep_apart(g, &before);
     }
     let mut keys = Keys {
         budget: Budget::new(model, ctx),
@@ -117,6 +120,7 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
         ("vertex coordinates rounded", vertices),
         ("normal and tangent components rounded", directions),
         ("UV components rounded", uvs),
+        ("vertices left unrounded to stay apart", kept_apart),
         ("key components rounded", keys.changed),
         ("redundant keys removed", redundant),
         ("strings with bytes after their end cleared", strings),
@@ -165,6 +169,72 @@ fn keep_area(v: &mut [[f32; 3]], stored: &[[f32; 3]], tris: &[[u16; 3]]) -> usiz
     back
 }
 
+/// Everything that makes vertex `v` of `g` itself, by bits.
+fn vertex_bits(g: &Geoset, v: usize) -> Vec<u32> {
+    let mut k: Vec<u32> = g.vertices[v].iter().map(|x| x.to_bits()).collect();
+    if let Some(n) = g.normals.get(v) {
+        k.extend(n.iter().map(|x| x.to_bits()));
+    }
+    for set in &g.uv_sets {
+        if let Some(uv) = set.get(v) {
+            k.extend(uv.iter().map(|x| x.to_bits()));
+        }
+    }
+    if let Some(t) = g.tangents.as_ref().and_then(|t| t.get(v)) {
+        k.extend(t.iter().map(|x| x.to_bits()));
+    }
+    k.push(g.vertex_groups.get(v).map_or(u32::MAX, |&x| u32::from(x)));
+    if let Some(s) = g.skin.as_deref().and_then(|s| s.get(v * 8..v * 8 + 8)) {
+        k.extend(s.iter().map(|&x| u32::from(x)));
+    }
+    k
+}
+
+/// Puts back, as `before` had them, the vertices that rounding made equal to another vertex
+/// of `g` they differed from: two vertices that became one would weld in the geometry pass
+/// and change which original vertices the triangles name, and a second run would then find
+/// something to do. Returns how many vertices went back.
+fn keep_apart(g: &mut Geoset, before: &Geoset) -> usize {
+    let mut back = 0;
+    for _ in 0..4 {
+        let mut seen: std::collections::HashMap<Vec<u32>, usize> = Default::default();
+        let mut restore = Vec::new();
+        for v in 0..g.vertices.len() {
+            match seen.entry(vertex_bits(g, v)) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    if vertex_bits(before, *e.get()) != vertex_bits(before, v) {
+                        restore.push(v);
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(v);
+                }
+            }
+        }
+        if restore.is_empty() {
+            break;
+        }
+        for v in restore {
+            back += 1;
+            g.vertices[v] = before.vertices[v];
+            if let (Some(n), Some(b)) = (g.normals.get_mut(v), before.normals.get(v)) {
+                *n = *b;
+            }
+            for (set, bset) in g.uv_sets.iter_mut().zip(&before.uv_sets) {
+                if let (Some(x), Some(b)) = (set.get_mut(v), bset.get(v)) {
+                    *x = *b;
+                }
+            }
+            if let (Some(t), Some(b)) = (g.tangents.as_mut(), before.tangents.as_ref()) {
+                if let (Some(x), Some(y)) = (t.get_mut(v), b.get(v)) {
+                    *x = *y;
+                }
+            }
+        }
+    }
+    back
+}
+
 struct Keys {
     budget: Budget,
     changed: usize,
@@ -179,9 +249,10 @@ fn round_track<const N: usize>(t: &mut Track<[f32; N]>, g: f32, n: &mut usize) {
 }
 
 impl TrackVisitorMut for Keys {
-    fn tracks(&mut self, owner: Owner, _: &dyn Fn() -> String, tracks: &mut Tracks) {
+    fn tracks(&mut self, owner: Owner, at: &dyn Fn() -> String, tracks: &mut Tracks) {
+        let name = at();
         for a in &mut tracks.0 {
-            let g = match self.budget.rule(owner, a.tag) {
+            let g = match self.budget.rule(owner, &name, a.tag) {
                 Rule::Exact => continue,
                 Rule::Distance(t) => grid(t / 8.0),
                 // A quaternion component off by e turns it by about 2e.
@@ -202,7 +273,7 @@ fn clear_padding(model: &mut Model) -> usize {
     let mut n = 0;
     let mut clear = |s: &mut crate::model::FixedString| {
         if s.as_bytes().len() != s.text_bytes().len() {
-            *s = crate::model::FixedString::from_field(&s.text_bytes().to_vec());
+            *s = crate::model::FixedString::from_field(s.text_bytes());
             n += 1;
         }
     };

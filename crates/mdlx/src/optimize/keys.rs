@@ -27,12 +27,13 @@
 //! posed result anyway.
 
 use super::{Changes, Ctx};
-use crate::anim::math::{qdot, qnormalize, slerp, Quat, Vec3};
-use crate::anim::TrackValue;
+use crate::anim::math::{slerp, Quat, Vec3};
+use crate::anim::{NodeKind, Skeleton, TrackValue};
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::format::track::*;
 use crate::format::Tag;
 use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
+use std::collections::HashMap;
 
 /// How the keys of one track may be thinned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,9 +49,11 @@ pub(super) enum Rule {
 
 /// The tolerances of one model's tracks.
 pub(super) struct Budget {
-    translation: f32,
-    rotation: f32,
-    scaling: f32,
+    /// Per node, by the name the track visitor gives its tracks (`bones[3].node`):
+    /// translation, rotation and scaling tolerances.
+    nodes: HashMap<String, [f32; 3]>,
+    /// For a node not found there: nothing moves.
+    fallback: [f32; 3],
     color: f32,
     uv: f32,
 }
@@ -59,26 +62,44 @@ impl Budget {
     /// The tolerances of `model`'s tracks: [`KEYS_SHARE`] of the position bound, in the
     /// units of the model as it is now (a pass before may have made it smaller; its own size
     /// then counts, so that a second run finds the same budget).
+    ///
+    /// An error in a node's track moves everything under it, so a node's share is the bound
+    /// divided by the longest chain of nodes through it (a vertex's error is at most the sum
+    /// over its chain); a turn or a scale is weighed by the farthest a vertex it moves, or
+    /// the pivot of a node under it, lies from its pivot; and no node may turn an
+    /// attachment or emitter under it by more than the rotation bound over the chain.
     pub(super) fn new(model: &Model, ctx: &Ctx) -> Budget {
         let size = ctx.size.min(super::model_size(model));
         let p = KEYS_SHARE * ctx.scale * ctx.tol.position * size;
-        let depth = depth(model).max(1) as f32;
-        let lever = lever(model).max(size * 1e-3).max(f32::MIN_POSITIVE);
+        let turn = ctx.scale * ctx.tol.rotation;
+        let skeleton = Skeleton::new(model);
+        let reach = reach(model, &skeleton);
+        let chain = chains(&skeleton);
+        let mut nodes = HashMap::with_capacity(skeleton.nodes.len());
+        for (i, n) in skeleton.nodes.iter().enumerate() {
+            let d = chain[i].max(1) as f32;
+            let lever = reach[i].max(size * 1e-4).max(f32::MIN_POSITIVE);
+            let r = (p / (d * lever)).min(turn / d);
+            nodes.insert(
+                format!("{}[{}].node", field(n.kind), n.index),
+                [p / d, r, r],
+            );
+        }
         Budget {
-            translation: p / (3.0 * depth),
-            rotation: (p / (3.0 * depth * lever)).min(ctx.scale * ctx.tol.rotation / depth),
-            scaling: (p / (3.0 * depth * lever)).min(ctx.scale * ctx.tol.rotation / depth),
+            nodes,
+            fallback: [0.0; 3],
             color: ctx.scale * ctx.tol.color,
             uv: ctx.scale * ctx.tol.position,
         }
     }
 
-    /// The rule of the track `tag` of a record of `owner`.
-    pub(super) fn rule(&self, owner: Owner, tag: Tag) -> Rule {
+    /// The rule of the track `tag` of the record at `at`, of `owner`.
+    pub(super) fn rule(&self, owner: Owner, at: &str, tag: Tag) -> Rule {
+        let node = || self.nodes.get(at).copied().unwrap_or(self.fallback);
         match (owner, tag) {
-            (Owner::Other, KGTR) => Rule::Distance(self.translation),
-            (Owner::Other, KGRT) => Rule::Angle(self.rotation),
-            (Owner::Other, KGSC) => Rule::Distance(self.scaling),
+            (Owner::Other, KGTR) => Rule::Distance(node()[0]),
+            (Owner::Other, KGRT) => Rule::Angle(node()[1]),
+            (Owner::Other, KGSC) => Rule::Distance(node()[2]),
             (_, KGAC | KLAC | KLBC | KRCO | KFC3 | KPPC) => Rule::Distance(self.color),
             (Owner::TextureAnimation(_), KTAT) => Rule::Distance(self.uv),
             // A turn or a scale of the texture moves a UV at most ~1.5 texture widths away
@@ -90,58 +111,121 @@ impl Budget {
     }
 }
 
+/// The model's list that holds nodes of this kind, as the track visitor names it.
+fn field(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Bone => "bones",
+        NodeKind::Light => "lights",
+        NodeKind::Helper => "helpers",
+        NodeKind::Attachment => "attachments",
+        NodeKind::ParticleEmitter => "particle_emitters",
+        NodeKind::ParticleEmitter2 => "particle_emitters2",
+        NodeKind::PopcornEmitter => "popcorn_emitters",
+        NodeKind::RibbonEmitter => "ribbon_emitters",
+        NodeKind::EventObject => "event_objects",
+        NodeKind::CollisionShape => "collision_shapes",
+    }
+}
+
 /// The share of the position bound the keys pass may use; the rest is the bytes pass's
 /// rounding.
 const KEYS_SHARE: f32 = 0.75;
 
-/// The longest chain of nodes (1 for a node without a parent).
-fn depth(model: &Model) -> usize {
-    let parents: std::collections::HashMap<u32, i32> =
-        model.nodes().map(|n| (n.object_id, n.parent_id)).collect();
-    let mut worst = 0;
-    for n in model.nodes() {
-        let (mut d, mut p) = (1, n.parent_id);
-        while let Ok(id) = u32::try_from(p) {
-            match parents.get(&id) {
-                Some(&q) if d <= parents.len() => {
-                    d += 1;
-                    p = q;
-                }
-                _ => break,
+/// Per node: the longest chain of nodes through it (its ancestors, itself, and its longest
+/// line of descendants).
+fn chains(skeleton: &Skeleton) -> Vec<usize> {
+    let n = skeleton.nodes.len();
+    let parent = |i: usize| skeleton.nodes[i].parent;
+    let mut above = vec![0usize; n];
+    let mut below = vec![1usize; n];
+    for (i, up) in above.iter_mut().enumerate() {
+        let (mut d, mut at, mut h) = (1, parent(i), 1);
+        let mut steps = 0;
+        while let Some(p) = at {
+            d += 1;
+            h += 1;
+            below[p] = below[p].max(h);
+            at = parent(p);
+            steps += 1;
+            if steps > n {
+                break;
             }
         }
-        worst = worst.max(d);
+        *up = d;
     }
-    worst
+    (0..n).map(|i| above[i] + below[i] - 1).collect()
 }
 
-/// The farthest a vertex (a corner of the vertices' box) or a pivot lies from any pivot.
-fn lever(model: &Model) -> f32 {
-    let mut lo = [f32::MAX; 3];
-    let mut hi = [f32::MIN; 3];
-    let finite = |v: &[f32; 3]| v.iter().all(|c| c.is_finite());
-    let points = model.geosets.iter().flat_map(|g| &g.vertices);
-    for v in points.chain(&model.pivot_points).filter(|v| finite(v)) {
-        for k in 0..3 {
-            lo[k] = lo[k].min(v[k]);
-            hi[k] = hi[k].max(v[k]);
+/// Per node: the farthest a vertex it or a node under it moves (a corner of their box),
+/// or the pivot of a node under it, lies from its pivot.
+fn reach(model: &Model, skeleton: &Skeleton) -> Vec<f32> {
+    let n = skeleton.nodes.len();
+    let mut lo = vec![[f32::MAX; 3]; n];
+    let mut hi = vec![[f32::MIN; 3]; n];
+    let mut grow = |i: usize, p: [f32; 3]| {
+        if p.iter().all(|c| c.is_finite()) {
+            for k in 0..3 {
+                lo[i][k] = lo[i][k].min(p[k]);
+                hi[i][k] = hi[i][k].max(p[k]);
+            }
+        }
+    };
+    // Each node's own vertices and its pivot, then up the chain.
+    let mut own: Vec<Vec<[f32; 3]>> = vec![Vec::new(); n];
+    for g in &model.geosets {
+        let groups = g.matrix_groups();
+        let skin = g
+            .skin
+            .as_deref()
+            .filter(|s| s.len() == g.vertices.len() * 8);
+        for (v, p) in g.vertices.iter().enumerate() {
+            let ids: Vec<u32> = match skin {
+                Some(s) => (0..4)
+                    .filter(|&k| s[v * 8 + 4 + k] > 0)
+                    .filter_map(|k| g.matrix_indices.get(s[v * 8 + k] as usize).copied())
+                    .collect(),
+                None => g
+                    .vertex_groups
+                    .get(v)
+                    .and_then(|&i| groups.get(i as usize))
+                    .map(|ids| ids.to_vec())
+                    .unwrap_or_default(),
+            };
+            for id in ids {
+                if let Some(i) = skeleton.by_object_id(id) {
+                    own[i].push(*p);
+                }
+            }
         }
     }
-    if lo[0] > hi[0] {
-        return 0.0;
+    for (i, node) in skeleton.nodes.iter().enumerate() {
+        own[i].push(node.pivot);
     }
-    let mut worst = 0.0f32;
-    for p in model.pivot_points.iter().filter(|v| finite(v)) {
-        let far: f32 = (0..3)
-            .map(|k| (p[k] - lo[k]).abs().max((hi[k] - p[k]).abs()).powi(2))
-            .sum::<f32>()
-            .sqrt();
-        worst = worst.max(far);
+    for (i, points) in own.iter().enumerate() {
+        let (mut at, mut steps) = (Some(i), 0);
+        while let Some(j) = at {
+            for &p in points {
+                grow(j, p);
+            }
+            at = skeleton.nodes[j].parent;
+            steps += 1;
+            if steps > n {
+                break;
+            }
+        }
     }
-    if model.pivot_points.is_empty() {
-        worst = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f32>().sqrt();
-    }
-    worst
+    (0..n)
+        .map(|i| {
+            if lo[i][0] > hi[i][0] {
+                return 0.0;
+            }
+            let p = skeleton.nodes[i].pivot;
+            (0..3)
+                .map(|k| (p[k] - lo[i][k]).abs().max((hi[i][k] - p[k]).abs()).powi(2))
+                .sum::<f32>()
+                .sqrt()
+        })
+        .collect()
 }
 
 /// A value a track holds, as the thinning sees it.
@@ -227,15 +311,7 @@ impl Value for Vec3 {
 impl Value for Quat {
     fn off(a: Quat, b: Quat, rule: Rule) -> f32 {
         match rule {
-            Rule::Angle(_) | Rule::Distance(_) => {
-                let d = qdot(qnormalize(a), qnormalize(b)).abs().min(1.0);
-                let angle = 2.0 * d.acos();
-                if angle.is_nan() {
-                    f32::INFINITY
-                } else {
-                    angle
-                }
-            }
+            Rule::Angle(_) | Rule::Distance(_) => quat_angle(a, b),
             Rule::Exact => exact(Self::same(a, b)),
         }
     }
@@ -265,6 +341,33 @@ impl Value for u32 {
     }
     fn rest(_: Tag) -> Option<u32> {
         None
+    }
+}
+
+/// The angle of the turn from `a` to `b` (radians), `q` and `-q` alike. In f64 and from
+/// the chord: in f32, `acos` of a dot product cannot tell turns below about 3e-4 radians
+/// from none.
+fn quat_angle(a: Quat, b: Quat) -> f32 {
+    let unit = |q: Quat| {
+        let q = q.map(f64::from);
+        let l = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        q.map(|x| x / l)
+    };
+    let (a, mut b) = (unit(a), unit(b));
+    if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f64>() < 0.0 {
+        b = b.map(|x| -x);
+    }
+    let chord = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    let angle = 4.0 * (chord / 2.0).min(1.0).asin();
+    if angle.is_nan() {
+        f32::INFINITY
+    } else {
+        angle as f32
     }
 }
 
@@ -336,12 +439,14 @@ fn thin<T: Value>(
         wins.iter()
             .any(|&(lo, hi)| (lo..=hi).contains(&i64::from(time)))
     };
+    if !t.keys.iter().any(|k| inside(k.time)) {
+        // Never read; but a record may need the track to exist (a squirting emitter's
+        // emission rate): leave it as it is.
+        return true;
+    }
     let before = t.keys.len();
     t.keys.retain(|k| inside(k.time));
     c.outside += before - t.keys.len();
-    if t.keys.is_empty() {
-        return before == 0;
-    }
     let mut keep = vec![false; t.keys.len()];
     // The first and last key of every window.
     let mut spans = Vec::new();
@@ -355,21 +460,18 @@ fn thin<T: Value>(
         }
     }
     let tolerant = rule != Rule::Exact;
-    if tolerant
-        && matches!(
-            t.interpolation,
-            Interpolation::Hermite | Interpolation::Bezier
-        )
-    {
-        if spline_is_straight(t, &spans, rule) {
-            t.interpolation = Interpolation::Linear;
-            // As the MDX reader fills keys of tracks without tangents.
-            for k in &mut t.keys {
-                k.in_tan = T::default();
-                k.out_tan = T::default();
-            }
-            c.linearized += 1;
+    let spline = matches!(
+        t.interpolation,
+        Interpolation::Hermite | Interpolation::Bezier
+    );
+    if tolerant && spline && spline_is_straight(t, &spans, rule) {
+        t.interpolation = Interpolation::Linear;
+        // As the MDX reader fills keys of tracks without tangents.
+        for k in &mut t.keys {
+            k.in_tan = T::default();
+            k.out_tan = T::default();
         }
+        c.linearized += 1;
     }
     match t.interpolation {
         Interpolation::Linear if tolerant => {
@@ -520,9 +622,10 @@ impl Thinner<'_> {
 impl TrackVisitorMut for Thinner<'_> {
     fn tracks(&mut self, owner: Owner, at: &dyn Fn() -> String, tracks: &mut Tracks) {
         let mut kept = Vec::with_capacity(tracks.0.len());
-        let may_drop = self.may_drop(&at());
+        let name = at();
+        let may_drop = self.may_drop(&name);
         for mut a in std::mem::take(&mut tracks.0) {
-            let rule = self.budget.rule(owner, a.tag);
+            let rule = self.budget.rule(owner, &name, a.tag);
             let keep = match &mut a.track {
                 AnyTrack::Float(t) => self.one(t, a.tag, rule, may_drop),
                 AnyTrack::Vector3(t) => self.one(t, a.tag, rule, may_drop),

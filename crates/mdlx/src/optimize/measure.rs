@@ -5,7 +5,7 @@
 //! times; for every global sequence the same over its length, with no sequence playing.
 //! At each moment both models are posed ([`crate::anim`]) and compared:
 //! - every vertex of the result against the original vertex it stands for (the passes keep a
-//!   [`VertexMap`]): a bound on how far its posed position and its texture-animated UV
+//!   vertex map): a bound on how far its posed position and its texture-animated UV
 //!   moved, from the change of the world matrices of the nodes that move it (see
 //!   [`Deviation::position`]; a bound costs a few corners per node where posing costs every
 //!   vertex, and it is never below the true distance);
@@ -335,7 +335,7 @@ fn bindings(skeleton: &Skeleton, g: &Geoset) -> Vec<Vec<(u32, f32)>> {
             let found: Vec<u32> = ids.iter().filter_map(|&id| node(id)).collect();
             let w = 1.0 / found.len().max(1) as f32;
             let mut out: Vec<(u32, f32)> = found.into_iter().map(|i| (i, w)).collect();
-            out.sort_by(|a, b| a.0.cmp(&b.0));
+            out.sort_by_key(|a| a.0);
             out
         })
         .collect();
@@ -419,9 +419,9 @@ impl Bounds {
 
     fn add(&mut self, p: Vec3) {
         if p.iter().all(|c| c.is_finite()) {
-            for k in 0..3 {
-                self.lo[k] = self.lo[k].min(p[k]);
-                self.hi[k] = self.hi[k].max(p[k]);
+            for (k, c) in p.into_iter().enumerate() {
+                self.lo[k] = self.lo[k].min(c);
+                self.hi[k] = self.hi[k].max(c);
             }
         }
     }
@@ -621,7 +621,7 @@ impl<'m> Reference<'m> {
             let mut sources = BTreeSet::new();
             let mut uv_box = Bounds::EMPTY;
             let mut uv_moved = 0.0f32;
-            for v in 0..geoset.vertices.len() {
+            for (v, bound) in bound.iter().enumerate() {
                 let Some((og, ov)) = source(g, v) else {
                     d.unmatched += 1;
                     continue;
@@ -629,10 +629,10 @@ impl<'m> Reference<'m> {
                 sources.insert(og);
                 let o = &original.geosets[og];
                 let was = &self.bindings[og][ov];
-                let same = was.len() == bound[v].len()
+                let same = was.len() == bound.len()
                     && was
                         .iter()
-                        .zip(&bound[v])
+                        .zip(bound)
                         .all(|(a, b)| a.0 == b.0 && (a.1 - b.1).abs() <= 1e-6);
                 if !same {
                     d.unmatched += 1;
@@ -755,17 +755,34 @@ fn distance(a: Vec3, b: Vec3) -> f32 {
     }
 }
 
-/// The angle between two directions (0 when either is zero).
+/// The angle between two directions (a zero or non-finite one compared by its bits). In
+/// f64 and from the chord between the unit directions: `acos` of an f32 dot product cannot
+/// tell angles below about 3e-4 radians from none.
 fn angle(a: Vec3, b: Vec3) -> f32 {
-    let la = a.iter().map(|x| x * x).sum::<f32>().sqrt();
-    let lb = b.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if la == 0.0 || lb == 0.0 || !la.is_finite() || !lb.is_finite() {
-        // A zero or non-finite normal is compared by its bits.
-        let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
-        return if same { 0.0 } else { f32::INFINITY };
+    let unit = |v: Vec3| {
+        let v = v.map(f64::from);
+        let l = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        (l > 0.0 && l.is_finite()).then(|| v.map(|x| x / l))
+    };
+    match (unit(a), unit(b)) {
+        (Some(a), Some(b)) => {
+            let chord = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| (x - y).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            (2.0 * (chord / 2.0).min(1.0).asin()) as f32
+        }
+        _ => {
+            let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
+            if same {
+                0.0
+            } else {
+                f32::INFINITY
+            }
+        }
     }
-    let c = (a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>() / (la * lb)).clamp(-1.0, 1.0);
-    c.acos()
 }
 
 /// How far the axes of two world matrices turned: the largest change of a column, relative

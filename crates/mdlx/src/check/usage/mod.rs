@@ -228,6 +228,13 @@ pub(crate) fn remove(
     Ok(map)
 }
 
+/// Points every reference of `kind` that names record `i` at record `to[i]` instead (where
+/// `to[i]` is `Some`), removing nothing: how duplicates are merged before the copies, then
+/// unused, are removed with [`remove`]. References out of range are left as they are.
+pub(crate) fn redirect(model: &mut Model, kind: RefKind, to: &[Option<usize>]) {
+    ids::renumber(model, kind, to);
+}
+
 /// Takes the removed records out of the counts of the layout's chunks of `tag`.
 fn shrink_layout(model: &mut Model, tag: Tag, drop: &[bool]) {
     let mut start = 0usize;
