@@ -381,6 +381,19 @@ fn report(cases: &[Case], outcomes: &[Outcome], optimize_s: f64, total_s: f64) {
         count(|m| !watched(m).is_empty()),
         count(|m| m.geosets.len() > 1),
     );
+    let reshaped = cases
+        .iter()
+        .filter(|c| {
+            let counts = |m: &Model| {
+                m.geosets
+                    .iter()
+                    .map(|g| g.vertices.len())
+                    .collect::<Vec<_>>()
+            };
+            counts(&c.original) != counts(&c.optimized)
+        })
+        .count();
+    println!("  geometry changed  {reshaped} models (geoset or vertex counts)");
     let slowest = cases.iter().max_by(|a, b| a.seconds.total_cmp(&b.seconds));
     if let Some(c) = slowest {
         println!("  slowest optimize  {:.1} s, {}", c.seconds, c.name);
