@@ -21,6 +21,9 @@
 //                                          vertex, world space, in the order of the
 //                                          primitive's POSITION accessor}, ...]}, ...],
 //    "warnings": [messages three.js printed while loading/posing, at most 20]}
+// With "nodes": true in the job, each sample also has "nodes": base64 of little-endian
+// float32, 16 per glTF node in node index order: the node's matrixWorld (column-major, as
+// three.js stores it; NaN for a node not in the default scene).
 // meshes are sorted by node, then primitive. Only triangle meshes (three's Mesh and
 // SkinnedMesh) of the default scene are listed; POINTS/LINES primitives are not.
 // When "error" is not null, "samples" is [] ("animations" is filled when the file loaded).
@@ -264,6 +267,22 @@ function meshEntries(THREE, gltf, json, maxVertices) {
   return entries;
 }
 
+// The world matrix of every glTF node, 16 float32 each in node index order (base64); the
+// first object the loader made for a node stands for it (a node of several primitives is a
+// Group whose children are the primitives, with identity local transforms).
+function nodeMatrices(gltf, json) {
+  const count = (json.nodes || []).length;
+  const out = new Float32Array(16 * count).fill(NaN);
+  const seen = new Set();
+  gltf.scene.traverse((o) => {
+    const a = gltf.parser.associations.get(o);
+    if (!a || a.nodes === undefined || seen.has(a.nodes) || a.nodes >= count) return;
+    seen.add(a.nodes);
+    out.set(o.matrixWorld.elements, 16 * a.nodes);
+  });
+  return f32Base64(out);
+}
+
 // Every object's loaded transform (and morph weights, visibility), to put back before each
 // sample: a sample must not depend on the ones before it.
 function snapshot(scene) {
@@ -338,7 +357,9 @@ async function runJob(THREE, GLTFLoader, job, warnings) {
       mixer.setTime(s.time);
     }
     scene.updateMatrixWorld(true);
-    out.push({ animation: a, time: s.time ?? null, meshes: meshEntries(THREE, gltf, json, Number(job.max_vertices) || 0) });
+    const sample = { animation: a, time: s.time ?? null, meshes: meshEntries(THREE, gltf, json, Number(job.max_vertices) || 0) };
+    if (job.nodes === true) sample.nodes = nodeMatrices(gltf, json);
+    out.push(sample);
   }
   mixer.stopAllAction();
   mixer.uncacheRoot(scene);
