@@ -23,8 +23,8 @@
 //!   anything past the tolerance: floats rounded to a grid finer than the tolerance, bytes
 //!   after string terminators cleared.
 //!
-//! A pass whose result deflates larger than what it started from is dropped too: maps store
-//! their files deflated, and smaller is the point.
+//! A result that deflates larger than the original is not kept (the original comes back,
+//! and the report says so): maps store their files deflated, and smaller is the point.
 //!
 //! The whole pipeline runs again until nothing changes, so optimizing an optimized model
 //! gives it back unchanged.
@@ -375,14 +375,7 @@ pub fn optimize(model: &Model, options: &Options) -> Result<Optimized, Error> {
                         report.skipped = Some("the result does not encode as MDX".into());
                         continue;
                     };
-                    if s.deflated > size.deflated {
-                        // Smaller is the point: a change that deflates worse is no gain.
-                        report.skipped = Some(format!(
-                            "its result deflates larger ({} bytes, not {})",
-                            s.deflated, size.deflated
-                        ));
-                        continue;
-                    }
+
                     for (what, n) in changes {
                         match report.changes.iter_mut().find(|(w, _)| *w == what) {
                             Some((_, m)) => *m += n,
@@ -401,6 +394,26 @@ pub fn optimize(model: &Model, options: &Options) -> Result<Optimized, Error> {
         if !changed {
             break;
         }
+    }
+    if size.deflated > before.deflated {
+        // Smaller is the point: a result that deflates larger is not kept (a whole-model
+        // decision, so that optimizing the original again decides the same).
+        for (_, report) in &mut reports {
+            if !report.changes.is_empty() {
+                report.skipped.get_or_insert_with(|| {
+                    format!(
+                        "the result deflated larger ({} bytes, not {}): nothing kept",
+                        size.deflated, before.deflated
+                    )
+                });
+                report.changes.clear();
+                report.saved_raw = 0;
+                report.saved_deflated = 0;
+            }
+        }
+        current = model.clone();
+        current_map = VertexMap::identity(model);
+        size = before;
     }
     let deviation = reference.measure(&current, &current_map);
     Ok(Optimized {
