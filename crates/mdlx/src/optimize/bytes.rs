@@ -266,6 +266,23 @@ fn round_track<const N: usize>(t: &mut Track<[f32; N]>, g: f32, n: &mut usize) {
     }
 }
 
+/// Whether two neighbouring keys of a rotation track are nearly half a turn apart (a dot
+/// product within 0.01 of 0): which way a slerp turns between them hangs on the sign of
+/// that dot product, which rounding could flip, and players break a near tie differently
+/// (three.js against this crate's sampler, on a corpus model). Such a track is not rounded.
+fn near_half_turns(t: &Track<[f32; 4]>) -> bool {
+    let unit = |q: [f32; 4]| {
+        let q = q.map(f64::from);
+        let l = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        q.map(|x| x / l)
+    };
+    t.keys.windows(2).any(|w| {
+        let (a, b) = (unit(w[0].value), unit(w[1].value));
+        let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        !(dot.abs() >= 0.01)
+    })
+}
+
 impl TrackVisitorMut for Keys {
     fn tracks(&mut self, owner: Owner, at: &dyn Fn() -> String, tracks: &mut Tracks) {
         let name = at();
@@ -278,7 +295,10 @@ impl TrackVisitorMut for Keys {
             };
             match &mut a.track {
                 AnyTrack::Vector3(t) => round_track(t, g, &mut self.changed),
-                AnyTrack::Quaternion(t) => round_track(t, g, &mut self.changed),
+                AnyTrack::Quaternion(t) if !near_half_turns(t) => {
+                    round_track(t, g, &mut self.changed)
+                }
+                AnyTrack::Quaternion(_) => {}
                 AnyTrack::Float(_) | AnyTrack::Integer(_) => {}
             }
         }

@@ -58,6 +58,10 @@ pub(super) trait Value: TrackValue + PartialEq + fmt::Debug {
     fn difference(a: Self, b: Self) -> f32;
     /// Whether `tangent`, next to a key of value `v`, keeps the curve flat there.
     fn flat_tangent(v: Self, tangent: Self, interpolation: Interpolation, tol: f32) -> bool;
+    /// Whether players may disagree on the way from `a` to `b` (see the quaternion's).
+    fn ambiguous(_a: Self, _b: Self) -> bool {
+        false
+    }
 }
 
 pub(super) fn rel(a: f32, b: f32) -> f32 {
@@ -104,6 +108,15 @@ impl Value for Quat {
     /// they are the value, as stored.
     fn flat_tangent(v: Quat, t: Quat, _: Interpolation, tol: f32) -> bool {
         (0..4).all(|k| rel(v[k], t[k]) <= tol)
+    }
+    /// More than 120 degrees of turn apart: near half a turn, which way a slerp goes hangs
+    /// on the sign of a dot product near 0, and players break that tie differently (three.js
+    /// and this crate's sampler do, on a corpus model spinning in quarter turns). A key
+    /// between two such keys is never redundant.
+    fn ambiguous(a: Quat, b: Quat) -> bool {
+        let (a, b) = (qnormalize(a), qnormalize(b));
+        let dot: f32 = (0..4).map(|k| a[k] * b[k]).sum();
+        !(dot.abs() >= 0.5)
     }
 }
 
@@ -284,6 +297,7 @@ impl KeyFixer {
             let run = k - p - 1;
             let whole = !(equal && run_equal);
             let ok = framed
+                && !T::ambiguous(kp.value, kn.value)
                 && flat
                 && (!whole || run < MAX_RUN)
                 && reproduced(keys, p, n, if whole { p + 1 } else { k }, i, tol);
