@@ -28,6 +28,10 @@
 //!   does: loaded and imported at 800 and 1000, or refused, with no panic.
 //! - `gltf_import-key-time-overflow.glb`: an animation key at an enormous time; its
 //!   millisecond overflowed. Times past what the game's clock holds are now refused.
+//! - `optimize-non-finite-matrix.mdx`: a model whose nodes pose to non-finite matrices; the
+//!   optimizer's measure found the model "moved infinitely far" from itself (inf - inf).
+//!   Every MDX is also checked as the `optimize` fuzzer does: optimized within the bound,
+//!   its MDX reads back to the same bytes, and optimizing it again changes nothing.
 
 use std::path::Path;
 
@@ -47,6 +51,30 @@ fn check_mdx(name: &str, data: &[u8]) {
         mdlx::mdx::to_bytes(&back).unwrap(),
         data,
         "{name}: MDX -> MDL -> MDX"
+    );
+    check_optimize(name, &model);
+}
+
+fn check_optimize(name: &str, model: &mdlx::Model) {
+    let options = mdlx::optimize::Options::default();
+    let Ok(done) = mdlx::optimize::optimize(model, &options) else {
+        return;
+    };
+    if let Some(why) = done.report.deviation.exceeds(&options.tolerance) {
+        panic!("{name}: optimized past the bound: {why}");
+    }
+    let bytes = mdlx::mdx::to_bytes(&done.model).unwrap();
+    let back = mdlx::mdx::from_bytes(&bytes).unwrap();
+    assert_eq!(
+        mdlx::mdx::to_bytes(&back).unwrap(),
+        bytes,
+        "{name}: optimized, read back"
+    );
+    let again = mdlx::optimize::optimize(&back, &options).unwrap();
+    assert_eq!(
+        mdlx::mdx::to_bytes(&again.model).unwrap(),
+        bytes,
+        "{name}: optimized twice"
     );
 }
 

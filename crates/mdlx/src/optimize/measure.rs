@@ -455,6 +455,16 @@ fn length(v: Vec3) -> f32 {
     }
 }
 
+/// The bound on how far a point of box `bx`, moved by at most `moved` at rest, goes when
+/// its matrix changes from `a` to `b`. Bit-equal matrices and points that did not move add
+/// nothing (so a model with a non-finite matrix still measures 0 against itself).
+fn change(bx: &Bounds, a: &Mat4, b: &Mat4, moved: f32) -> f32 {
+    let same = a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+    let turned = if same { 0.0 } else { bx.reach(&minus(b, a)) };
+    let shifted = if moved > 0.0 { stretch(b) * moved } else { 0.0 };
+    turned + shifted
+}
+
 fn minus(a: &Mat4, b: &Mat4) -> Mat4 {
     std::array::from_fn(|i| a[i] - b[i])
 }
@@ -696,7 +706,7 @@ impl<'m> Reference<'m> {
                 continue;
             }
             let (wa, wb) = (&a.worlds[n], &b.worlds[n]);
-            let e = bx.reach(&minus(wb, wa)) + stretch(wb) * far;
+            let e = change(bx, wa, wb, *far);
             d.position = d.position.max(e * inv);
         }
         for (g, sources) in p.sources.iter().enumerate() {
@@ -720,7 +730,7 @@ impl<'m> Reference<'m> {
                     (x, y) => {
                         let x = x.unwrap_or(IDENTITY);
                         let y = y.unwrap_or(IDENTITY);
-                        bx.reach(&minus(&y, &x)) + stretch(&y) * moved
+                        change(&bx, &x, &y, moved)
                     }
                 };
                 d.uv = d.uv.max(e);
