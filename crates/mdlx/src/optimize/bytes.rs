@@ -279,7 +279,7 @@ fn near_half_turns(t: &Track<[f32; 4]>) -> bool {
     t.keys.windows(2).any(|w| {
         let (a, b) = (unit(w[0].value), unit(w[1].value));
         let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-        !(dot.abs() >= 0.01)
+        dot.is_nan() || dot.abs() < 0.01
     })
 }
 

@@ -116,7 +116,7 @@ impl Value for Quat {
     fn ambiguous(a: Quat, b: Quat) -> bool {
         let (a, b) = (qnormalize(a), qnormalize(b));
         let dot: f32 = (0..4).map(|k| a[k] * b[k]).sum();
-        !(dot.abs() >= 0.5)
+        dot.is_nan() || dot.abs() < 0.5
     }
 }
 
