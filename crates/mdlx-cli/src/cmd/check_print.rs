@@ -291,6 +291,7 @@ pub(super) fn print_sarif(out: &mut dyn Write, results: &[Checked]) -> Result<()
             "tool": {"driver": {
                 "name": "mdlx",
                 "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules,
             }},
             "invocations": [{
