@@ -298,9 +298,15 @@ fn sarif_of_the_corpus_passes_both_validators() {
         );
         assert_eq!(v["schema_errors"], 0, "{v}");
         for (rule, n) in v["multitool"].as_object().unwrap() {
-            // The Multitool's only complaint may be its advice to give every result a
-            // region: the findings of files converted on reading (Milkshape, WoW alpha)
-            // have no place in the file they came from.
+            // The Multitool's only complaints may be its advice to give every result a
+            // region (the findings of files converted on reading, Milkshape and WoW alpha,
+            // have no place in the file they came from), and its advice to name the tool's
+            // home page (SARIF2005), which is left out on purpose while the repository has
+            // no public address (see new_user.rs).
+            if rule == "SARIF2005 warning" {
+                assert_eq!(n.as_u64(), Some(1), "{v}");
+                continue;
+            }
             assert_eq!(rule, "SARIF2017 warning", "{v}");
             assert_eq!(n.as_u64().unwrap() as usize, unlocated, "{v}");
         }
