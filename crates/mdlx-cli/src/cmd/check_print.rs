@@ -291,7 +291,6 @@ pub(super) fn print_sarif(out: &mut dyn Write, results: &[Checked]) -> Result<()
             "tool": {"driver": {
                 "name": "mdlx",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules,
             }},
             "invocations": [{
