@@ -28,7 +28,7 @@
 
 use super::{Changes, Ctx};
 use crate::anim::math::{slerp, Quat, Vec3};
-use crate::anim::{NodeKind, Skeleton, TrackValue};
+use crate::anim::{Skeleton, TrackValue};
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::format::track::*;
 use crate::format::Tag;
@@ -81,7 +81,7 @@ impl Budget {
             let lever = reach[i].max(size * 1e-4).max(f32::MIN_POSITIVE);
             let r = (p / (d * lever)).min(turn / d);
             nodes.insert(
-                format!("{}[{}].node", field(n.kind), n.index),
+                format!("{}[{}].node", crate::check::list_of(n.kind), n.index),
                 [p / d, r, r],
             );
         }
@@ -108,22 +108,6 @@ impl Budget {
             (Owner::TextureAnimation(_), KTAS) => Rule::Distance(self.uv / 1.5),
             _ => Rule::Exact,
         }
-    }
-}
-
-/// The model's list that holds nodes of this kind, as the track visitor names it.
-fn field(kind: NodeKind) -> &'static str {
-    match kind {
-        NodeKind::Bone => "bones",
-        NodeKind::Light => "lights",
-        NodeKind::Helper => "helpers",
-        NodeKind::Attachment => "attachments",
-        NodeKind::ParticleEmitter => "particle_emitters",
-        NodeKind::ParticleEmitter2 => "particle_emitters2",
-        NodeKind::PopcornEmitter => "popcorn_emitters",
-        NodeKind::RibbonEmitter => "ribbon_emitters",
-        NodeKind::EventObject => "event_objects",
-        NodeKind::CollisionShape => "collision_shapes",
     }
 }
 

@@ -5,7 +5,7 @@
 use super::buffer::Bin;
 use super::visibility::VisibilityRig;
 use super::{
-    extras, finite3, mat_y_up, quat_y_up, raw_hex, scale_y_up, translate, ExportOptions, Losses,
+    extras, mat_y_up, quat_y_up, raw_hex, scale_y_up, translate, ExportOptions, Losses,
     BAKE_MAX_GRID, BAKE_STEP_MS, LINEAR_MAX_ANGLE, LINEAR_TOLERANCE, MAX_CYCLE_KEYS,
 };
 use crate::anim::math::{decompose, invert_affine, mul, Quat, Vec3};
@@ -460,22 +460,7 @@ fn animation_losses(model: &Model, linear_error: f32, losses: &mut Losses) {
 
 /// The diagonal of the box around every geoset vertex (1 for a model without any).
 fn model_size(model: &Model) -> f32 {
-    let mut lo = [f32::MAX; 3];
-    let mut hi = [f32::MIN; 3];
-    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
-        if finite3(*v) {
-            for k in 0..3 {
-                lo[k] = lo[k].min(v[k]);
-                hi[k] = hi[k].max(v[k]);
-            }
-        }
-    }
-    let d = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f32>().sqrt();
-    if d.is_finite() && d > 0.0 {
-        d
-    } else {
-        1.0
-    }
+    crate::optimize::model_size(model)
 }
 
 pub(super) fn track_global(t: &crate::model::AnyTrack) -> i32 {
