@@ -78,6 +78,7 @@ mod loss;
 pub mod mdl;
 pub mod mdx;
 pub mod model;
+pub mod mpq;
 pub mod ms3d;
 pub mod obj;
 pub mod optimize;
