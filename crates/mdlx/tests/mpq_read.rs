@@ -95,12 +95,21 @@ fn every_shared_archive_reads_as_stormlib_reads_it() {
         // The names we know (from the listfile, or recovered), given to StormLib too: it
         // takes a name only when its hashes match a file, so it confirms each.
         let list = scratch.join(format!("{label}.txt"));
-        let known: Vec<String> = entries.iter().filter_map(|e| e.known_name.clone()).collect();
+        let known: Vec<String> = entries
+            .iter()
+            .filter_map(|e| e.known_name.clone())
+            .collect();
         std::fs::write(&list, known.join("\r\n")).unwrap();
         let plain = stormlib_names(&smpq, &path, None);
-        let unnamed = plain.iter().filter(|n| n.starts_with("File") && n.len() == 12).count();
+        let unnamed = plain
+            .iter()
+            .filter(|n| n.starts_with("File") && n.len() == 12)
+            .count();
         let theirs = stormlib_names(&smpq, &path, Some(&list));
-        let still = theirs.iter().filter(|n| n.starts_with("File") && n.len() == 12).count();
+        let still = theirs
+            .iter()
+            .filter(|n| n.starts_with("File") && n.len() == 12)
+            .count();
         if unnamed > 0 {
             recovered.push(format!("{label}: StormLib alone names {} of {}; with our recovered names {} (unnamed left: {still})", plain.len() - unnamed, plain.len(), theirs.len() - still));
         }
@@ -117,7 +126,14 @@ fn every_shared_archive_reads_as_stormlib_reads_it() {
         }
         let dir = scratch.join(&label);
         std::fs::create_dir_all(&dir).unwrap();
-        let out = Command::new(&smpq).arg("-x").arg("-L").arg(&list).arg(&path).current_dir(&dir).output().unwrap();
+        let out = Command::new(&smpq)
+            .arg("-x")
+            .arg("-L")
+            .arg(&list)
+            .arg(&path)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         // The files StormLib could not read: `Cannot read file `NAME'`.
         let refused: BTreeSet<String> = stderr
@@ -134,7 +150,9 @@ fn every_shared_archive_reads_as_stormlib_reads_it() {
                 continue;
             }
             let Some(entry) = by_name.get(name) else {
-                failures.push(format!("{label}: StormLib extracted {name}, which we do not list"));
+                failures.push(format!(
+                    "{label}: StormLib extracted {name}, which we do not list"
+                ));
                 continue;
             };
             match archive.read_entry(entry) {
@@ -144,18 +162,27 @@ fn every_shared_archive_reads_as_stormlib_reads_it() {
                     ours.len(),
                     bytes.len()
                 )),
-                Err(e) => failures.push(format!("{label}: {name}: we fail where StormLib reads: {e}")),
+                Err(e) => failures.push(format!(
+                    "{label}: {name}: we fail where StormLib reads: {e}"
+                )),
             }
         }
         for name in &refused {
             match by_name.get(name).map(|e| archive.read_entry(e)) {
                 Some(Err(e)) => {
                     let msg = e.to_string();
-                    assert!(msg.contains(&by_name[name].name()), "{label}: the error names the file: {msg}");
+                    assert!(
+                        msg.contains(&by_name[name].name()),
+                        "{label}: the error names the file: {msg}"
+                    );
                     println!("{label}: {name}: StormLib refuses it; ours: {msg}");
                 }
-                Some(Ok(_)) => failures.push(format!("{label}: {name}: StormLib refuses it, we return bytes")),
-                None => failures.push(format!("{label}: {name}: StormLib refuses it, we do not list it")),
+                Some(Ok(_)) => failures.push(format!(
+                    "{label}: {name}: StormLib refuses it, we return bytes"
+                )),
+                None => failures.push(format!(
+                    "{label}: {name}: StormLib refuses it, we do not list it"
+                )),
             }
         }
     }

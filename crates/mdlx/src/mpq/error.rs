@@ -83,9 +83,9 @@ impl fmt::Display for MpqErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MpqErrorKind::Io(e) => write!(f, "{e}"),
-            MpqErrorKind::NoArchive => f.write_str(
-                "not an MPQ archive (no `MPQ\\x1a` header at any 512-byte boundary)",
-            ),
+            MpqErrorKind::NoArchive => {
+                f.write_str("not an MPQ archive (no `MPQ\\x1a` header at any 512-byte boundary)")
+            }
             MpqErrorKind::PastEnd {
                 what,
                 size,
@@ -95,9 +95,9 @@ impl fmt::Display for MpqErrorKind {
                 "{what} (0x{size:x} bytes) runs past the end of the archive (0x{file_len:x} bytes)"
             ),
             MpqErrorKind::NotFound(name) => write!(f, "no file `{name}` in the archive"),
-            MpqErrorKind::NoKey => f.write_str(
-                "encrypted, and its key cannot be found (the name is unknown)",
-            ),
+            MpqErrorKind::NoKey => {
+                f.write_str("encrypted, and its key cannot be found (the name is unknown)")
+            }
             MpqErrorKind::Codec { sector, why } => write!(f, "sector {sector}: {why}"),
             MpqErrorKind::Invalid(what) => f.write_str(what),
         }

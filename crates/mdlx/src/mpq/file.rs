@@ -38,7 +38,13 @@ fn words(b: &[u8]) -> Vec<u32> {
 }
 
 /// Reads the file of `block`, at most `limit` bytes long.
-pub(crate) fn read(src: &Source, h: &Header, block: &Block, key: Key<'_>, limit: u64) -> Result<Vec<u8>, MpqError> {
+pub(crate) fn read(
+    src: &Source,
+    h: &Header,
+    block: &Block,
+    key: Key<'_>,
+    limit: u64,
+) -> Result<Vec<u8>, MpqError> {
     let at = h.offset + block.pos;
     if block.size > limit {
         return Err(MpqError::invalid(
@@ -62,7 +68,12 @@ pub(crate) fn read(src: &Source, h: &Header, block: &Block, key: Key<'_>, limit:
     let fix = block.flags & flags::FIX_KEY != 0;
     let mut file_key = match (encrypted, key) {
         (false, _) | (true, Key::None) => None,
-        (true, Key::Name(name)) => Some(crypto::file_key(name, block.pos as u32, block.size as u32, fix)),
+        (true, Key::Name(name)) => Some(crypto::file_key(
+            name,
+            block.pos as u32,
+            block.size as u32,
+            fix,
+        )),
         (true, Key::Unknown) => None,
     };
     let compressed = block.flags & (flags::COMPRESS | flags::IMPLODE) != 0;
@@ -99,8 +110,9 @@ pub(crate) fn read(src: &Source, h: &Header, block: &Block, key: Key<'_>, limit:
                 if w.len() < 2 {
                     return Err(MpqError::at(MpqErrorKind::NoKey, at));
                 }
-                let k = crypto::key_from_known_word(w[0], w[1], table_len as u32, sector as u32 + 64)
-                    .ok_or_else(|| MpqError::at(MpqErrorKind::NoKey, at))?;
+                let k =
+                    crypto::key_from_known_word(w[0], w[1], table_len as u32, sector as u32 + 64)
+                        .ok_or_else(|| MpqError::at(MpqErrorKind::NoKey, at))?;
                 file_key = Some(k.wrapping_add(1));
                 k.wrapping_add(1)
             }
@@ -110,7 +122,10 @@ pub(crate) fn read(src: &Source, h: &Header, block: &Block, key: Key<'_>, limit:
     let offsets = words(&table);
     let mut out = Vec::with_capacity(block.size.min(64 << 20) as usize);
     for i in 0..count {
-        let (start, end) = (u64::from(offsets[i as usize]), u64::from(offsets[i as usize + 1]));
+        let (start, end) = (
+            u64::from(offsets[i as usize]),
+            u64::from(offsets[i as usize + 1]),
+        );
         let sat = at + start;
         if end < start {
             return Err(MpqError::invalid(
@@ -128,7 +143,10 @@ pub(crate) fn read(src: &Source, h: &Header, block: &Block, key: Key<'_>, limit:
             out.extend_from_slice(&data);
         } else if data.len() > want {
             return Err(MpqError::invalid(
-                format!("sector {i} holds 0x{:x} bytes, more than its 0x{want:x}", data.len()),
+                format!(
+                    "sector {i} holds 0x{:x} bytes, more than its 0x{want:x}",
+                    data.len()
+                ),
                 sat,
             ));
         } else {
@@ -144,7 +162,12 @@ pub(crate) fn read(src: &Source, h: &Header, block: &Block, key: Key<'_>, limit:
     Ok(out)
 }
 
-fn single_unit(src: &Source, block: &Block, at: u64, key: Option<u32>) -> Result<Vec<u8>, MpqError> {
+fn single_unit(
+    src: &Source,
+    block: &Block,
+    at: u64,
+    key: Option<u32>,
+) -> Result<Vec<u8>, MpqError> {
     let data = src.read_at(at, block.csize, || "the file's data".into())?;
     let mut data = data.into_owned();
     if let Some(key) = key {
@@ -155,7 +178,10 @@ fn single_unit(src: &Source, block: &Block, at: u64, key: Option<u32>) -> Result
     if !compressed || data.len() >= want {
         if data.len() < want {
             return Err(MpqError::invalid(
-                format!("stored in 0x{:x} bytes, fewer than its size 0x{want:x}", data.len()),
+                format!(
+                    "stored in 0x{:x} bytes, fewer than its size 0x{want:x}",
+                    data.len()
+                ),
                 at,
             ));
         }

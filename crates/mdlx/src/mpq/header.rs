@@ -133,7 +133,8 @@ fn parse(b: &[u8], at: u64, file_len: u64) -> Option<Header> {
                     h.bet_pos = bet;
                     if version_field >= 3 && sized(208) {
                         h.version = 3;
-                        h.table_sizes = [u64_at(b, 68), u64_at(b, 76), u64_at(b, 92), u64_at(b, 100)];
+                        h.table_sizes =
+                            [u64_at(b, 68), u64_at(b, 76), u64_at(b, 92), u64_at(b, 100)];
                     }
                 }
             }

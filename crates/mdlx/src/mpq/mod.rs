@@ -268,3 +268,66 @@ impl Archive {
         file::read(&self.src, &self.header, block, key, self.limit)
     }
 }
+
+/// The archive at `path`, opened once per process and shared (a map's textures are looked
+/// up for each of its models; reopening would read its tables and recover its names each
+/// time). Reopened when the file's length or modification time changed.
+pub fn shared(path: &Path) -> Result<std::sync::Arc<Archive>, MpqError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Key = (std::path::PathBuf, u64, Option<std::time::SystemTime>);
+    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<Archive>>>> = OnceLock::new();
+    let meta = std::fs::metadata(path)?;
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let key = (real, meta.len(), meta.modified().ok());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(a) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Ok(a.clone());
+    }
+    let a = Arc::new(Archive::open(path)?);
+    cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, a.clone());
+    Ok(a)
+}
+
+/// The classic game's archives, in the order the game reads them (a file in an earlier one
+/// wins): the patch, then The Frozen Throne's localized and main data, then Reign of
+/// Chaos's.
+pub const GAME_ARCHIVES: [&str; 5] = [
+    "war3patch.mpq",
+    "war3xlocal.mpq",
+    "war3x.mpq",
+    "war3local.mpq",
+    "war3.mpq",
+];
+
+/// The game archives [`GAME_ARCHIVES`] names that are in `dir` (any case), in the game's
+/// order; empty when `dir` is no game folder.
+pub fn game_archives(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let present: Vec<std::path::PathBuf> = rd.flatten().map(|e| e.path()).collect();
+    GAME_ARCHIVES
+        .iter()
+        .filter_map(|want| {
+            present.iter().find(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.eq_ignore_ascii_case(want))
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether `path` is named as one of the game's archives (or any `.mpq`, as mods ship
+/// their data), rather than a map.
+pub fn is_game_archive(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("mpq"))
+}

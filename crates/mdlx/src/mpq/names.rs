@@ -17,27 +17,75 @@ use super::Archive;
 
 /// Names every map and campaign has, or may have.
 const STANDARD: &[&str] = &[
-    "war3map.j", "scripts\\war3map.j", "war3map.lua", "scripts\\war3map.lua", "war3map.w3i",
-    "war3map.w3e", "war3map.wts", "war3map.shd", "war3map.wpm", "war3map.doo",
-    "war3mapUnits.doo", "war3map.w3r", "war3map.w3c", "war3map.w3s", "war3map.mmp",
-    "war3mapMap.blp", "war3mapMap.tga", "war3mapMap.b00", "war3mapPreview.tga",
-    "war3mapPath.tga", "war3map.w3u", "war3map.w3t", "war3map.w3b", "war3map.w3d",
-    "war3map.w3a", "war3map.w3h", "war3map.w3q", "war3map.wct", "war3map.wtg",
-    "war3map.imp", "war3mapExtra.txt", "war3mapMisc.txt", "war3mapSkin.txt",
-    "war3mapSkin.w3u", "war3mapSkin.w3t", "war3mapSkin.w3b", "war3mapSkin.w3d",
-    "war3mapSkin.w3a", "war3mapSkin.w3h", "war3mapSkin.w3q", "war3map.w3o",
-    "war3campaign.w3u", "war3campaign.w3t", "war3campaign.w3a", "war3campaign.w3b",
-    "war3campaign.w3d", "war3campaign.w3q", "war3campaign.w3h", "war3campaign.w3f",
-    "war3campaign.imp", "war3campaign.wts", "war3campaignSkin.txt", "war3mapImported\\",
-    "(listfile)", "(attributes)", "(signature)", "(user data)", "conversation.json",
-    "war3map.w3f", "war3map.wai", "Units\\CommandStrings.txt", "Units\\UnitSkin.txt",
+    "war3map.j",
+    "scripts\\war3map.j",
+    "war3map.lua",
+    "scripts\\war3map.lua",
+    "war3map.w3i",
+    "war3map.w3e",
+    "war3map.wts",
+    "war3map.shd",
+    "war3map.wpm",
+    "war3map.doo",
+    "war3mapUnits.doo",
+    "war3map.w3r",
+    "war3map.w3c",
+    "war3map.w3s",
+    "war3map.mmp",
+    "war3mapMap.blp",
+    "war3mapMap.tga",
+    "war3mapMap.b00",
+    "war3mapPreview.tga",
+    "war3mapPath.tga",
+    "war3map.w3u",
+    "war3map.w3t",
+    "war3map.w3b",
+    "war3map.w3d",
+    "war3map.w3a",
+    "war3map.w3h",
+    "war3map.w3q",
+    "war3map.wct",
+    "war3map.wtg",
+    "war3map.imp",
+    "war3mapExtra.txt",
+    "war3mapMisc.txt",
+    "war3mapSkin.txt",
+    "war3mapSkin.w3u",
+    "war3mapSkin.w3t",
+    "war3mapSkin.w3b",
+    "war3mapSkin.w3d",
+    "war3mapSkin.w3a",
+    "war3mapSkin.w3h",
+    "war3mapSkin.w3q",
+    "war3map.w3o",
+    "war3campaign.w3u",
+    "war3campaign.w3t",
+    "war3campaign.w3a",
+    "war3campaign.w3b",
+    "war3campaign.w3d",
+    "war3campaign.w3q",
+    "war3campaign.w3h",
+    "war3campaign.w3f",
+    "war3campaign.imp",
+    "war3campaign.wts",
+    "war3campaignSkin.txt",
+    "war3mapImported\\",
+    "(listfile)",
+    "(attributes)",
+    "(signature)",
+    "(user data)",
+    "conversation.json",
+    "war3map.w3f",
+    "war3map.wai",
+    "Units\\CommandStrings.txt",
+    "Units\\UnitSkin.txt",
 ];
 
 /// Extensions of the files a map names.
 const EXTENSIONS: &[&str] = &[
-    "mdx", "mdl", "blp", "tga", "dds", "wav", "mp3", "flac", "ogg", "txt", "slk", "j",
-    "lua", "ai", "fdf", "toc", "w3u", "w3t", "w3a", "w3b", "w3d", "w3h", "w3q", "imp",
-    "png", "jpg", "tif", "mid", "pld", "w3m", "w3x", "json",
+    "mdx", "mdl", "blp", "tga", "dds", "wav", "mp3", "flac", "ogg", "txt", "slk", "j", "lua", "ai",
+    "fdf", "toc", "w3u", "w3t", "w3a", "w3b", "w3d", "w3h", "w3q", "imp", "png", "jpg", "tif",
+    "mid", "pld", "w3m", "w3x", "json",
 ];
 
 impl Archive {
@@ -83,7 +131,10 @@ impl Archive {
     }
 
     fn unnamed(&self) -> usize {
-        self.entries().iter().filter(|e| e.known_name.is_none()).count()
+        self.entries()
+            .iter()
+            .filter(|e| e.known_name.is_none())
+            .count()
     }
 
     fn try_name_variants(&mut self, name: &str) {
@@ -128,7 +179,9 @@ fn strings(bytes: &[u8], out: &mut Vec<String>) {
         if run.len() < 4 || run.len() > 260 {
             continue;
         }
-        let Ok(s) = std::str::from_utf8(run) else { continue };
+        let Ok(s) = std::str::from_utf8(run) else {
+            continue;
+        };
         let s = s.trim().replace("\\\\", "\\");
         let Some(dot) = s.rfind('.') else { continue };
         let ext = s[dot + 1..].to_ascii_lowercase();

@@ -38,7 +38,12 @@ impl Source {
     }
 
     /// `len` bytes at `at`, or an error naming `what` when they run past the end.
-    pub(crate) fn read_at(&self, at: u64, len: u64, what: impl FnOnce() -> String) -> Result<Cow<'_, [u8]>, MpqError> {
+    pub(crate) fn read_at(
+        &self,
+        at: u64,
+        len: u64,
+        what: impl FnOnce() -> String,
+    ) -> Result<Cow<'_, [u8]>, MpqError> {
         let file_len = self.len();
         if at.checked_add(len).is_none_or(|end| end > file_len) {
             return Err(MpqError::at(

@@ -53,12 +53,21 @@ fn u32s(b: &[u8]) -> impl Iterator<Item = u32> + '_ {
 
 /// Reads an encrypted table of `count` 16-byte entries at `pos` (relative to the archive),
 /// clipped to the file; `stored` is the version 4 stored size (0 when not given).
-fn read_table(src: &Source, h: &Header, pos: u64, count: u32, stored: u64, key_name: &str) -> Result<Vec<u8>, MpqError> {
+fn read_table(
+    src: &Source,
+    h: &Header,
+    pos: u64,
+    count: u32,
+    stored: u64,
+    key_name: &str,
+) -> Result<Vec<u8>, MpqError> {
     let at = h.offset + pos;
     let full = u64::from(count) * 16;
     let key = crypto::hash(key_name, HashKind::Key);
     if stored != 0 && stored < full {
-        let mut raw = src.read_at(at, stored, || key_name.to_string())?.into_owned();
+        let mut raw = src
+            .read_at(at, stored, || key_name.to_string())?
+            .into_owned();
         crypto::decrypt(&mut raw, key);
         return super::compress::decompress(&raw, full as usize).map_err(|e| {
             MpqError::at(
@@ -82,7 +91,14 @@ pub(crate) fn hash_table(src: &Source, h: &Header) -> Result<Vec<HashEntry>, Mpq
     if h.hash_count == 0 {
         return Ok(Vec::new());
     }
-    let raw = read_table(src, h, h.hash_pos, h.hash_count, h.table_sizes[0], "(hash table)")?;
+    let raw = read_table(
+        src,
+        h,
+        h.hash_pos,
+        h.hash_count,
+        h.table_sizes[0],
+        "(hash table)",
+    )?;
     let words: Vec<u32> = u32s(&raw).collect();
     Ok(words
         .chunks_exact(4)
@@ -101,7 +117,14 @@ pub(crate) fn block_table(src: &Source, h: &Header) -> Result<Vec<Block>, MpqErr
     if h.block_count == 0 {
         return Ok(Vec::new());
     }
-    let raw = read_table(src, h, h.block_pos, h.block_count, h.table_sizes[1], "(block table)")?;
+    let raw = read_table(
+        src,
+        h,
+        h.block_pos,
+        h.block_count,
+        h.table_sizes[1],
+        "(block table)",
+    )?;
     let words: Vec<u32> = u32s(&raw).collect();
     let mut blocks: Vec<Block> = words
         .chunks_exact(4)
@@ -136,7 +159,11 @@ pub(crate) fn find<'t>(table: &'t [HashEntry], name: &[u8]) -> impl Iterator<Ite
     let a = crypto::hash_bytes(name, HashKind::NameA);
     let b = crypto::hash_bytes(name, HashKind::NameB);
     let n = table.len();
-    let start = if n == 0 { 0 } else { start_slot(crypto::hash_bytes(name, HashKind::Offset), n) };
+    let start = if n == 0 {
+        0
+    } else {
+        start_slot(crypto::hash_bytes(name, HashKind::Offset), n)
+    };
     (0..n)
         .map(move |i| (start + i) % n)
         .take_while(move |&i| table[i].block != EMPTY)
