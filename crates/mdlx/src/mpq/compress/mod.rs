@@ -1,7 +1,25 @@
 //! The compressions of MPQ sectors. A compressed sector starts with a mask byte naming
 //! the methods applied; they are undone in the fixed order the format sets.
+//!
+//! Writers apply the methods in this order: sparse (0x20), IMA ADPCM (0x40 mono, 0x80
+//! stereo), Huffman (0x01), zlib (0x02), PKWare DCL (0x08), bzip2 (0x10); a method that
+//! would not shrink its input is left out of the mask. Reading undoes them backwards:
+//! bzip2, PKWare, zlib, Huffman, ADPCM stereo, ADPCM mono, sparse. LZMA (0x12) is never
+//! combined with another method (its mask would otherwise read as bzip2 + zlib).
+//!
+//! Every stage writes at most `out_len` bytes (what the file's size implies for the
+//! sector); the last one must write exactly that many. A stage that writes nothing is an
+//! error, as in StormLib.
+
+mod adpcm;
+mod explode;
+mod huffman;
+mod sparse;
+#[cfg(test)]
+mod tests;
 
 /// Why a sector could not be decompressed.
+#[allow(dead_code)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum CodecError {
     /// A method (mask bit) this reader does not know.
@@ -22,6 +40,16 @@ pub(crate) enum CodecError {
     },
 }
 
+impl CodecError {
+    /// A [`CodecError::Corrupt`] of `method`.
+    pub(crate) fn corrupt(method: &'static str, why: impl Into<String>) -> Self {
+        CodecError::Corrupt {
+            method,
+            why: why.into(),
+        }
+    }
+}
+
 impl std::fmt::Display for CodecError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -37,46 +65,185 @@ impl std::fmt::Display for CodecError {
     }
 }
 
+/// Mask bits.
+const HUFFMAN: u8 = 0x01;
+const ZLIB: u8 = 0x02;
+const PKWARE: u8 = 0x08;
+const BZIP2: u8 = 0x10;
+const LZMA: u8 = 0x12;
+const SPARSE: u8 = 0x20;
+const ADPCM_MONO: u8 = 0x40;
+const ADPCM_STEREO: u8 = 0x80;
+
+/// One decompression stage: input, cap on the output, output.
+type Stage = fn(&[u8], usize) -> Result<Vec<u8>, CodecError>;
+
+/// The stages in reading order (the reverse of the order writers apply them).
+const STAGES: [(u8, Stage); 7] = [
+    (BZIP2, bzip2),
+    (PKWARE, explode::explode),
+    (ZLIB, zlib),
+    (HUFFMAN, huffman::decompress),
+    (ADPCM_STEREO, adpcm::decompress_stereo),
+    (ADPCM_MONO, adpcm::decompress_mono),
+    (SPARSE, sparse::decompress),
+];
+
 /// Decompresses one sector stored with the COMPRESS flag: `data[0]` is the mask. The
 /// result is exactly `out_len` bytes, or an error; never more than `out_len` bytes are
 /// allocated.
+///
+/// As in StormLib, a sector exactly `out_len` bytes long is stored as it is (compression
+/// did not pay), and one longer than `out_len` is an error.
+#[allow(dead_code)]
 pub(crate) fn decompress(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
-    let Some((&mask, rest)) = data.split_first() else {
-        return Err(CodecError::Corrupt {
-            method: "mask",
-            why: "empty sector".into(),
-        });
-    };
-    match mask {
-        0x02 => zlib(rest, out_len),
-        m => Err(CodecError::Unsupported(m)),
+    if data.len() == out_len {
+        return Ok(data.to_vec());
     }
+    if data.len() > out_len {
+        return Err(CodecError::corrupt(
+            "sector",
+            format!("{} bytes stored for {out_len} bytes of data", data.len()),
+        ));
+    }
+    let Some((&mask, rest)) = data.split_first() else {
+        return Err(CodecError::corrupt("mask", "empty sector"));
+    };
+    if mask == LZMA {
+        return exact(lzma(rest, out_len)?, out_len);
+    }
+    let known = STAGES.iter().fold(0u8, |m, (bit, _)| m | bit);
+    if mask == 0 || mask & !known != 0 {
+        return Err(CodecError::Unsupported(mask));
+    }
+    let mut current: Option<Vec<u8>> = None;
+    for (bit, stage) in STAGES {
+        if mask & bit == 0 {
+            continue;
+        }
+        let input = current.as_deref().unwrap_or(rest);
+        let out = stage(input, out_len)?;
+        if out.is_empty() {
+            return Err(CodecError::Length {
+                expected: out_len,
+                got: 0,
+            });
+        }
+        current = Some(out);
+    }
+    exact(current.unwrap_or_default(), out_len)
 }
 
 /// Undoes PKWare DCL on a sector of a file stored with the IMPLODE flag (no mask byte).
-pub(crate) fn explode(_data: &[u8], _out_len: usize) -> Result<Vec<u8>, CodecError> {
-    Err(CodecError::Unsupported(0x08))
+/// A sector exactly `out_len` bytes long is stored as it is, as in StormLib.
+#[allow(dead_code)]
+pub(crate) fn explode(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
+    if data.len() == out_len {
+        return Ok(data.to_vec());
+    }
+    exact(explode::explode(data, out_len)?, out_len)
 }
 
-fn zlib(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
-    use std::io::Read;
-    let mut out = Vec::with_capacity(out_len);
-    let mut dec = flate2::read::ZlibDecoder::new(data).take(out_len as u64 + 1);
-    dec.read_to_end(&mut out).map_err(|e| CodecError::Corrupt {
-        method: "zlib",
-        why: e.to_string(),
-    })?;
-    if out.len() != out_len {
-        return Err(CodecError::Length {
+/// `out` if it is `out_len` bytes long, else the length error.
+fn exact(out: Vec<u8>, out_len: usize) -> Result<Vec<u8>, CodecError> {
+    if out.len() == out_len {
+        Ok(out)
+    } else {
+        Err(CodecError::Length {
             expected: out_len,
             got: out.len(),
-        });
+        })
     }
+}
+
+/// zlib (mask 0x02): the hot path of map extraction, so the output is inflated straight
+/// into one buffer of `out_len` bytes.
+fn zlib(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
+    use flate2::{Decompress, FlushDecompress, Status};
+    let mut out = Vec::with_capacity(out_len);
+    let mut dec = Decompress::new(true);
+    loop {
+        let consumed = dec.total_in() as usize;
+        let before = out.len();
+        let status = dec
+            .decompress_vec(
+                data.get(consumed..).unwrap_or_default(),
+                &mut out,
+                FlushDecompress::Finish,
+            )
+            .map_err(|e| CodecError::corrupt("zlib", e.to_string()))?;
+        match status {
+            Status::StreamEnd => return Ok(out),
+            // A full buffer before the stream's end: StormLib keeps what it has, and so
+            // do we (the length is what the caller asked for).
+            _ if out.len() >= out_len => return Ok(out),
+            _ if out.len() == before && dec.total_in() as usize == consumed => {
+                return Err(CodecError::corrupt(
+                    "zlib",
+                    format!("stream ends early, after {} bytes", out.len()),
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// bzip2 (mask 0x10), through the pure-Rust libbzip2 port.
+fn bzip2(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
+    use bzip2::{Decompress, Status};
+    let mut out = Vec::with_capacity(out_len);
+    let mut dec = Decompress::new(false);
+    loop {
+        let consumed = dec.total_in() as usize;
+        let before = out.len();
+        let status = dec
+            .decompress_vec(data.get(consumed..).unwrap_or_default(), &mut out)
+            .map_err(|e| CodecError::corrupt("bzip2", e.to_string()))?;
+        match status {
+            Status::StreamEnd => return Ok(out),
+            _ if out.len() >= out_len => return Ok(out),
+            _ if out.len() == before && dec.total_in() as usize == consumed => {
+                return Err(CodecError::corrupt(
+                    "bzip2",
+                    format!("stream ends early, after {} bytes", out.len()),
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// LZMA (mask 0x12). After the mask: a filter byte (0: none, the only kind MPQ allows),
+/// the five property bytes, the unpacked size as 8 little-endian bytes, then the raw
+/// stream (no end marker). The size in the header is ignored for `out_len`.
+fn lzma(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
+    use lzma_rs::decompress::{Options, UnpackedSize};
+    const HEADER: usize = 1 + 5 + 8;
+    if data.len() <= HEADER {
+        return Err(CodecError::corrupt("lzma", "shorter than its header"));
+    }
+    if data[0] != 0 {
+        return Err(CodecError::corrupt(
+            "lzma",
+            format!("filter {} (MPQ allows none)", data[0]),
+        ));
+    }
+    let options = Options {
+        unpacked_size: UnpackedSize::ReadHeaderButUseProvided(Some(out_len as u64)),
+        // The dictionary grows as it is written, so this bounds it by the output.
+        memlimit: Some(out_len.max(1)),
+        allow_incomplete: false,
+    };
+    let mut out = Vec::with_capacity(out_len);
+    let mut input = &data[1..];
+    lzma_rs::lzma_decompress_with_options(&mut input, &mut out, &options)
+        .map_err(|e| CodecError::corrupt("lzma", e.to_string()))?;
     Ok(out)
 }
 
 /// Compresses a sector with zlib, mask byte first; `None` when that would not make it
 /// smaller (the sector is then stored as it is).
+#[allow(dead_code)]
 pub(crate) fn compress_zlib(data: &[u8]) -> Option<Vec<u8>> {
     use std::io::Write;
     let mut enc = flate2::write::ZlibEncoder::new(vec![0x02], flate2::Compression::new(9));
