@@ -157,30 +157,66 @@ fn exact(out: Vec<u8>, out_len: usize) -> Result<Vec<u8>, CodecError> {
 }
 
 /// zlib (mask 0x02): the hot path of map extraction, so the output is inflated straight
-/// into one buffer of `out_len` bytes.
+/// into one buffer.
+///
+/// The deflate stream must reach its end and the 4 bytes of its Adler-32 must follow: data
+/// cut short is an error even when it already gave `out_len` bytes (StormLib refuses such
+/// a file too: `buildtest.w3x`'s `war3map.j` lacks the checksum's last byte). The
+/// checksum's value is not compared: real maps hold encrypted sectors whose last 1-3 bytes
+/// (left unencrypted by the format) do not match it, and StormLib reads them
+/// (`in.w3x`'s `(listfile)`); the deflate stream's own structure still has to decode to
+/// exactly `out_len` bytes.
 fn zlib(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
     use flate2::{Decompress, FlushDecompress, Status};
-    let mut out = Vec::with_capacity(out_len);
-    let mut dec = Decompress::new(true);
+    let header_ok = data.len() >= 2
+        && data[0] & 0x0F == 8
+        && data[0] >> 4 <= 7
+        && (u16::from(data[0]) << 8 | u16::from(data[1])) % 31 == 0
+        && data[1] & 0x20 == 0;
+    if !header_ok {
+        return Err(CodecError::corrupt("zlib", "no zlib header".to_string()));
+    }
+    let body = &data[2..];
+    // One byte more than needed: a stream that would give more is told apart.
+    let mut out = Vec::with_capacity(out_len + 1);
+    let mut dec = Decompress::new(false);
     loop {
         let consumed = dec.total_in() as usize;
         let before = out.len();
         let status = dec
             .decompress_vec(
-                data.get(consumed..).unwrap_or_default(),
+                body.get(consumed..).unwrap_or_default(),
                 &mut out,
                 FlushDecompress::Finish,
             )
             .map_err(|e| CodecError::corrupt("zlib", e.to_string()))?;
+        if out.len() > out_len {
+            return Err(CodecError::Length {
+                expected: out_len,
+                got: out.len(),
+            });
+        }
         match status {
-            Status::StreamEnd => return Ok(out),
-            // A full buffer before the stream's end: StormLib keeps what it has, and so
-            // do we (the length is what the caller asked for).
-            _ if out.len() >= out_len => return Ok(out),
+            Status::StreamEnd if out.len() == out_len => {
+                let left = body.len() - dec.total_in() as usize;
+                if left < 4 {
+                    return Err(CodecError::corrupt(
+                        "zlib",
+                        format!("the stream is cut short: {left} of the 4 bytes of its checksum are there"),
+                    ));
+                }
+                return Ok(out);
+            }
+            Status::StreamEnd => {
+                return Err(CodecError::Length {
+                    expected: out_len,
+                    got: out.len(),
+                })
+            }
             _ if out.len() == before && dec.total_in() as usize == consumed => {
                 return Err(CodecError::corrupt(
                     "zlib",
-                    format!("stream ends early, after {} bytes", out.len()),
+                    format!("the stream is cut short, after {} bytes", out.len()),
                 ));
             }
             _ => {}
