@@ -331,3 +331,6 @@ pub fn is_game_archive(path: &Path) -> bool {
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("mpq"))
 }
+
+#[cfg(test)]
+mod tests;

@@ -11,7 +11,9 @@
 //!   `.mdl`, the game loads `.mdx`), and each model's `_portrait` companion.
 //!
 //! Newly named files are read in turn (an encrypted one only becomes readable once named),
-//! until a round names nothing new.
+//! until a round names nothing new. What is read in all is bounded by the archive's own
+//! length (16 times it, plus 64 MiB), so a small hostile archive cannot make opening it
+//! decompress gigabytes.
 
 use super::Archive;
 
@@ -98,15 +100,19 @@ impl Archive {
             named += usize::from(self.add_name(name));
         }
         let mut scanned = std::collections::HashSet::new();
+        // What reading may decode in all: a hostile archive can point a thousand blocks at
+        // the same few compressed bytes, each claiming megabytes.
+        let mut budget = self.file_len().saturating_mul(16).saturating_add(64 << 20);
         for _round in 0..8 {
             if self.unnamed() == 0 {
                 break;
             }
             let mut candidates = Vec::new();
             for entry in self.entries() {
-                if entry.size > 64 << 20 || !scanned.insert(entry.block) {
+                if entry.size > 64 << 20 || entry.size > budget || !scanned.insert(entry.block) {
                     continue;
                 }
+                budget -= entry.size;
                 let Ok(bytes) = self.read_entry(&entry) else {
                     scanned.remove(&entry.block);
                     continue;
