@@ -5,3 +5,5 @@
 
 mod compress;
 mod crypto;
+mod write;
+pub use write::{ArchiveWriter, Compression, EntryName, NewFile, WriteError, WriteReport};

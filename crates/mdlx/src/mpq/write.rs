@@ -1,0 +1,618 @@
+//! Writing a new MPQ archive from a list of files.
+//!
+//! The archive is always built whole, in memory, and returned as bytes: a map is never
+//! rewritten in place. What comes out is what Warcraft III reads: a version 1 header
+//! (32 bytes, format 0), the files, then the hash and block tables (both encrypted with
+//! the keys of their names). Files are split into sectors, each compressed with zlib (mask
+//! byte 0x02) or stored as it is when that is not smaller; files are never encrypted.
+//! A fresh `(listfile)` naming every named file and an `(attributes)` file (CRC32, file
+//! time and MD5 of every block) are generated; any in the input are replaced, and a
+//! `(signature)` is dropped (it could not be valid for the new bytes), which the
+//! [`WriteReport`] says.
+//!
+//! Files whose names are unknown ([`EntryName::Hashed`]) can only be found where the
+//! original hash table had them, so they keep their slot and the table keeps its size.
+
+use super::compress::compress_zlib;
+use super::crypto::{encrypt, hash, HashKind};
+
+/// Block flag: the block holds a file.
+const FLAG_EXISTS: u32 = 0x8000_0000;
+/// Block flag: the file's sectors carry a compression mask byte.
+const FLAG_COMPRESS: u32 = 0x0000_0200;
+/// Hash entry block index of a slot never used.
+const SLOT_EMPTY: u32 = 0xFFFF_FFFF;
+/// Hash entry block index of a slot whose file was deleted (lookups walk past it).
+const SLOT_DELETED: u32 = 0xFFFF_FFFE;
+/// The archive starts at a multiple of this after the prefix (the game searches there).
+const ALIGN: usize = 512;
+/// `(attributes)` version and the parts written: CRC32 | FILETIME | MD5.
+const ATTRIBUTES_VERSION: u32 = 100;
+const ATTRIBUTES_FLAGS: u32 = 0x1 | 0x2 | 0x4;
+
+const LISTFILE: &str = "(listfile)";
+const ATTRIBUTES: &str = "(attributes)";
+const SIGNATURE: &str = "(signature)";
+
+/// How the files' sectors are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Compression {
+    /// zlib on every sector where it makes the sector smaller (the default).
+    #[default]
+    Zlib,
+    /// Every file stored as it is.
+    None,
+}
+
+/// The name a file is stored under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryName {
+    /// A known name (`war3mapImported\hero.mdx`; `/` is written as `\`).
+    Named(String),
+    /// A file whose name is unknown, kept by its hash-table entry: `index` is its position
+    /// in the original hash table, `name_a` and `name_b` its two name checks.
+    Hashed {
+        /// Position in the original hash table.
+        index: u32,
+        /// The entry's first name check.
+        name_a: u32,
+        /// The entry's second name check.
+        name_b: u32,
+    },
+}
+
+/// One file to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewFile {
+    /// Its name, or its original hash entry when the name is unknown.
+    pub name: EntryName,
+    /// The locale of its hash entry (0: neutral).
+    pub locale: u16,
+    /// The platform of its hash entry (0).
+    pub platform: u16,
+    /// The bytes.
+    pub data: Vec<u8>,
+    /// Its time in `(attributes)` (a Windows FILETIME: 100 ns units since 1601); 0 if none.
+    pub filetime: Option<u64>,
+}
+
+/// What was written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Files stored from the input (the generated `(listfile)` and `(attributes)` not
+    /// counted).
+    pub files: usize,
+    /// Of them, files kept by their hash entry (name unknown).
+    pub hashed: usize,
+    /// Entries in the hash table.
+    pub hash_table_size: u32,
+    /// Entries in the block table (the files, `(listfile)` and `(attributes)`).
+    pub block_count: u32,
+    /// Where the archive starts in the output (after the prefix).
+    pub archive_offset: u64,
+    /// Bytes of file data before and after compression (the generated files included).
+    pub data_bytes: u64,
+    /// Bytes the files take in the archive.
+    pub stored_bytes: u64,
+    /// Special files in the input that were replaced or dropped (`(listfile)`,
+    /// `(attributes)`, `(signature)`).
+    pub replaced: Vec<String>,
+    /// The input had a `(signature)`; it was dropped.
+    pub signature_dropped: bool,
+}
+
+/// Why an archive could not be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteError {
+    /// A name that cannot be stored (empty, or holding a line break or control character).
+    BadName(String),
+    /// Two files with one name and locale.
+    DuplicateName(String),
+    /// Two files kept by their hash entry at one index.
+    HashedSlotTaken(u32),
+    /// A hash-entry file's index is outside the hash table.
+    HashedIndexOutOfRange {
+        /// The index.
+        index: u32,
+        /// The table's size.
+        size: u32,
+    },
+    /// Files kept by their hash entry need the original table size (call
+    /// [`ArchiveWriter::hash_table_size`]).
+    HashedNeedsTableSize,
+    /// The hash table size is not a power of two (or is zero where one is needed).
+    BadHashTableSize(u32),
+    /// More files than hash-table entries; with files kept by their hash entry the table
+    /// cannot grow.
+    TableFull {
+        /// Entries needed (files, `(listfile)` and `(attributes)`).
+        entries: usize,
+        /// The table's size.
+        size: u32,
+    },
+    /// A sector size shift outside 0..=22.
+    BadSectorShift(u16),
+    /// The archive or a file would not fit the 32-bit sizes of a version 1 archive.
+    TooLarge,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::BadName(n) => write!(f, "cannot store a file named {n:?}"),
+            WriteError::DuplicateName(n) => write!(f, "two files named {n:?} (same locale)"),
+            WriteError::HashedSlotTaken(i) => {
+                write!(f, "two unnamed files at hash table index {i}")
+            }
+            WriteError::HashedIndexOutOfRange { index, size } => write!(
+                f,
+                "unnamed file at hash table index {index}, outside the table of {size}"
+            ),
+            WriteError::HashedNeedsTableSize => write!(
+                f,
+                "unnamed files keep their hash table index: the original table size is needed"
+            ),
+            WriteError::BadHashTableSize(n) => {
+                write!(f, "hash table size {n} is not a power of two")
+            }
+            WriteError::TableFull { entries, size } => write!(
+                f,
+                "{entries} files do not fit a hash table of {size} entries, which cannot grow \
+                 while unnamed files must keep their places"
+            ),
+            WriteError::BadSectorShift(s) => write!(f, "sector size shift {s} is not in 0..=22"),
+            WriteError::TooLarge => write!(f, "the archive would exceed 4 GiB"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// Builds a new archive from files: see the module documentation.
+#[derive(Clone, Debug)]
+pub struct ArchiveWriter {
+    prefix: Vec<u8>,
+    sector_shift: u16,
+    hash_table_size: u32,
+    compression: Compression,
+    files: Vec<NewFile>,
+    kept_slots: Vec<u32>,
+}
+
+impl Default for ArchiveWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ArchiveWriter {
+    /// An empty archive: no prefix, 4096-byte sectors, zlib.
+    pub fn new() -> Self {
+        ArchiveWriter {
+            prefix: Vec::new(),
+            sector_shift: 3,
+            hash_table_size: 0,
+            compression: Compression::Zlib,
+            files: Vec::new(),
+            kept_slots: Vec::new(),
+        }
+    }
+
+    /// Bytes written before the archive as they are (a map's 512-byte `HM3W` header); the
+    /// archive starts at the next multiple of 512 after them.
+    pub fn prefix(&mut self, bytes: Vec<u8>) -> &mut Self {
+        self.prefix = bytes;
+        self
+    }
+
+    /// Sectors of `512 << shift` bytes (default 3: 4096).
+    pub fn sector_size_shift(&mut self, shift: u16) -> &mut Self {
+        self.sector_shift = shift;
+        self
+    }
+
+    /// The least hash table size (rounded up to a power of two). When files are kept by
+    /// their hash entry ([`EntryName::Hashed`]) it must be the original table's size,
+    /// which is then kept exactly.
+    pub fn hash_table_size(&mut self, size: u32) -> &mut Self {
+        self.hash_table_size = size;
+        self
+    }
+
+    /// How sectors are compressed (default zlib).
+    pub fn compression(&mut self, compression: Compression) -> &mut Self {
+        self.compression = compression;
+        self
+    }
+
+    /// Slots of the original hash table that held an entry (a file or a deletion mark).
+    /// Where files keep their hash entries, such a slot left without a file is written as
+    /// deleted rather than empty, so that a name's search still walks past it to a file
+    /// further on. Without files kept by hash entry this has no effect.
+    pub fn keep_slots(&mut self, slots: impl IntoIterator<Item = u32>) -> &mut Self {
+        self.kept_slots.extend(slots);
+        self
+    }
+
+    /// Adds a file; files are stored in the order added.
+    pub fn add(&mut self, file: NewFile) -> &mut Self {
+        self.files.push(file);
+        self
+    }
+
+    /// Builds the archive: the prefix, padding, then the archive.
+    pub fn write(mut self) -> Result<(Vec<u8>, WriteReport), WriteError> {
+        if self.sector_shift > 22 {
+            return Err(WriteError::BadSectorShift(self.sector_shift));
+        }
+        let mut report = WriteReport::default();
+        let files = drop_special(std::mem::take(&mut self.files), &mut report)?;
+        report.files = files.len();
+        report.hashed = files
+            .iter()
+            .filter(|f| matches!(f.name, EntryName::Hashed { .. }))
+            .count();
+        let listfile = make_listfile(&files);
+        let entries = files.len() + 2;
+        let size = table_size(self.hash_table_size, entries, report.hashed > 0)?;
+
+        // The blocks: the input files, the listfile, the attributes (filled in last).
+        let mut hashes: Vec<(u32, u32, u16, u16, Option<u32>)> = files
+            .iter()
+            .map(|f| match &f.name {
+                EntryName::Named(n) => (
+                    hash(n, HashKind::NameA),
+                    hash(n, HashKind::NameB),
+                    f.locale,
+                    f.platform,
+                    None,
+                ),
+                EntryName::Hashed {
+                    index,
+                    name_a,
+                    name_b,
+                } => (*name_a, *name_b, f.locale, f.platform, Some(*index)),
+            })
+            .collect();
+        for name in [LISTFILE, ATTRIBUTES] {
+            hashes.push((
+                hash(name, HashKind::NameA),
+                hash(name, HashKind::NameB),
+                0,
+                0,
+                None,
+            ));
+        }
+        let homes: Vec<u32> = files
+            .iter()
+            .map(|f| match &f.name {
+                EntryName::Named(n) => hash(n, HashKind::Offset),
+                EntryName::Hashed { .. } => 0,
+            })
+            .chain([
+                hash(LISTFILE, HashKind::Offset),
+                hash(ATTRIBUTES, HashKind::Offset),
+            ])
+            .collect();
+        let table = build_hash_table(size, &hashes, &homes, &self.kept_slots)?;
+
+        let attributes_len = 8 + entries * (4 + 8 + 16);
+        let mut out = std::mem::take(&mut self.prefix);
+        let start = out.len().div_ceil(ALIGN) * ALIGN;
+        out.resize(start + 32, 0);
+        report.archive_offset = start as u64;
+        let mut blocks: Vec<[u32; 4]> = Vec::with_capacity(entries);
+        let mut attrs = Attributes::new(entries);
+        let datas = files
+            .iter()
+            .map(|f| (f.data.as_slice(), f.filetime.unwrap_or(0)))
+            .chain([(listfile.as_slice(), 0)]);
+        for (data, time) in datas {
+            attrs.push(data, time);
+            blocks.push(self.store(&mut out, start, data, &mut report)?);
+        }
+        let attributes = attrs.finish();
+        debug_assert_eq!(attributes.len(), attributes_len);
+        blocks.push(self.store(&mut out, start, &attributes, &mut report)?);
+
+        // The tables, then the header pointing at them.
+        let hash_pos = offset32(out.len() - start)?;
+        let mut raw = Vec::with_capacity(table.len() * 16);
+        for e in &table {
+            raw.extend_from_slice(&e.0.to_le_bytes());
+            raw.extend_from_slice(&e.1.to_le_bytes());
+            raw.extend_from_slice(&e.2.to_le_bytes());
+            raw.extend_from_slice(&e.3.to_le_bytes());
+            raw.extend_from_slice(&e.4.to_le_bytes());
+        }
+        encrypt(&mut raw, hash("(hash table)", HashKind::Key));
+        out.extend_from_slice(&raw);
+        let block_pos = offset32(out.len() - start)?;
+        let mut raw: Vec<u8> = blocks
+            .iter()
+            .flatten()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        encrypt(&mut raw, hash("(block table)", HashKind::Key));
+        out.extend_from_slice(&raw);
+        let archive_size = offset32(out.len() - start)?;
+
+        let mut header = Vec::with_capacity(32);
+        header.extend_from_slice(b"MPQ\x1A");
+        for w in [32, archive_size] {
+            header.extend_from_slice(&u32::to_le_bytes(w));
+        }
+        header.extend_from_slice(&0u16.to_le_bytes());
+        header.extend_from_slice(&self.sector_shift.to_le_bytes());
+        for w in [hash_pos, block_pos, size, blocks.len() as u32] {
+            header.extend_from_slice(&w.to_le_bytes());
+        }
+        out[start..start + 32].copy_from_slice(&header);
+        report.hash_table_size = size;
+        report.block_count = blocks.len() as u32;
+        Ok((out, report))
+    }
+
+    /// Appends one file's stored bytes to `out`; returns its block entry.
+    fn store(
+        &self,
+        out: &mut Vec<u8>,
+        start: usize,
+        data: &[u8],
+        report: &mut WriteReport,
+    ) -> Result<[u32; 4], WriteError> {
+        let size = u32::try_from(data.len()).map_err(|_| WriteError::TooLarge)?;
+        let offset = offset32(out.len() - start)?;
+        let before = out.len();
+        let flags = encode_file(out, data, 512usize << self.sector_shift, self.compression);
+        let stored = offset32(out.len() - before)?;
+        report.data_bytes += data.len() as u64;
+        report.stored_bytes += u64::from(stored);
+        Ok([offset, stored, size, flags])
+    }
+}
+
+/// A position or size as the 32-bit field a version 1 archive has for it.
+fn offset32(n: usize) -> Result<u32, WriteError> {
+    u32::try_from(n).map_err(|_| WriteError::TooLarge)
+}
+
+/// Whether `name` is `special`, in any case and with either slash.
+fn is_special(name: &str, special: &str) -> bool {
+    name.eq_ignore_ascii_case(special)
+}
+
+/// Removes the input's special files (noting them in `report`) and checks the names.
+fn drop_special(files: Vec<NewFile>, report: &mut WriteReport) -> Result<Vec<NewFile>, WriteError> {
+    let specials = [LISTFILE, ATTRIBUTES, SIGNATURE]
+        .map(|n| (n, hash(n, HashKind::NameA), hash(n, HashKind::NameB)));
+    let mut kept = Vec::with_capacity(files.len());
+    let mut seen = std::collections::HashSet::new();
+    for f in files {
+        let (a, b) = match &f.name {
+            EntryName::Named(n) => {
+                check_name(n)?;
+                (hash(n, HashKind::NameA), hash(n, HashKind::NameB))
+            }
+            EntryName::Hashed { name_a, name_b, .. } => (*name_a, *name_b),
+        };
+        if let Some((special, ..)) = specials.iter().find(|s| s.1 == a && s.2 == b) {
+            let named_special = match &f.name {
+                EntryName::Named(n) => is_special(n, special),
+                EntryName::Hashed { .. } => true,
+            };
+            if named_special {
+                report.replaced.push(special.to_string());
+                report.signature_dropped |= *special == SIGNATURE;
+                continue;
+            }
+        }
+        if matches!(f.name, EntryName::Named(_)) && !seen.insert((a, b, f.locale)) {
+            let EntryName::Named(n) = &f.name else {
+                unreachable!()
+            };
+            return Err(WriteError::DuplicateName(n.clone()));
+        }
+        kept.push(f);
+    }
+    // A named file may repeat an unnamed one's hash entry: that would be one file twice.
+    for f in &kept {
+        if let EntryName::Hashed { name_a, name_b, .. } = f.name {
+            if seen.contains(&(name_a, name_b, f.locale)) {
+                let dup = kept.iter().find_map(|g| match &g.name {
+                    EntryName::Named(n)
+                        if hash(n, HashKind::NameA) == name_a
+                            && hash(n, HashKind::NameB) == name_b
+                            && g.locale == f.locale =>
+                    {
+                        Some(n.clone())
+                    }
+                    _ => None,
+                });
+                return Err(WriteError::DuplicateName(dup.unwrap_or_default()));
+            }
+        }
+    }
+    Ok(kept)
+}
+
+/// Names the listfile cannot hold, or no reader could look up, are refused.
+fn check_name(name: &str) -> Result<(), WriteError> {
+    if name.is_empty() || name.chars().any(|c| c.is_control() || c == ';') {
+        return Err(WriteError::BadName(name.to_string()));
+    }
+    Ok(())
+}
+
+/// The `(listfile)`: every named file once (whatever its locales), `\` as separator,
+/// each line ended with CRLF.
+fn make_listfile(files: &[NewFile]) -> Vec<u8> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for f in files {
+        if let EntryName::Named(n) = &f.name {
+            let name = n.replace('/', "\\");
+            if seen.insert(name.to_ascii_uppercase()) {
+                out.extend_from_slice(name.as_bytes());
+                out.extend_from_slice(b"\r\n");
+            }
+        }
+    }
+    out
+}
+
+/// The hash table size: with unnamed files, the original size exactly; otherwise the next
+/// power of two at least a third larger than the entries (lookups stay short), at least
+/// `min` and 16.
+fn table_size(min: u32, entries: usize, hashed: bool) -> Result<u32, WriteError> {
+    if hashed {
+        if min == 0 {
+            return Err(WriteError::HashedNeedsTableSize);
+        }
+        if !min.is_power_of_two() {
+            return Err(WriteError::BadHashTableSize(min));
+        }
+        if entries > min as usize {
+            return Err(WriteError::TableFull { entries, size: min });
+        }
+        return Ok(min);
+    }
+    let want = (entries + entries.div_ceil(3)).max(16).max(min as usize);
+    let size = u32::try_from(want)
+        .ok()
+        .and_then(u32::checked_next_power_of_two)
+        .ok_or(WriteError::TooLarge)?;
+    Ok(size)
+}
+
+/// One hash entry: name A, name B, locale, platform, block index.
+type HashEntry = (u32, u32, u16, u16, u32);
+
+/// Places every block in a table of `size`: unnamed files at their own index first, then
+/// the named ones by linear probing from their home slot. `kept` slots left without a
+/// file become deletion marks when there are unnamed files.
+fn build_hash_table(
+    size: u32,
+    hashes: &[(u32, u32, u16, u16, Option<u32>)],
+    homes: &[u32],
+    kept: &[u32],
+) -> Result<Vec<HashEntry>, WriteError> {
+    let empty: HashEntry = (SLOT_EMPTY, SLOT_EMPTY, 0xFFFF, 0xFFFF, SLOT_EMPTY);
+    let mut table = vec![empty; size as usize];
+    let mut hashed = false;
+    for (block, &(a, b, locale, platform, index)) in hashes.iter().enumerate() {
+        let Some(index) = index else { continue };
+        hashed = true;
+        let slot = table
+            .get_mut(index as usize)
+            .ok_or(WriteError::HashedIndexOutOfRange { index, size })?;
+        if slot.4 != SLOT_EMPTY {
+            return Err(WriteError::HashedSlotTaken(index));
+        }
+        *slot = (a, b, locale, platform, block as u32);
+    }
+    if hashed {
+        for &k in kept {
+            let slot = table
+                .get_mut(k as usize)
+                .ok_or(WriteError::HashedIndexOutOfRange { index: k, size })?;
+            if slot.4 == SLOT_EMPTY {
+                *slot = (SLOT_EMPTY, SLOT_EMPTY, 0xFFFF, 0xFFFF, SLOT_DELETED);
+            }
+        }
+    }
+    let mask = size - 1;
+    for (block, &(a, b, locale, platform, index)) in hashes.iter().enumerate() {
+        if index.is_some() {
+            continue;
+        }
+        let home = homes[block] & mask;
+        let free = (0..size)
+            .map(|k| (home.wrapping_add(k) & mask) as usize)
+            .find(|&s| table[s].4 == SLOT_EMPTY || table[s].4 == SLOT_DELETED);
+        let Some(s) = free else {
+            return Err(WriteError::TableFull {
+                entries: hashes.len(),
+                size,
+            });
+        };
+        table[s] = (a, b, locale, platform, block as u32);
+    }
+    Ok(table)
+}
+
+/// Appends a file's stored form to `out` and returns its block flags. Empty files and
+/// files no sector of which compresses are stored plain (no sector offset table).
+fn encode_file(out: &mut Vec<u8>, data: &[u8], sector: usize, compression: Compression) -> u32 {
+    if data.is_empty() || compression == Compression::None {
+        out.extend_from_slice(data);
+        return FLAG_EXISTS;
+    }
+    let packed: Vec<Option<Vec<u8>>> = data.chunks(sector).map(compress_zlib).collect();
+    if packed.iter().all(Option::is_none) {
+        out.extend_from_slice(data);
+        return FLAG_EXISTS;
+    }
+    let table_len = 4 * (packed.len() + 1);
+    let mut offsets = Vec::with_capacity(packed.len() + 1);
+    let mut at = table_len;
+    offsets.push(at);
+    for (p, raw) in packed.iter().zip(data.chunks(sector)) {
+        at += p.as_ref().map_or(raw.len(), Vec::len);
+        offsets.push(at);
+    }
+    for o in offsets {
+        // A sector is at most its raw size and the file is under 4 GiB (checked by the
+        // caller), so the offsets fit.
+        out.extend_from_slice(&(o as u32).to_le_bytes());
+    }
+    for (p, raw) in packed.iter().zip(data.chunks(sector)) {
+        out.extend_from_slice(p.as_deref().unwrap_or(raw));
+    }
+    FLAG_EXISTS | FLAG_COMPRESS
+}
+
+/// The `(attributes)` file being built: one CRC32, file time and MD5 per block; the last
+/// block (the attributes themselves) gets zeros, as it cannot hold its own checksum.
+struct Attributes {
+    crcs: Vec<u32>,
+    times: Vec<u64>,
+    md5s: Vec<[u8; 16]>,
+    entries: usize,
+}
+
+impl Attributes {
+    fn new(entries: usize) -> Self {
+        Attributes {
+            crcs: Vec::with_capacity(entries),
+            times: Vec::with_capacity(entries),
+            md5s: Vec::with_capacity(entries),
+            entries,
+        }
+    }
+
+    fn push(&mut self, data: &[u8], time: u64) {
+        self.crcs.push(crc32fast::hash(data));
+        self.times.push(time);
+        self.md5s.push(md5::compute(data).0);
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        self.crcs.resize(self.entries, 0);
+        self.times.resize(self.entries, 0);
+        self.md5s.resize(self.entries, [0; 16]);
+        let mut out = Vec::with_capacity(8 + self.entries * 28);
+        out.extend_from_slice(&ATTRIBUTES_VERSION.to_le_bytes());
+        out.extend_from_slice(&ATTRIBUTES_FLAGS.to_le_bytes());
+        for c in &self.crcs {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        for t in &self.times {
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+        for m in &self.md5s {
+            out.extend_from_slice(m);
+        }
+        out
+    }
+}
