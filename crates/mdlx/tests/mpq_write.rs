@@ -500,3 +500,249 @@ fn stormlib_appends_to_our_archive() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Builds an archive with StormLib, then rewrites it with half the files given only by
+/// their hash entries (as for names that could not be recovered) and one file left out
+/// from the middle of such a file's search chain. StormLib, told all names by an outside
+/// listfile, must find every file by name and extract it equal: the unnamed ones stand in
+/// their original slots and the chain still leads to them.
+#[test]
+fn unnamed_files_keep_their_slots() {
+    let Some(smpq) = smpq() else { return };
+    let dir = temp_dir("hashed");
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("sub")).unwrap();
+    let names: Vec<String> = (0..56).map(|i| format!("sub\\f{i:02}.txt")).collect();
+    let datas: Vec<Vec<u8>> = (0..56).map(|i| text(i + 100, 100 + i * 53)).collect();
+    for (n, d) in names.iter().zip(&datas) {
+        std::fs::write(src.join(n.replace('\\', "/")), d).unwrap();
+    }
+    let out = Command::new(&smpq)
+        .current_dir(&src)
+        .args(["-c", "-M", "1", "-m", "64", "../orig.mpq"])
+        .args(names.iter().map(|n| n.replace('\\', "/")))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let orig_bytes = std::fs::read(dir.join("orig.mpq")).unwrap();
+    let orig = Parsed::new(&orig_bytes);
+    let size = orig.hashes.len();
+    assert!(size.is_power_of_two());
+    let slot: Vec<usize> = names
+        .iter()
+        .map(|n| orig.find(n).expect("StormLib stored it"))
+        .collect();
+
+    // Odd files lose their names. Find one of them pushed past its home slot, and leave
+    // out a file standing between its home and its slot.
+    let home = |n: &str| name_hash(n, 0) as usize & (size - 1);
+    let (victim, dropped) = (0..names.len())
+        .filter(|i| i % 2 == 1 && slot[*i] != home(&names[*i]))
+        .find_map(|i| {
+            let mut s = home(&names[i]);
+            while s != slot[i] {
+                if let Some(j) = slot.iter().position(|&x| x == s) {
+                    return Some((i, j));
+                }
+                s = (s + 1) % size;
+            }
+            None
+        })
+        .expect("a displaced unnamed file with a file in its chain");
+    eprintln!(
+        "{} of {} files unnamed; {} at slot {} (home {}) is reached past dropped {} at {}",
+        names.len() / 2,
+        names.len(),
+        names[victim],
+        slot[victim],
+        home(&names[victim]),
+        names[dropped],
+        slot[dropped]
+    );
+    let build = |keep: bool| {
+        let mut w = ArchiveWriter::new();
+        w.hash_table_size(size as u32);
+        if keep {
+            w.keep_slots((0..size as u32).filter(|&s| orig.hashes[s as usize][3] != 0xFFFF_FFFF));
+        }
+        for (i, (n, d)) in names.iter().zip(&datas).enumerate() {
+            if i == dropped {
+                continue;
+            }
+            let e = orig.hashes[slot[i]];
+            let name = if i % 2 == 1 {
+                EntryName::Hashed {
+                    index: slot[i] as u32,
+                    name_a: e[0],
+                    name_b: e[1],
+                }
+            } else {
+                EntryName::Named(n.clone())
+            };
+            w.add(NewFile {
+                name,
+                locale: (e[2] & 0xFFFF) as u16,
+                platform: (e[2] >> 16) as u16,
+                data: d.clone(),
+                filetime: None,
+            });
+        }
+        w
+    };
+    let path = write_to(&dir, "ours.mpq", build(true));
+    let listfile = dir.join("names.txt");
+    std::fs::write(&listfile, names.join("\r\n")).unwrap();
+
+    // Without the names: the named half by name, the others as StormLib's File*.
+    let listed = list(&smpq, &path, None);
+    let kept = names.len() - 1;
+    assert_eq!(listed.len(), kept);
+    let unnamed = listed
+        .iter()
+        .filter(|l| l.name.starts_with("File0"))
+        .count();
+    assert_eq!(unnamed, names.len() / 2 - usize::from(dropped % 2 == 1));
+    // With the names: every kept file by its name, bytes equal.
+    let want: BTreeSet<&str> = names
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != dropped)
+        .map(|(_, n)| n.as_str())
+        .collect();
+    let listed = list(&smpq, &path, Some(&listfile));
+    let got: BTreeSet<&str> = listed.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(got, want);
+    let (extracted, failed) = extract(&smpq, &path, Some(&listfile));
+    assert!(failed.is_empty(), "{failed:?}");
+    assert_eq!(extracted.len(), kept);
+    for (i, (n, d)) in names.iter().zip(&datas).enumerate() {
+        if i != dropped {
+            assert!(extracted.get(n) == Some(d), "{n} differs");
+        }
+    }
+    // And the slots themselves: every unnamed file where it was.
+    let ours = Parsed::new(&std::fs::read(&path).unwrap());
+    assert_eq!(ours.hashes.len(), size);
+    for i in (1..names.len()).step_by(2).filter(|&i| i != dropped) {
+        assert_eq!(
+            ours.hashes[slot[i]][..2],
+            orig.hashes[slot[i]][..2],
+            "{}",
+            names[i]
+        );
+    }
+
+    // Without keeping the left-out file's slot, the chain breaks there: StormLib no
+    // longer finds the victim by name (which is why the writer takes the slots).
+    let path = write_to(&dir, "broken.mpq", build(false));
+    let listed = list(&smpq, &path, Some(&listfile));
+    assert!(!listed.iter().any(|l| l.name == names[victim]));
+    assert_eq!(listed.len(), kept);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What cannot be written is refused with a clear error.
+#[test]
+fn impossible_tables_are_errors() {
+    let hashed = |index| NewFile {
+        name: EntryName::Hashed {
+            index,
+            name_a: index,
+            name_b: 7,
+        },
+        locale: 0,
+        platform: 0,
+        data: vec![1, 2, 3],
+        filetime: None,
+    };
+    let mut w = ArchiveWriter::new();
+    w.add(hashed(3));
+    assert_eq!(w.write().unwrap_err(), WriteError::HashedNeedsTableSize);
+
+    let mut w = ArchiveWriter::new();
+    w.hash_table_size(4);
+    for i in 0..3 {
+        w.add(hashed(i));
+    }
+    // Three files, the listfile and the attributes need five entries.
+    assert_eq!(
+        w.write().unwrap_err(),
+        WriteError::TableFull {
+            entries: 5,
+            size: 4
+        }
+    );
+
+    let mut w = ArchiveWriter::new();
+    w.hash_table_size(16).add(hashed(16));
+    assert_eq!(
+        w.write().unwrap_err(),
+        WriteError::HashedIndexOutOfRange {
+            index: 16,
+            size: 16
+        }
+    );
+
+    let mut w = ArchiveWriter::new();
+    let mut other = hashed(5);
+    other.name = EntryName::Hashed {
+        index: 5,
+        name_a: 1,
+        name_b: 2,
+    };
+    w.hash_table_size(16).add(hashed(5)).add(other);
+    assert_eq!(w.write().unwrap_err(), WriteError::HashedSlotTaken(5));
+
+    // One name twice (any case, either slash) in one locale.
+    let mut w = ArchiveWriter::new();
+    w.add(named("war3mapImported\\a.mdx", vec![1]));
+    w.add(named("WAR3MAPIMPORTED/A.MDX", vec![2]));
+    assert!(matches!(
+        w.write().unwrap_err(),
+        WriteError::DuplicateName(_)
+    ));
+    let mut w = ArchiveWriter::new();
+    w.add(named("a\nb", vec![1]));
+    assert!(matches!(w.write().unwrap_err(), WriteError::BadName(_)));
+    let mut w = ArchiveWriter::new();
+    w.sector_size_shift(23);
+    assert_eq!(w.write().unwrap_err(), WriteError::BadSectorShift(23));
+}
+
+/// The input's special files are replaced (the listfile, the attributes) or dropped (the
+/// signature), and the report says so; the generated listfile names every named file.
+#[test]
+fn special_files_are_replaced() {
+    let Some(smpq) = smpq() else { return };
+    let dir = temp_dir("special");
+    let mut w = ArchiveWriter::new();
+    w.add(named("(listfile)", b"stale.txt\r\n".to_vec()));
+    w.add(named("(Attributes)", vec![0; 40]));
+    w.add(named("(signature)", vec![0; 72]));
+    w.add(named("war3map.j", text(1, 1000)));
+    w.add(named("war3mapImported/model.mdx", text(2, 5000)));
+    let (bytes, report) = w.write().unwrap();
+    assert!(report.signature_dropped);
+    assert_eq!(
+        report.replaced,
+        ["(listfile)", "(attributes)", "(signature)"]
+    );
+    assert_eq!(report.files, 2);
+    let path = dir.join("special.w3x");
+    std::fs::write(&path, &bytes).unwrap();
+    let parsed = Parsed::new(&bytes);
+    assert!(parsed.find("(signature)").is_none());
+    assert_eq!(
+        parsed.read(&bytes, "(listfile)"),
+        b"war3map.j\r\nwar3mapImported\\model.mdx\r\n"
+    );
+    let names: BTreeSet<String> = list(&smpq, &path, None)
+        .into_iter()
+        .map(|l| l.name)
+        .collect();
+    assert_eq!(
+        names,
+        BTreeSet::from(["war3map.j".into(), "war3mapImported\\model.mdx".into()])
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
