@@ -746,3 +746,154 @@ fn special_files_are_replaced() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The `File%08u.ext` names StormLib gives files it has no name for (the number is the
+/// block index).
+fn pseudo_block(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix("File")?.get(..8)?;
+    let rest = &name[12..];
+    (rest.starts_with('.') && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// Every shared archive: StormLib extracts it, we write its files into a new archive
+/// (with its `HM3W` header, the unnamed files kept by their hash entries) and StormLib
+/// lists and extracts the new one with the same files and bytes.
+#[test]
+fn shared_archives_rewritten() {
+    let Some(smpq) = smpq() else { return };
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/archives");
+    let Ok(entries) = std::fs::read_dir(&shared) else {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("{shared:?} is missing");
+        }
+        eprintln!("skipped: no {shared:?}");
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e != "md" && e != "tsv"))
+        .collect();
+    paths.sort();
+    assert_eq!(paths.len(), 14);
+    let dir = temp_dir("shared");
+    let (mut total_files, mut total_unnamed, mut failed_total) = (0, 0, 0);
+    let (mut total_seconds, mut total_data, mut total_in, mut total_out) = (0.0, 0, 0, 0);
+    for path in &paths {
+        let file_name = path.file_name().unwrap().to_string_lossy().to_string();
+        let original = std::fs::read(path).unwrap();
+        let (files, failed) = extract(&smpq, path, None);
+        let files: BTreeMap<String, Vec<u8>> = files
+            .into_iter()
+            .filter(|(n, _)| !failed.contains(n))
+            .collect();
+        let unnamed: Vec<&String> = files.keys().filter(|n| pseudo_block(n).is_some()).collect();
+        let mut w = ArchiveWriter::new();
+        if original.starts_with(b"HM3W") {
+            w.prefix(original[..512].to_vec());
+        }
+        // The original's sector size (its header's shift field, which protectors leave).
+        let header = (0..original.len())
+            .step_by(512)
+            .find(|&o| original[o..].starts_with(b"MPQ\x1A"))
+            .unwrap();
+        let shift = u16::from_le_bytes([original[header + 14], original[header + 15]]);
+        w.sector_size_shift(shift);
+        // Only unnamed files need the original table, which our test reader reads for
+        // these (unprotected) archives.
+        let orig = (!unnamed.is_empty()).then(|| Parsed::new(&original));
+        if let Some(orig) = &orig {
+            w.hash_table_size(orig.hashes.len() as u32);
+            w.keep_slots(
+                (0..orig.hashes.len() as u32)
+                    .filter(|&s| orig.hashes[s as usize][3] != 0xFFFF_FFFF),
+            );
+        }
+        // Where each unnamed file was: block -> slot.
+        let mut slot_of = BTreeMap::new();
+        for (name, data) in &files {
+            let name = match (pseudo_block(name), &orig) {
+                (Some(block), Some(orig)) => {
+                    let slot = orig.hashes.iter().position(|h| h[3] == block).unwrap();
+                    slot_of.insert(name.clone(), slot);
+                    let h = orig.hashes[slot];
+                    w.add(NewFile {
+                        name: EntryName::Hashed {
+                            index: slot as u32,
+                            name_a: h[0],
+                            name_b: h[1],
+                        },
+                        locale: (h[2] & 0xFFFF) as u16,
+                        platform: (h[2] >> 16) as u16,
+                        data: data.clone(),
+                        filetime: None,
+                    });
+                    continue;
+                }
+                _ => name.clone(),
+            };
+            w.add(named(&name, data.clone()));
+        }
+        let clock = std::time::Instant::now();
+        let (bytes, report) = w.write().unwrap();
+        let seconds = clock.elapsed().as_secs_f64();
+        total_seconds += seconds;
+        total_data += report.data_bytes;
+        let out = dir.join(&file_name);
+        std::fs::write(&out, &bytes).unwrap();
+        if original.starts_with(b"HM3W") {
+            assert_eq!(bytes[..512], original[..512]);
+        }
+
+        // StormLib on ours: the same names (the unnamed ones under new block numbers)...
+        let listed = list(&smpq, &out, None);
+        assert_eq!(listed.len(), files.len(), "{file_name}");
+        let named_in: BTreeSet<&String> =
+            files.keys().filter(|n| pseudo_block(n).is_none()).collect();
+        let named_out: BTreeSet<&String> = listed
+            .iter()
+            .map(|l| &l.name)
+            .filter(|n| pseudo_block(n).is_none())
+            .collect();
+        assert_eq!(named_in, named_out, "{file_name}");
+        // ... and the same bytes.
+        let (ours, ours_failed) = extract(&smpq, &out, None);
+        assert!(ours_failed.is_empty(), "{file_name}: {ours_failed:?}");
+        assert_eq!(ours.len(), files.len(), "{file_name}");
+        let parsed = (!unnamed.is_empty()).then(|| Parsed::new(&bytes));
+        for (name, data) in &files {
+            let got = match (slot_of.get(name), &parsed) {
+                (Some(&slot), Some(p)) => {
+                    let prefix = format!("File{:08}.", p.hashes[slot][3]);
+                    ours.iter()
+                        .find(|(n, _)| n.starts_with(&prefix))
+                        .map(|(_, d)| d)
+                }
+                _ => ours.get(name),
+            };
+            assert!(got == Some(data), "{file_name}: {name} differs");
+        }
+        eprintln!(
+            "{file_name}: {} files ({} unnamed, {} unreadable by StormLib left out), {} -> {} bytes, sector shift {shift}, hash table {}, written in {:.0} ms",
+            files.len(),
+            unnamed.len(),
+            failed.len(),
+            original.len(),
+            bytes.len(),
+            report.hash_table_size,
+            seconds * 1000.0
+        );
+        total_in += original.len();
+        total_out += bytes.len();
+        total_files += files.len();
+        total_unnamed += unnamed.len();
+        failed_total += failed.len();
+    }
+    eprintln!(
+        "{} archives, {total_files} files ({total_unnamed} unnamed) rewritten and read back equal; {failed_total} files StormLib could not read in the originals; {total_in} -> {total_out} bytes; {:.1} MB of file data written in {total_seconds:.2} s",
+        paths.len(),
+        total_data as f64 / 1e6
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
