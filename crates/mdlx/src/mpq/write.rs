@@ -256,45 +256,26 @@ impl ArchiveWriter {
         let entries = files.len() + 2;
         let size = table_size(self.hash_table_size, entries, report.hashed > 0)?;
 
-        // The blocks: the input files, the listfile, the attributes (filled in last).
-        let mut hashes: Vec<(u32, u32, u16, u16, Option<u32>)> = files
+        // The blocks: the input files, the listfile, the attributes.
+        let entries_in: Vec<Entry> = files
             .iter()
             .map(|f| match &f.name {
-                EntryName::Named(n) => (
-                    hash(n, HashKind::NameA),
-                    hash(n, HashKind::NameB),
-                    f.locale,
-                    f.platform,
-                    None,
-                ),
+                EntryName::Named(n) => Entry::named(n, f.locale, f.platform),
                 EntryName::Hashed {
                     index,
                     name_a,
                     name_b,
-                } => (*name_a, *name_b, f.locale, f.platform, Some(*index)),
+                } => Entry {
+                    name_a: *name_a,
+                    name_b: *name_b,
+                    locale: f.locale,
+                    platform: f.platform,
+                    place: Place::Fixed(*index),
+                },
             })
+            .chain([LISTFILE, ATTRIBUTES].map(|n| Entry::named(n, 0, 0)))
             .collect();
-        for name in [LISTFILE, ATTRIBUTES] {
-            hashes.push((
-                hash(name, HashKind::NameA),
-                hash(name, HashKind::NameB),
-                0,
-                0,
-                None,
-            ));
-        }
-        let homes: Vec<u32> = files
-            .iter()
-            .map(|f| match &f.name {
-                EntryName::Named(n) => hash(n, HashKind::Offset),
-                EntryName::Hashed { .. } => 0,
-            })
-            .chain([
-                hash(LISTFILE, HashKind::Offset),
-                hash(ATTRIBUTES, HashKind::Offset),
-            ])
-            .collect();
-        let table = build_hash_table(size, &hashes, &homes, &self.kept_slots)?;
+        let table = build_hash_table(size, &entries_in, &self.kept_slots)?;
 
         let attributes_len = 8 + entries * (4 + 8 + 16);
         let mut out = std::mem::take(&mut self.prefix);
@@ -317,24 +298,9 @@ impl ArchiveWriter {
 
         // The tables, then the header pointing at them.
         let hash_pos = offset32(out.len() - start)?;
-        let mut raw = Vec::with_capacity(table.len() * 16);
-        for e in &table {
-            raw.extend_from_slice(&e.0.to_le_bytes());
-            raw.extend_from_slice(&e.1.to_le_bytes());
-            raw.extend_from_slice(&e.2.to_le_bytes());
-            raw.extend_from_slice(&e.3.to_le_bytes());
-            raw.extend_from_slice(&e.4.to_le_bytes());
-        }
-        encrypt(&mut raw, hash("(hash table)", HashKind::Key));
-        out.extend_from_slice(&raw);
+        append_table(&mut out, &table, "(hash table)");
         let block_pos = offset32(out.len() - start)?;
-        let mut raw: Vec<u8> = blocks
-            .iter()
-            .flatten()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
-        encrypt(&mut raw, hash("(block table)", HashKind::Key));
-        out.extend_from_slice(&raw);
+        append_table(&mut out, &blocks, "(block table)");
         let archive_size = offset32(out.len() - start)?;
 
         let mut header = Vec::with_capacity(32);
@@ -485,60 +451,104 @@ fn table_size(min: u32, entries: usize, hashed: bool) -> Result<u32, WriteError>
     Ok(size)
 }
 
-/// One hash entry: name A, name B, locale, platform, block index.
-type HashEntry = (u32, u32, u16, u16, u32);
+/// Where a block's hash entry goes.
+#[derive(Clone, Copy)]
+enum Place {
+    /// Searched for from this home slot (the name's offset hash), as the game looks.
+    Probe(u32),
+    /// Exactly at this index (a file whose name is unknown).
+    Fixed(u32),
+}
 
-/// Places every block in a table of `size`: unnamed files at their own index first, then
-/// the named ones by linear probing from their home slot. `kept` slots left without a
-/// file become deletion marks when there are unnamed files.
-fn build_hash_table(
-    size: u32,
-    hashes: &[(u32, u32, u16, u16, Option<u32>)],
-    homes: &[u32],
-    kept: &[u32],
-) -> Result<Vec<HashEntry>, WriteError> {
-    let empty: HashEntry = (SLOT_EMPTY, SLOT_EMPTY, 0xFFFF, 0xFFFF, SLOT_EMPTY);
-    let mut table = vec![empty; size as usize];
-    let mut hashed = false;
-    for (block, &(a, b, locale, platform, index)) in hashes.iter().enumerate() {
-        let Some(index) = index else { continue };
-        hashed = true;
+/// A block's hash entry before placement.
+struct Entry {
+    name_a: u32,
+    name_b: u32,
+    locale: u16,
+    platform: u16,
+    place: Place,
+}
+
+impl Entry {
+    fn named(name: &str, locale: u16, platform: u16) -> Entry {
+        Entry {
+            name_a: hash(name, HashKind::NameA),
+            name_b: hash(name, HashKind::NameB),
+            locale,
+            platform,
+            place: Place::Probe(hash(name, HashKind::Offset)),
+        }
+    }
+}
+
+/// The hash table's words: name A, name B, locale | platform << 16, block index.
+type Slot = [u32; 4];
+
+/// Places every block (entry `i` is block `i`) in a table of `size`: the unknown names at
+/// their own index first, then the named ones by linear probing from their home slot.
+/// `kept` slots left without a file become deletion marks when there are unknown names.
+fn build_hash_table(size: u32, entries: &[Entry], kept: &[u32]) -> Result<Vec<Slot>, WriteError> {
+    let mut table = vec![[SLOT_EMPTY; 4]; size as usize];
+    let word = |e: &Entry, block: usize| {
+        [
+            e.name_a,
+            e.name_b,
+            u32::from(e.locale) | u32::from(e.platform) << 16,
+            block as u32,
+        ]
+    };
+    let mut fixed = false;
+    for (block, e) in entries.iter().enumerate() {
+        let Place::Fixed(index) = e.place else {
+            continue;
+        };
+        fixed = true;
         let slot = table
             .get_mut(index as usize)
             .ok_or(WriteError::HashedIndexOutOfRange { index, size })?;
-        if slot.4 != SLOT_EMPTY {
+        if slot[3] != SLOT_EMPTY {
             return Err(WriteError::HashedSlotTaken(index));
         }
-        *slot = (a, b, locale, platform, block as u32);
+        *slot = word(e, block);
     }
-    if hashed {
+    if fixed {
         for &k in kept {
             let slot = table
                 .get_mut(k as usize)
                 .ok_or(WriteError::HashedIndexOutOfRange { index: k, size })?;
-            if slot.4 == SLOT_EMPTY {
-                *slot = (SLOT_EMPTY, SLOT_EMPTY, 0xFFFF, 0xFFFF, SLOT_DELETED);
+            if slot[3] == SLOT_EMPTY {
+                slot[3] = SLOT_DELETED;
             }
         }
     }
     let mask = size - 1;
-    for (block, &(a, b, locale, platform, index)) in hashes.iter().enumerate() {
-        if index.is_some() {
+    for (block, e) in entries.iter().enumerate() {
+        let Place::Probe(home) = e.place else {
             continue;
-        }
-        let home = homes[block] & mask;
+        };
         let free = (0..size)
             .map(|k| (home.wrapping_add(k) & mask) as usize)
-            .find(|&s| table[s].4 == SLOT_EMPTY || table[s].4 == SLOT_DELETED);
+            .find(|&s| table[s][3] == SLOT_EMPTY || table[s][3] == SLOT_DELETED);
         let Some(s) = free else {
             return Err(WriteError::TableFull {
-                entries: hashes.len(),
+                entries: entries.len(),
                 size,
             });
         };
-        table[s] = (a, b, locale, platform, block as u32);
+        table[s] = word(e, block);
     }
     Ok(table)
+}
+
+/// Appends a table of 16-byte entries, encrypted with the key of its name.
+fn append_table(out: &mut Vec<u8>, rows: &[[u32; 4]], name: &str) {
+    let mut raw: Vec<u8> = rows
+        .iter()
+        .flatten()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    encrypt(&mut raw, hash(name, HashKind::Key));
+    out.extend_from_slice(&raw);
 }
 
 /// Appends a file's stored form to `out` and returns its block flags. Empty files and
