@@ -615,6 +615,30 @@ fn shared_archives_rewritten() {
             };
             assert!(got == Some(data), "{file_name}: {name} differs");
         }
+        // StormLib can add to it, and everything is still there.
+        std::fs::write(dir.join("added by stormlib.txt"), file_name.as_bytes()).unwrap();
+        let added = Command::new(&smpq)
+            .current_dir(&dir)
+            .args(["-a", &file_name, "added by stormlib.txt"])
+            .output()
+            .unwrap();
+        assert!(added.status.success(), "{file_name}: {added:?}");
+        let (after, after_failed) = extract(&smpq, &out, None);
+        assert!(after_failed.is_empty(), "{file_name}: {after_failed:?}");
+        assert_eq!(after.len(), files.len() + 1, "{file_name}");
+        assert_eq!(after["added by stormlib.txt"], file_name.as_bytes());
+        let mut before: Vec<&Vec<u8>> = ours.values().collect();
+        let mut now: Vec<&Vec<u8>> = after
+            .iter()
+            .filter(|(n, _)| *n != "added by stormlib.txt")
+            .map(|(_, d)| d)
+            .collect();
+        before.sort();
+        now.sort();
+        assert!(
+            before == now,
+            "{file_name}: files changed by StormLib's append"
+        );
         eprintln!(
             "{file_name}: {} files ({} unnamed, {} unreadable by StormLib left out), {} -> {} bytes, sector shift {shift}, hash table {}, written in {:.0} ms",
             files.len(),

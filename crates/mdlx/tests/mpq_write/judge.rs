@@ -16,10 +16,15 @@ pub(crate) fn smpq() -> Option<PathBuf> {
     let candidates = std::env::var_os("MDLX_SMPQ")
         .map(PathBuf::from)
         .into_iter()
-        .chain([
-            PathBuf::from("/usr/bin/smpq"),
-            PathBuf::from("/usr/local/bin/smpq"),
-        ]);
+        .chain(
+            std::env::var_os("PATH")
+                .map(|p| {
+                    std::env::split_paths(&p)
+                        .map(|d| d.join("smpq"))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default(),
+        );
     for c in candidates {
         if c.is_file() {
             return Some(c);
