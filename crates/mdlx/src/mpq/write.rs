@@ -626,3 +626,137 @@ impl Attributes {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: EntryName, locale: u16, data: &[u8]) -> NewFile {
+        NewFile {
+            name,
+            locale,
+            platform: 0,
+            data: data.to_vec(),
+            filetime: None,
+        }
+    }
+
+    /// The documented rule: a power of two a third larger than the entries, at least 16
+    /// and the asked minimum; with unnamed files, exactly the original size.
+    #[test]
+    fn table_sizes() {
+        assert_eq!(table_size(0, 3, false), Ok(16));
+        assert_eq!(table_size(0, 18, false), Ok(32)); // 18 + 6 = 24
+        assert_eq!(table_size(0, 24, false), Ok(32)); // 24 + 8 = 32
+        assert_eq!(table_size(0, 25, false), Ok(64)); // 25 + 9 = 34
+        assert_eq!(table_size(100, 3, false), Ok(128));
+        assert_eq!(table_size(64, 60, true), Ok(64));
+        assert_eq!(
+            table_size(48, 3, true),
+            Err(WriteError::BadHashTableSize(48))
+        );
+    }
+
+    /// Sectors that do not shrink are stored raw; a file none of whose sectors shrink is
+    /// stored plain, without an offset table; the offset table starts with its own length.
+    #[test]
+    fn sectors() {
+        let mut noise = Vec::new();
+        let mut x: u32 = 0x1234_5678;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            noise.push(x as u8);
+        }
+        let mut out = Vec::new();
+        assert_eq!(
+            encode_file(&mut out, &noise, 4096, Compression::Zlib),
+            FLAG_EXISTS
+        );
+        assert_eq!(out, noise);
+
+        let mut data = noise[..4096].to_vec();
+        data.extend(std::iter::repeat_n(b'a', 4096));
+        out.clear();
+        let flags = encode_file(&mut out, &data, 4096, Compression::Zlib);
+        assert_eq!(flags, FLAG_EXISTS | FLAG_COMPRESS);
+        let word = |i: usize| u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
+        assert_eq!(word(0), 12, "two sectors: three offsets");
+        assert_eq!(word(1), 12 + 4096, "the noise sector is raw");
+        assert_eq!(word(2) as usize, out.len());
+        assert_eq!(&out[12..12 + 4096], &noise[..4096]);
+        assert_eq!(out[12 + 4096], 0x02, "the zlib mask byte");
+
+        out.clear();
+        assert_eq!(
+            encode_file(&mut out, &[], 4096, Compression::Zlib),
+            FLAG_EXISTS
+        );
+        assert!(out.is_empty());
+    }
+
+    /// One line per name whatever its locales, `\` between folders, CRLF after each.
+    #[test]
+    fn listfile() {
+        let files = [
+            file(EntryName::Named("war3map.j".into()), 0, b"a"),
+            file(EntryName::Named("a/b.mdx".into()), 0, b"b"),
+            file(EntryName::Named("A\\B.MDX".into()), 0x409, b"c"),
+            file(
+                EntryName::Hashed {
+                    index: 1,
+                    name_a: 2,
+                    name_b: 3,
+                },
+                0,
+                b"d",
+            ),
+        ];
+        assert_eq!(make_listfile(&files), b"war3map.j\r\na\\b.mdx\r\n");
+    }
+
+    /// A named file reaching an unnamed one's hash entry is the same file twice.
+    #[test]
+    fn named_and_hashed_duplicate() {
+        let n = "war3map.w3e";
+        let hashed = EntryName::Hashed {
+            index: 2,
+            name_a: hash(n, HashKind::NameA),
+            name_b: hash(n, HashKind::NameB),
+        };
+        let mut w = ArchiveWriter::new();
+        w.hash_table_size(16)
+            .add(file(EntryName::Named(n.into()), 0, b"x"))
+            .add(file(hashed, 0, b"y"));
+        assert_eq!(w.write().unwrap_err(), WriteError::DuplicateName(n.into()));
+    }
+
+    /// A named file whose home slot an unnamed file holds probes on and takes the next
+    /// kept slot (a deletion mark until then); the other kept slot stays a deletion mark.
+    #[test]
+    fn placement() {
+        let name = "war3map.j";
+        let home = hash(name, HashKind::Offset) & 15;
+        let entries = [
+            Entry {
+                name_a: 1,
+                name_b: 2,
+                locale: 0,
+                platform: 0,
+                place: Place::Fixed(home),
+            },
+            Entry::named(name, 0, 0),
+        ];
+        let next = (home + 1) & 15;
+        let table = build_hash_table(16, &entries, &[next, (home + 2) & 15]).unwrap();
+        assert_eq!(table[home as usize], [1, 2, 0, 0]);
+        let named = table[next as usize];
+        assert_eq!(
+            named[3], 1,
+            "the named file takes the deleted slot after it"
+        );
+        assert_eq!(table[((home + 2) & 15) as usize][3], SLOT_DELETED);
+        assert_eq!(table.iter().filter(|s| s[3] == SLOT_EMPTY).count(), 13);
+    }
+}
