@@ -11,7 +11,10 @@
 //! [`WriteReport`] says.
 //!
 //! Files whose names are unknown ([`EntryName::Hashed`]) can only be found where the
-//! original hash table had them, so they keep their slot and the table keeps its size.
+//! original hash table had them, so they keep their slot and the table keeps its size
+//! ([`ArchiveWriter::hash_table_size`]). A name's search runs from its home slot to the
+//! first empty one, so the original table's other used slots must not turn empty where
+//! no file lands in them: [`ArchiveWriter::keep_slots`] writes them as deletion marks.
 
 use super::compress::compress_zlib;
 use super::crypto::{encrypt, hash, HashKind};
@@ -90,9 +93,9 @@ pub struct WriteReport {
     pub block_count: u32,
     /// Where the archive starts in the output (after the prefix).
     pub archive_offset: u64,
-    /// Bytes of file data before and after compression (the generated files included).
+    /// Bytes of file data before compression (the generated files included).
     pub data_bytes: u64,
-    /// Bytes the files take in the archive.
+    /// Bytes the files take in the archive (after compression, with sector tables).
     pub stored_bytes: u64,
     /// Special files in the input that were replaced or dropped (`(listfile)`,
     /// `(attributes)`, `(signature)`).
