@@ -34,8 +34,10 @@ mod header;
 mod names;
 mod source;
 mod tables;
+mod write;
 
 pub use error::{MpqError, MpqErrorKind};
+pub use write::{ArchiveWriter, Compression, EntryName, NewFile, WriteError, WriteReport};
 pub use header::Header;
 
 use source::Source;
