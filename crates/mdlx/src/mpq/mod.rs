@@ -28,6 +28,7 @@
 
 mod compress;
 mod crypto;
+mod edit;
 mod error;
 mod file;
 mod header;
@@ -36,9 +37,10 @@ mod source;
 mod tables;
 mod write;
 
+pub use edit::{Edits, Rewritten};
 pub use error::{MpqError, MpqErrorKind};
-pub use write::{ArchiveWriter, Compression, EntryName, NewFile, WriteError, WriteReport};
 pub use header::Header;
+pub use write::{ArchiveWriter, Compression, EntryName, NewFile, WriteError, WriteReport};
 
 use source::Source;
 use std::path::Path;
