@@ -6,6 +6,9 @@
 //! would not shrink its input is left out of the mask. Reading undoes them backwards:
 //! bzip2, PKWare, zlib, Huffman, ADPCM stereo, ADPCM mono, sparse. LZMA (0x12) is never
 //! combined with another method (its mask would otherwise read as bzip2 + zlib).
+//! PKWare DCL explode, Huffman, ADPCM and sparse are ours; zlib is flate2 (miniz_oxide),
+//! bzip2 the `bzip2` crate (its pure-Rust libbzip2 port), LZMA `lzma-rs`. Explode is
+//! small and had to match StormLib at the stream's end, so it is written here.
 //!
 //! Every stage writes at most `out_len` bytes (what the file's size implies for the
 //! sector); the last one must write exactly that many. A stage that writes nothing is an
@@ -213,29 +216,33 @@ fn bzip2(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
     }
 }
 
-/// LZMA (mask 0x12). After the mask: a filter byte (0: none, the only kind MPQ allows),
-/// the five property bytes, the unpacked size as 8 little-endian bytes, then the raw
-/// stream (no end marker). The size in the header is ignored for `out_len`.
+/// LZMA (mask 0x12). After the mask, as Blizzard's readers (and StormLib's decoder) take
+/// it: a filter byte (0: none, the only kind MPQ allows), the five LZMA property bytes,
+/// the unpacked size as 8 little-endian bytes, then the raw stream from byte 14 (no end
+/// marker); `out_len` is used for the size. StormLib's writer (9.22 and later) copies
+/// the properties over the filter byte instead (bytes 0..5, byte 5 left as it was): a
+/// nonzero first byte is read that way, so its archives open too (StormLib's own reader
+/// rejects them).
 fn lzma(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
     use lzma_rs::decompress::{Options, UnpackedSize};
+    use std::io::Read;
     const HEADER: usize = 1 + 5 + 8;
     if data.len() <= HEADER {
         return Err(CodecError::corrupt("lzma", "shorter than its header"));
     }
-    if data[0] != 0 {
-        return Err(CodecError::corrupt(
-            "lzma",
-            format!("filter {} (MPQ allows none)", data[0]),
-        ));
-    }
+    let props = if data[0] == 0 {
+        &data[1..6]
+    } else {
+        &data[0..5]
+    };
     let options = Options {
-        unpacked_size: UnpackedSize::ReadHeaderButUseProvided(Some(out_len as u64)),
+        unpacked_size: UnpackedSize::UseProvided(Some(out_len as u64)),
         // The dictionary grows as it is written, so this bounds it by the output.
         memlimit: Some(out_len.max(1)),
         allow_incomplete: false,
     };
     let mut out = Vec::with_capacity(out_len);
-    let mut input = &data[1..];
+    let mut input = props.chain(&data[HEADER..]);
     lzma_rs::lzma_decompress_with_options(&mut input, &mut out, &options)
         .map_err(|e| CodecError::corrupt("lzma", e.to_string()))?;
     Ok(out)
