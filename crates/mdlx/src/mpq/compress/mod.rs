@@ -134,7 +134,13 @@ pub(crate) fn decompress(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecEr
         }
         current = Some(out);
     }
-    exact(current.unwrap_or_default(), out_len)
+    let mut out = current.unwrap_or_default();
+    // ADPCM holds whole 16-bit samples, so the odd last byte of a file's last sector is
+    // lost when it is written; StormLib leaves that byte 0, and so do we.
+    if mask & (ADPCM_MONO | ADPCM_STEREO) != 0 && out_len % 2 == 1 && out.len() + 1 == out_len {
+        out.push(0);
+    }
+    exact(out, out_len)
 }
 
 /// Undoes PKWare DCL on a sector of a file stored with the IMPLODE flag (no mask byte).

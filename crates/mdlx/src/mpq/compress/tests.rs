@@ -203,7 +203,9 @@ impl Archive {
 
     /// The file's bytes through our decompressors, and the masks seen.
     fn read(&self, name: &str) -> Result<(Vec<u8>, Masks), CodecError> {
-        let block = self.block_of(name).expect("in the hash table");
+        let block = self
+            .block_of(name)
+            .unwrap_or_else(|| panic!("{name} not in the hash table"));
         let e = &self.blocks[block * 16..][..16];
         let (pos, csize, size, flags) = (u32_at(e, 0), u32_at(e, 4), u32_at(e, 8), u32_at(e, 12));
         let start = self.base + pos as usize;
@@ -281,8 +283,9 @@ fn make_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .flat_map(|_| words[(rng.next() % 8) as usize].bytes())
         .collect();
     let mut sparse = vec![0u8; 30_000];
-    for i in (0..sparse.len()).step_by(97) {
-        sparse[i..i + 5].copy_from_slice(&rng.bytes(5));
+    // Islands of text in zeros: sparse shrinks the zeros, the next method the text.
+    for i in (0..sparse.len() - 40).step_by(97) {
+        sparse[i..i + 40].copy_from_slice(&text[i..i + 40]);
     }
     let mut files = vec![
         ("text.txt".to_string(), text.clone()),
@@ -359,40 +362,75 @@ fn smpq_methods() {
     std::fs::create_dir_all(&dir).unwrap();
     let files = make_files(&dir);
     let mut report = Vec::new();
+    std::fs::write(dir.join("zeros.bin"), vec![0u8; 1_000_000]).unwrap();
+    let single = [
+        ("zeros.bin".to_string(), vec![0u8; 1_000_000]),
+        files[0].clone(),
+    ];
     for (method, mask) in methods {
-        let archive = format!("{}.mpq", method.replace('+', "_"));
-        let mut args = vec!["-c", "-q", "-M", "1", "-C", method, &archive];
-        args.extend(files.iter().map(|(n, _)| n.as_str()));
-        run(&smpq, &dir, &args);
         let lossy = mask & 0xC0 != 0;
-        let extracted = dir.join(format!("x-{}", method.replace('+', "_")));
-        if lossy {
-            std::fs::create_dir_all(&extracted).unwrap();
-            run(&smpq, &extracted, &["-x", "-q", &format!("../{archive}")]);
-        }
-        let mpq = Archive::open(&dir.join(&archive));
         let mut seen = Masks::new();
-        for (name, input) in &files {
-            let (ours, masks) = mpq
-                .read(name)
-                .unwrap_or_else(|e| panic!("{method} {name}: {e}"));
-            let expected = if lossy {
-                std::fs::read(extracted.join(name)).unwrap()
-            } else {
-                input.clone()
-            };
-            assert!(
-                ours == expected,
-                "{method} {name}: bytes differ from StormLib's"
-            );
-            for (m, n) in masks {
-                *seen.entry(m).or_default() += n;
+        // Sectored files, then single-unit ones (a 1 MB unit of zeros is what makes
+        // PKWare shrink zlib's output, and bzip2 PKWare's).
+        // (Only for those two: StormLib 9.22 silently fails to add a 1 MB Huffman unit.)
+        let units: &[(&str, &[(String, Vec<u8>)])] = if mask == 0x0A || mask == 0x18 {
+            &[("", &files[..]), ("-U", &single[..])]
+        } else {
+            &[("", &files[..])]
+        };
+        for &(unit, files) in units {
+            let tag = format!("{}{unit}", method.replace('+', "_"));
+            let archive = format!("{tag}.mpq");
+            let mut args = vec!["-c", "-q", "-M", "1", "-C", method];
+            if !unit.is_empty() {
+                args.push(unit);
+            }
+            args.push(&archive);
+            args.extend(files.iter().map(|(n, _)| n.as_str()));
+            run(&smpq, &dir, &args);
+            let extracted = dir.join(format!("x-{tag}"));
+            if lossy {
+                std::fs::create_dir_all(&extracted).unwrap();
+                run(&smpq, &extracted, &["-x", "-q", &format!("../{archive}")]);
+            }
+            let mpq = Archive::open(&dir.join(&archive));
+            for (name, input) in files {
+                let (ours, masks) = mpq
+                    .read(name)
+                    .unwrap_or_else(|e| panic!("{method} {unit} {name}: {e}"));
+                let expected = if lossy {
+                    std::fs::read(extracted.join(name)).unwrap()
+                } else {
+                    input.clone()
+                };
+                // ADPCM cannot store the odd last byte of a file: StormLib returns
+                // whatever its buffer held there (0 for sectors, garbage for a single
+                // unit), so that byte is left out of the comparison.
+                let n = if lossy {
+                    expected.len() & !1
+                } else {
+                    expected.len()
+                };
+                assert_eq!(ours.len(), expected.len(), "{method} {unit} {name}: length");
+                assert!(
+                    ours[..n] == expected[..n],
+                    "{method} {unit} {name}: bytes differ"
+                );
+                for (m, n) in masks {
+                    *seen.entry(m).or_default() += n;
+                }
             }
         }
-        let used = seen.get(&mask).copied().unwrap_or(0);
+        // StormLib leaves out a method that does not shrink its input, so sectors may
+        // show a part of a combination; but every sector uses only the asked methods,
+        // and the whole combination occurs.
         report.push(format!("{method}: masks {seen:02x?}"));
         assert!(
-            used > 0,
+            seen.keys().all(|&m| m & !mask == 0),
+            "{method}: foreign masks {seen:02x?}"
+        );
+        assert!(
+            seen.contains_key(&mask),
             "{method}: no sector used mask 0x{mask:02x}: {seen:02x?}"
         );
     }
