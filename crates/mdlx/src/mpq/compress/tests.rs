@@ -41,6 +41,59 @@ fn explode_known_vector() {
     );
 }
 
+/// ASCII-mode streams (1 KiB and 4 KiB dictionaries) made by an independent encoder,
+/// node-pkware 5.1.0 (`implode --ascii --small|--large`), of [`ascii_plain`]; smpq only
+/// writes binary mode.
+const ASCII_SMALL: &str = concat!(
+    "0104901d8da13934c50b04024fd6e9b6a97ad382607bcbd8ac435281910f6b4588a70904780792c01ff8015f",
+    "e003bc8117f0041e7089813b702302aec005380327e0081c803db003b6c00658032b401258020b600ecc80a9",
+    "07251c60020a600c72d88404b0c0c697e2c1c495e0606361c2c040870e0d1881041a58200e0cc5a822a18b02",
+    "158a00c4c0e423f3b84820ca61b310c1800c3a68200209844105061081bec364d06d1a956281108249367412",
+    "c834559121c083070752100401a00774810e20018803628028200208034280202000f0037c002fc00370035c",
+    "0027c001b0036c002bc00230034c0023c000d00374002d400350035400254001900364002940021003440021",
+    "4000e00378002e80036003580026d0065a4013680075a00654810a50064a4011280079200764810c90065240",
+    "124800712006448108100642401008007ec00778010fe0065c8013700076c00658010b60064c801130007a40",
+    "0768010d8001a80174000d400554000a800c20014a00114000e001384001c002300034200764801480022001",
+    "08001c00034001100018000200010085627bdba0131107fc03",
+);
+const ASCII_LARGE: &str = concat!(
+    "0106901d8da13934c50b04024fd6e9b6a97ad382607bcbd8ac435281910feb6188f71008a80324813ff003be",
+    "c00778032fe0093ce0120377e046045c810b70064ec01138007b60076c810db006568024b00416c01c980153",
+    "0f4a38c00414c018e4b0090960818d2fc583892bc1c1c6c28481810e1d1a30020934b0401c188a5145421705",
+    "2a14018881c947e671914094c3662182011974d040041208830a0c20027d87c9a0db342ac5022104936ce824",
+    "9069aa224380070f0ea4200802400fe8021d40021007c40051400410068400414000e007f8005e8007e006b8",
+    "004e80036007d80056800560069800468001a007e8005a8006a006a8004a80022007c8005280042006880042",
+    "8000c007f0005c0007c006b0004ca00db48026d000ea400da80215a00c9480225000f2400ec80219200da480",
+    "249000e2400c880211200c8480201000fc800ff0021ec00db80027e000ec800db00216c00c9800236000f480",
+    "0ed0021a00035003e8001a800aa80014001940029400228000c0037080028005600068400ec8002900054002",
+    "1000380006800220003000040002000ac5f6b64127220ef807",
+);
+
+/// The text the ASCII vectors hold: every byte value once, so the long codes are used.
+fn ascii_plain() -> Vec<u8> {
+    let mut p = b"Warcraft III models live in maps; ".repeat(8);
+    p.extend(0..=255u8);
+    p.extend_from_slice(b"the end\r\n");
+    p
+}
+
+fn unhex(h: &str) -> Vec<u8> {
+    (0..h.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn explode_ascii_vectors() {
+    let plain = ascii_plain();
+    for (stream, dict) in [(ASCII_SMALL, 4), (ASCII_LARGE, 6)] {
+        let data = unhex(stream);
+        assert_eq!((data[0], data[1]), (1, dict), "ASCII mode, dictionary bits");
+        assert_eq!(explode(&data, plain.len()).unwrap(), plain);
+    }
+}
+
 #[test]
 fn sparse_by_hand() {
     // 10 bytes: 2 literals, 5 zeros, then a literal run cut at the declared size.
@@ -153,6 +206,9 @@ struct Archive {
     hashes: Vec<u8>,
     blocks: Vec<u8>,
 }
+
+/// Test files: name and bytes.
+type Files = [(String, Vec<u8>)];
 
 /// Per file: which masks its sectors had.
 type Masks = BTreeMap<u8, usize>;
@@ -373,7 +429,7 @@ fn smpq_methods() {
         // Sectored files, then single-unit ones (a 1 MB unit of zeros is what makes
         // PKWare shrink zlib's output, and bzip2 PKWare's).
         // (Only for those two: StormLib 9.22 silently fails to add a 1 MB Huffman unit.)
-        let units: &[(&str, &[(String, Vec<u8>)])] = if mask == 0x0A || mask == 0x18 {
+        let units: &[(&str, &Files)] = if mask == 0x0A || mask == 0x18 {
             &[("", &files[..]), ("-U", &single[..])]
         } else {
             &[("", &files[..])]
