@@ -141,6 +141,29 @@ fn mask_rules() {
     );
 }
 
+/// Streams cut short (as in the shared truncated map) are errors, never short output.
+#[test]
+fn cut_streams_are_errors() {
+    let mut rng = Rng(7);
+    let plain: Vec<u8> = (0..20_000)
+        .map(|_| b"abcdefgh"[(rng.next() % 8) as usize])
+        .collect();
+    let z = compress_zlib(&plain).unwrap();
+    for cut in [z.len() / 2, z.len() - 5, 3] {
+        assert!(
+            decompress(&z[..cut], plain.len()).is_err(),
+            "zlib cut at {cut}"
+        );
+    }
+    let pk = unhex(ASCII_LARGE);
+    for cut in [pk.len() / 2, pk.len() - 2, 5] {
+        assert!(
+            explode(&pk[..cut], ascii_plain().len()).is_err(),
+            "explode cut at {cut}"
+        );
+    }
+}
+
 /// Random bytes through every method and mask: errors or output of the asked length, no
 /// panic, no hang, nothing longer than asked.
 #[test]
