@@ -48,7 +48,8 @@ impl Command {
             | Command::Completions { .. }
             | Command::Bench { .. }
             | Command::Ls { .. }
-            | Command::Extract { .. } => None,
+            | Command::Extract { .. }
+            | Command::Update { .. } => None,
         }
     }
 }
@@ -81,6 +82,32 @@ pub(crate) enum Command {
     /// Each file is written whole or not at all; a file that cannot be read (a sector that
     /// does not decompress, data cut short) is reported with its name and why, nothing is
     /// written for it, and the exit status is 1.
+    /// Write a new archive: the input's files with some added, replaced, removed or
+    /// renamed.
+    ///
+    /// Every other file is carried over with its bytes (files whose names are unknown keep
+    /// their places, so the game still finds them); the map header is kept, `(listfile)`
+    /// and `(attributes)` are made afresh, files are stored zlib-compressed. A signature
+    /// cannot survive a change: it is dropped, and said so. OUT is written whole or not at
+    /// all, and never over the input.
+    Update {
+        /// The archive to start from.
+        archive: PathBuf,
+        /// The new archive.
+        out: PathBuf,
+        /// Add or replace: `NAME=FILE` (e.g. `war3mapImported\hero.mdx=hero.mdx`).
+        #[arg(long, value_name = "NAME=FILE")]
+        put: Vec<String>,
+        /// Remove a file.
+        #[arg(long, value_name = "NAME")]
+        remove: Vec<String>,
+        /// Rename a file: `OLD=NEW`.
+        #[arg(long, value_name = "OLD=NEW")]
+        rename: Vec<String>,
+        /// Leave out files that cannot be read (each is named) instead of failing.
+        #[arg(long)]
+        drop_unreadable: bool,
+    },
     Extract {
         /// The archive.
         archive: PathBuf,

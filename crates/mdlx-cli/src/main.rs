@@ -103,6 +103,14 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
             long,
             json,
         } => cmd::archive::ls(&archive, &patterns, long, json),
+        cli::Command::Update {
+            archive,
+            out,
+            put,
+            remove,
+            rename,
+            drop_unreadable,
+        } => cmd::archive::update(&archive, &out, &put, &remove, &rename, drop_unreadable),
         cli::Command::Extract {
             archive,
             dir,

@@ -162,6 +162,70 @@ pub(crate) fn extract(
     })
 }
 
+fn pair(s: &str, what: &str) -> Result<(String, String)> {
+    match s.split_once('=') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() => Ok((a.to_string(), b.to_string())),
+        _ => bail!("--{what} takes NAME=VALUE, not `{s}`"),
+    }
+}
+
+/// `mdlx update`.
+pub(crate) fn update(
+    archive: &Path,
+    out: &Path,
+    put: &[String],
+    remove: &[String],
+    rename: &[String],
+    drop_unreadable: bool,
+) -> Result<ExitCode> {
+    let a = crate::archive::open(archive)?;
+    let mut edits = mdlx::mpq::Edits {
+        drop_unreadable,
+        remove: remove.to_vec(),
+        ..Default::default()
+    };
+    for p in put {
+        let (name, file) = pair(p, "put")?;
+        let data = files::read(Path::new(&file))?;
+        edits.put.push((name, data));
+    }
+    for r in rename {
+        edits.rename.push(pair(r, "rename")?);
+    }
+    for name in remove
+        .iter()
+        .map(String::as_str)
+        .chain(edits.rename.iter().map(|r| r.0.as_str()))
+    {
+        if !a.contains(name) {
+            bail!("{}: no file `{name}` in the archive", archive.display());
+        }
+    }
+    let done = a
+        .rewrite(&edits)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", archive.display()))?;
+    files::write(out, &done.bytes, archive)?;
+    for d in &done.dropped {
+        eprintln!("mdlx: warning: left out {d}");
+    }
+    eprintln!(
+        "{}: {} files; {} added, {} replaced, {} removed, {} renamed; {} bytes{}",
+        out.display(),
+        done.report.files,
+        done.added,
+        done.replaced,
+        done.removed,
+        done.renamed,
+        done.bytes.len(),
+        if done.signature_dropped {
+            " (the signature is dropped: a changed archive cannot keep it)"
+        } else {
+            ""
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::matches;

@@ -99,7 +99,13 @@ pub(crate) fn run(
         tolerance: tolerance(flags.tolerance.as_deref())?,
         passes: passes(flags)?,
     };
-    if input.is_dir() {
+    if crate::archive::is_archive(input)
+        && output
+            .is_some_and(|o| !o.is_dir() && crate::files::has_ext(o, &["w3x", "w3m", "w3n", "mpq"]))
+    {
+        return into_archive(ctx, input, output.expect("checked"), &options, flags.json);
+    }
+    if files::is_container(input) {
         return folder(ctx, input, output, &options, flags.json);
     }
     if output.is_some_and(Path::is_dir) {
@@ -145,18 +151,108 @@ fn format_of(path: &Path) -> Result<mdlx::Format> {
 
 fn one(ctx: &Ctx, input: &Path, output: Option<&Path>, options: &Options) -> Result<Done> {
     let format = output.map(format_of).transpose()?;
+    let (done, bytes) = optimized(ctx, input, format, options)?;
+    if let (Some(out), Some(bytes)) = (output, bytes) {
+        files::write(out, &bytes, input)?;
+    }
+    Ok(done)
+}
+
+/// The model at `input` optimized, and its bytes in `format` when one is given.
+fn optimized(
+    ctx: &Ctx,
+    input: &Path,
+    format: Option<mdlx::Format>,
+    options: &Options,
+) -> Result<(Done, Option<Vec<u8>>)> {
     let model = read(ctx, input)?;
     let Optimized { model, report } = mdlx::optimize::optimize(&model, options)
         .map_err(|e| anyhow!("{}: {e}", files::shown(input)))?;
-    if let (Some(out), Some(format)) = (output, format) {
-        let written = mdlx::write(&model, format, &Default::default())
-            .map_err(|e| anyhow!("{}: {e}", files::shown(out)))?;
-        files::write(out, &written.bytes, input)?;
-    }
-    Ok(Done {
+    let bytes = format
+        .map(|format| {
+            mdlx::write(&model, format, &Default::default())
+                .map(|w| w.bytes)
+                .map_err(|e| anyhow!("{}: {e}", files::shown(input)))
+        })
+        .transpose()?;
+    let done = Done {
         input: input.to_path_buf(),
         report,
         position_bound: options.tolerance.position,
+    };
+    Ok((done, bytes))
+}
+
+/// Every model of the map `input` optimized and put back, written as the new map `output`
+/// (every other file carried over; see `mdlx::mpq::Archive::rewrite`).
+fn into_archive(
+    ctx: &Ctx,
+    input: &Path,
+    output: &Path,
+    options: &Options,
+    json: bool,
+) -> Result<ExitCode> {
+    let archive = crate::archive::open(input)?;
+    let found = crate::archive::members(input, &["mdx", "mdl"])?;
+    let bar = Progress::new(found.len());
+    let results: Vec<(PathBuf, Result<(Done, Option<Vec<u8>>)>)> = found
+        .par_iter()
+        .map(|path| {
+            let format = if files::has_ext(path, &["mdl"]) {
+                mdlx::Format::Mdl
+            } else {
+                mdlx::Format::Mdx
+            };
+            let r = optimized(ctx, path, Some(format), options);
+            bar.inc();
+            (path.clone(), r)
+        })
+        .collect();
+    bar.finish();
+    let mut edits = mdlx::mpq::Edits::default();
+    let (mut done, mut failed) = (Vec::new(), 0);
+    for (path, r) in results {
+        match r {
+            Ok((d, bytes)) => {
+                print(&d, json);
+                let (_, inner) = crate::archive::split(&path).expect("a member");
+                let original = archive.read(&inner)?;
+                if let Some(b) = bytes.filter(|b| *b != original) {
+                    edits.put.push((inner, b));
+                }
+                done.push(d);
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("mdlx: error: {e:#} (left as it is in the map)");
+            }
+        }
+    }
+    let rewritten = archive
+        .rewrite(&edits)
+        .with_context(|| format!("{}", input.display()))?;
+    files::write(output, &rewritten.bytes, input)?;
+    if json {
+        println!("{}", summary_json(&done));
+    } else {
+        print_summary(&done, failed);
+    }
+    eprintln!(
+        "{}: {} model(s) replaced; {} -> {} bytes{}",
+        output.display(),
+        rewritten.replaced,
+        archive.file_len(),
+        rewritten.bytes.len(),
+        if rewritten.signature_dropped {
+            " (the map's signature is dropped: a changed map cannot keep it)"
+        } else {
+            ""
+        }
+    );
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     })
 }
 
@@ -174,7 +270,8 @@ fn folder(
         .par_iter()
         .map(|path| {
             let target = output.map(|o| {
-                let rel = path.strip_prefix(input).unwrap_or(path);
+                let rel = crate::archive::relative(path)
+                    .unwrap_or_else(|| path.strip_prefix(input).unwrap_or(path).to_path_buf());
                 let mut t = o.join(rel);
                 if !files::has_ext(&t, &["mdx", "mdl"]) {
                     t.set_extension("mdx");
