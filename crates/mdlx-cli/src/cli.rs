@@ -207,9 +207,10 @@ pub(crate) enum Command {
         /// areas).
         #[arg(long, value_name = "HOW", value_parser = ["raw", "rle"], default_value = "raw")]
         tga: String,
-        /// glTF output, and Reforged to classic (--version 800): a folder to look for
-        /// textures in, after the model's own folder (repeat for several; e.g. an extracted
-        /// game archive). Going to 800, the textures the classic materials need are written
+        /// glTF output, and Reforged to classic (--version 800): where to look for
+        /// textures, after the model's own folder or map (repeat for several): a folder, an
+        /// archive (`war3.mpq`, a map), or the game's folder (its archives are searched in
+        /// the game's order). Going to 800, the textures the classic materials need are written
         /// as BLP beside OUT.
         #[arg(long, value_name = "DIR")]
         textures: Vec<PathBuf>,
@@ -286,7 +287,8 @@ pub(crate) enum Command {
     /// severity and source), a severity (error, warning, info), where in the model it is
     /// (`geosets[2].vertex_groups[17]`, `bones[4] "Hand Right"`), where that record is in
     /// the file (an MDX offset, an MDL line), and what to do. Files and folders (their
-    /// .mdx, .mdl and Milkshape .txt files) are checked in parallel; Milkshape and WoW
+    /// .mdx, .mdl and Milkshape .txt files) and maps (`map.w3x`: every model in it) are checked
+    /// in parallel; Milkshape and WoW
     /// alpha files are checked as the Warcraft III model they convert to. Textures found
     /// beside a model or under --textures are checked too.
     ///
@@ -332,8 +334,10 @@ pub(crate) enum Command {
         #[arg(long, value_name = "KIND",
               value_parser = ["unit", "building", "doodad", "effect", "portrait", "missile", "item"])]
         kind: Option<String>,
-        /// A folder to look for textures in, after the model's own folder (repeat for
-        /// several).
+        /// Where to look for textures, after the model's own folder or map (repeat for
+        /// several): a folder, an archive, or the game's folder (its archives are searched
+        /// in the game's order). With the game's archives among them, a texture or model
+        /// path found nowhere is reported (texture-not-found, model-not-found).
         #[arg(long, value_name = "DIR")]
         textures: Vec<PathBuf>,
         /// List the rules and exit.

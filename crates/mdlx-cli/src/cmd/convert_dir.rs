@@ -296,18 +296,23 @@ fn missing_summary(missing: &[&[String]], converted: usize, opts: &Options) -> O
     let most: Vec<String> = (common.iter().take(3))
         .map(|(p, n)| format!("{p} in {n}"))
         .collect();
+    let own = if missing.is_empty() {
+        ""
+    } else {
+        "each model's own folder (or map)"
+    };
     let looked = if opts.textures.is_empty() {
-        "each model's own folder".to_string()
+        own.to_string()
     } else {
         let given: Vec<String> = opts
             .textures
             .iter()
             .map(|d| d.display().to_string())
             .collect();
-        format!("each model's own folder and {}", given.join(", "))
+        format!("{own} and {}", given.join(", "))
     };
     Some(format!(
-        "mdlx: {total} texture(s) not found in {} of {converted} model(s) ({} different paths; most often {}); looked under {looked}; give --textures DIR (a folder with the game's textures, e.g. extracted from its archives) to embed them",
+        "mdlx: {total} texture(s) not found in {} of {converted} model(s) ({} different paths; most often {}); looked under {looked}; give --textures DIR (the game's folder, whose archives are searched; an archive; or a folder of textures) to embed them",
         missing.len(),
         by_path.len(),
         most.join(", ")

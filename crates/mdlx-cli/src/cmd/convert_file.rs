@@ -560,7 +560,7 @@ fn where_looked(missing: &[String], dirs: &[PathBuf], given: usize) -> Option<No
     Some(Note::info(
         "textures",
         format!(
-            "{} texture(s) not found; looked for each path, and then its file name (a .blp also as .dds, .tga or .png), under {}; give --textures DIR (a folder with the game's textures, e.g. extracted from its archives) to embed them",
+            "{} texture(s) not found; looked for each path, and then its file name (a .blp also as .dds, .tga or .png), under {}; give --textures DIR (the game's folder, whose archives are searched; an archive; or a folder of textures) to embed them",
             missing.len(),
             listed.join(", ")
         ),
