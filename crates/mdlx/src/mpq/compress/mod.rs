@@ -19,6 +19,8 @@ mod explode;
 mod huffman;
 mod sparse;
 #[cfg(test)]
+mod stormlib;
+#[cfg(test)]
 mod tests;
 
 /// Why a sector could not be decompressed.
