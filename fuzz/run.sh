@@ -3,7 +3,7 @@
 #   bash fuzz/run.sh [SECONDS] [TARGET...]
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). The machine's stable toolchain is used with
 # RUSTC_BOOTSTRAP=1, which lets it accept the sanitizer flags cargo-fuzz passes.
-# Seeds: the bundled cube, the MDL and Milkshape error fixtures, and a sample of ../shared/corpus copied
+# Seeds: the small shared archives for mpq_read; the bundled cube, the MDL and Milkshape error fixtures, and a sample of ../shared/corpus copied
 # into fuzz/corpus/ (not committed); gltf_source and gltf_import get a few small self-contained samples from
 # ../shared/gltf-samples; read_any, which takes any file, gets some of each format
 # and a few that are no model (image and archive headers, plain text, a small texture).
@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs="${1:-60}"; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(read_any check optimize texture_decode mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip gltf_source gltf_import)
+[ ${#targets[@]} -eq 0 ] && targets=(read_any check optimize mpq_read texture_decode mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip gltf_source gltf_import)
 shared=../../shared/corpus
 seed() { # TARGET KIND
   local dir="corpus/$1"; mkdir -p "$dir"
@@ -36,6 +36,13 @@ seed() { # TARGET KIND
     for ext in blp dds tga; do
       [ -d "$shared/textures" ] && ls -S "$shared/textures"/*."$ext" 2>/dev/null | tail -6 | xargs -I{} cp {} "$dir/"
     done
+  elif [ "$2" = mpq ]; then
+    # The small shared archives (a decoy header, no listfile, imploded, a v2 header).
+    for f in inwc3+JMPQ3__spazzledMap.w3x inwc3+JMPQ3__listfilelessMap.w3x \
+      TheGrayDot+mpqcli__mpq_without_internal_listfile.mpq Drake53+War3Net__ExampleMap203.w3x \
+      inwc3+JMPQ3__sectorShiftTest.w3x; do
+      cp "../../shared/archives/$f" "$dir/" 2>/dev/null
+    done
   elif [ "$2" = any ]; then
     cp ../examples/cube.mdx ../crates/mdlx/tests/mdl_errors/*.mdl ../crates/mdlx/tests/ms3d_errors/*.txt "$dir/" 2>/dev/null
     cp ../crates/mdlx/tests/fuzz_regressions/* "$dir/" 2>/dev/null
@@ -58,7 +65,7 @@ seed() { # TARGET KIND
 export RUSTC_BOOTSTRAP=1
 status=0
 for t in "${targets[@]}"; do
-  case "$t" in read_any|check) seed "$t" any ;; gltf_source|gltf_import) seed "$t" gltf ;; texture_*) seed "$t" texture ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
+  case "$t" in read_any|check) seed "$t" any ;; mpq_*) seed "$t" mpq ;; gltf_source|gltf_import) seed "$t" gltf ;; texture_*) seed "$t" texture ;; mdl_*) seed "$t" mdl ;; ms3d_*) seed "$t" ms3d ;; *) seed "$t" mdx ;; esac
   # The alpha fuzzer also starts from the boar, the one real alpha file.
   [ "$t" = alpha_roundtrip ] && cp "$shared/mdx/GrenderG__MDX-Parser__MDXParser__Files__Boar.mdx" "corpus/$t/" 2>/dev/null
   log="$(mktemp)"

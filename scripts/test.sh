@@ -86,6 +86,7 @@ prepare scripts/pillow-oracle.sh "the Pillow oracle" || true
 prepare scripts/gltf-judges.sh "the glTF judges" && judges_ready=1
 prepare scripts/blender-judge.sh "Blender" && blender_ready=1
 prepare scripts/sarif-judge.sh "the SARIF judges" || true
+prepare scripts/smpq-judge.sh "StormLib (smpq)" || true
 
 # Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
 if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi

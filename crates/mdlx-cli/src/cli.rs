@@ -44,7 +44,11 @@ impl Command {
             | Command::Check { common, .. }
             | Command::Pose { common, .. }
             | Command::Optimize { common, .. } => Some(*common),
-            Command::Roundtrip { .. } | Command::Completions { .. } | Command::Bench { .. } => None,
+            Command::Roundtrip { .. }
+            | Command::Completions { .. }
+            | Command::Bench { .. }
+            | Command::Ls { .. }
+            | Command::Extract { .. } => None,
         }
     }
 }
@@ -52,6 +56,42 @@ impl Command {
 /// The verbs.
 #[derive(Subcommand, Debug)]
 pub(crate) enum Command {
+    /// List the files of an archive (a map `.w3m`/`.w3x` or any MPQ), one name a line.
+    ///
+    /// Names come from the archive's `(listfile)` and, where it is missing or incomplete,
+    /// from what the archive names itself (the map's standard files, `war3map.imp`, the
+    /// paths inside its models, scripts and object data). A file whose name cannot be
+    /// recovered is listed as `File%08u.xxx` after its block index.
+    Ls {
+        /// The archive.
+        archive: PathBuf,
+        /// Only the files matching these patterns (`*`, `?`; case-insensitive; `/` and `\`
+        /// alike), e.g. `'*.mdx'`.
+        patterns: Vec<String>,
+        /// Also the size and the stored size of each file, and a count on stderr.
+        #[arg(long, short)]
+        long: bool,
+        /// Print one JSON object per file: name, whether the name is known, size, stored
+        /// size, locale, whether it is encrypted.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Extract the files of an archive into a folder, backslashes in names as folders.
+    ///
+    /// Each file is written whole or not at all; a file that cannot be read (a sector that
+    /// does not decompress, data cut short) is reported with its name and why, nothing is
+    /// written for it, and the exit status is 1.
+    Extract {
+        /// The archive.
+        archive: PathBuf,
+        /// The folder to write into (made when missing).
+        dir: PathBuf,
+        /// Only the files matching these patterns (as `mdlx ls` takes them).
+        patterns: Vec<String>,
+        /// No summary line.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Show models' version and family, counts of every record kind, sequences, textures,
     /// lights and cameras (with the fields of their version); of a texture (BLP, DDS, TGA,
     /// PNG), its kind, size, alpha and mip levels.

@@ -35,8 +35,8 @@ pub(crate) fn shown(path: &Path) -> String {
     }
 }
 
-/// Every file under `paths` (files as given, folders recursively) whose extension is one of
-/// `exts` (case-insensitive), sorted. Folders in `skip` (compared after resolving links)
+/// Every file under `paths` (files as given, folders recursively, archives as the members
+/// `ARCHIVE:NAME` of theirs) whose extension is one of `exts` (case-insensitive), sorted. Folders in `skip` (compared after resolving links)
 /// are not walked into, and a folder reached twice through links is walked once.
 pub(crate) fn find(paths: &[PathBuf], exts: &[&str], skip: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
@@ -45,8 +45,14 @@ pub(crate) fn find(paths: &[PathBuf], exts: &[&str], skip: &[PathBuf]) -> Result
         .filter_map(|p| fs::canonicalize(p).ok())
         .collect();
     for p in paths {
+        if crate::archive::split(p).is_some() {
+            out.push(p.clone());
+            continue;
+        }
         let meta = fs::metadata(p).with_context(|| format!("cannot read {}", p.display()))?;
-        if meta.is_dir() {
+        if meta.is_file() && crate::archive::is_archive(p) {
+            out.extend(crate::archive::members(p, exts)?);
+        } else if meta.is_dir() {
             walk(p, exts, &mut seen, &mut out)?;
         } else {
             out.push(p.clone());
@@ -88,6 +94,11 @@ fn walk(
 /// The file's first 64 KiB (what detection looks at), or `None` when it cannot be read.
 pub(crate) fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
+    if let Some((archive, inner)) = crate::archive::split(path) {
+        let mut data = crate::archive::read_member(&archive, &inner).ok()?;
+        data.truncate(64 << 10);
+        return Some(data);
+    }
     let mut head = Vec::new();
     fs::File::open(path)
         .and_then(|f| f.take(64 << 10).read_to_end(&mut head))
@@ -115,6 +126,11 @@ pub(crate) fn is_milkshape(path: &Path) -> bool {
     head(path).is_some_and(|h| mdlx::identify(&h) == mdlx::Content::Model(mdlx::Format::Ms3d))
 }
 
+/// Whether `path` stands for many files: a folder, or an archive (a map).
+pub(crate) fn is_container(path: &Path) -> bool {
+    !is_stdio(path) && (path.is_dir() || crate::archive::is_archive(path))
+}
+
 /// True if the file's extension is one of `exts` (case-insensitive).
 pub(crate) fn has_ext(path: &Path, exts: &[&str]) -> bool {
     path.extension()
@@ -138,6 +154,9 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
             .read_to_end(&mut data)
             .context("cannot read standard input")?;
         return Ok(data);
+    }
+    if let Some((archive, inner)) = crate::archive::split(path) {
+        return crate::archive::read_member(&archive, &inner);
     }
     fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }

@@ -2,6 +2,7 @@
 //! exit code (0 success, 1 failure, 2 usage); messages are prefixed with the program name.
 #![forbid(unsafe_code)]
 
+mod archive;
 mod cli;
 mod cmd;
 mod files;
@@ -96,6 +97,18 @@ fn main() -> ExitCode {
 fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
     let result = match command {
         cli::Command::Info { files, json, .. } => cmd::info::run(&ctx, &files, json),
+        cli::Command::Ls {
+            archive,
+            patterns,
+            long,
+            json,
+        } => cmd::archive::ls(&archive, &patterns, long, json),
+        cli::Command::Extract {
+            archive,
+            dir,
+            patterns,
+            quiet,
+        } => cmd::archive::extract(&archive, &dir, &patterns, quiet),
         cli::Command::Convert {
             input,
             output,

@@ -154,7 +154,7 @@ fn settings(opts: &Options) -> Result<Settings> {
 fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
-        if p.is_dir() {
+        if files::is_container(p) {
             let exts = files::model_extensions();
             let mut found = files::find(std::slice::from_ref(p), &exts, &[])?;
             found.retain(|f| !files::has_ext(f, &["txt"]) || files::is_milkshape(f));
@@ -205,7 +205,10 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
         let mut findings = mdlx::check::check_as(&model, as_kind.kind);
         kind = Some(as_kind);
         let mut dirs: Vec<PathBuf> = Vec::new();
-        if !files::is_stdio(file) {
+        if let Some((archive, _)) = crate::archive::split(file) {
+            // A model inside a map: its textures are in the map first.
+            dirs.push(archive);
+        } else if !files::is_stdio(file) {
             dirs.push(
                 file.parent()
                     .map_or_else(|| PathBuf::from("."), Path::to_path_buf),

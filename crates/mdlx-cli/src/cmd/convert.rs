@@ -84,7 +84,7 @@ pub(crate) fn run(
             "--json and the output `-` would both use standard output; name an output file",
         ));
     }
-    if !files::is_stdio(input) && input.is_dir() {
+    if files::is_container(input) {
         let Some(to) = to else {
             return Err(usage(format!(
                 "converting a folder needs --to FORMAT ({})",

@@ -316,7 +316,8 @@ fn missing_summary(missing: &[&[String]], converted: usize, opts: &Options) -> O
 
 /// Where an input under `dir` goes under `out_dir`.
 fn target_of(dir: &Path, out_dir: &Path, input: &Path, to: To) -> PathBuf {
-    let rel = input.strip_prefix(dir).unwrap_or(input);
+    let rel = crate::archive::relative(input)
+        .unwrap_or_else(|| input.strip_prefix(dir).unwrap_or(input).to_path_buf());
     out_dir.join(rel).with_extension(to.extensions[0])
 }
 

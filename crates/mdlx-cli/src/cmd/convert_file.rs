@@ -349,7 +349,10 @@ fn write_options(
                 .transpose()?;
         }
         Format::Glb | Format::Gltf => {
-            if !files::is_stdio(input) {
+            if let Some((archive, _)) = crate::archive::split(input) {
+                // A model inside a map: its textures are in the map first.
+                w.gltf.texture_dirs.push(archive);
+            } else if !files::is_stdio(input) {
                 let dir = input.parent().unwrap_or(Path::new(""));
                 w.gltf.texture_dirs.push(if dir.as_os_str().is_empty() {
                     Path::new(".").to_path_buf()

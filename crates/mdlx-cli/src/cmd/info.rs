@@ -58,7 +58,7 @@ fn expand_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     ];
     let mut out = Vec::new();
     for p in paths {
-        if files::is_stdio(p) || !p.is_dir() {
+        if !files::is_container(p) {
             out.push(p.clone());
             continue;
         }

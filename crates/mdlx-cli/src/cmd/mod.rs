@@ -1,5 +1,6 @@
 //! One module per verb.
 
+pub(crate) mod archive;
 pub(crate) mod bench;
 pub(crate) mod check;
 mod check_print;

@@ -277,6 +277,12 @@ rules! {
     TEXTURE_NOT_POW2 "texture-not-power-of-two" Warning false
         "m3v utils/blp/sanitytest"
         "a texture beside the model is not a power of two on each side";
+    TEXTURE_NOT_FOUND "texture-not-found" Error false
+        "War3 Model Tuner (missing texture files)"
+        "a texture is in none of the folders and archives searched, the game's among them (checked with --textures naming the game's folder or archives)";
+    MODEL_NOT_FOUND "model-not-found" Error false
+        "War3 Model Tuner (missing model files)"
+        "a model an emitter spawns or an attachment shows is in none of the folders and archives searched, the game's among them";
     TEXTURE_TOO_LARGE "texture-over-512" Warning false
         "m3v utils/blp/sanitytest (here for version 800 models only: Reforged's textures are larger)"
         "a texture beside a version 800 model is over 512 pixels on a side";

@@ -15,9 +15,11 @@ const BLP1_JPEG_HEADER_SIZE: usize = 156;
 /// The largest shared JPEG header the game reads.
 const MAX_JPEG_HEADER: u32 = 624;
 
-/// Checks the model's textures that are found under `dirs` (Warcraft III paths, any case;
-/// see [`TextureFinder`]). Textures that are not found are not reported: they may be in
-/// the game's archives. A file that cannot be read as a texture is left to `mdlx info`.
+/// Checks the model's textures that are found under `dirs` (folders, archives, the game's
+/// folder; Warcraft III paths, any case; see [`TextureFinder`]). When the game's archives
+/// are among them, a texture, or a model an emitter spawns or an attachment shows, found
+/// nowhere is reported; otherwise it may be in the game's archives and is not. A file that
+/// cannot be read as a texture is left to `mdlx info`.
 pub fn check_textures(model: &Model, dirs: Vec<PathBuf>) -> Vec<Finding> {
     // The texture rules are the same for every kind.
     let mut f = Findings::new(super::Kind::Unit);
@@ -27,17 +29,22 @@ pub fn check_textures(model: &Model, dirs: Vec<PathBuf>) -> Vec<Finding> {
         if path.is_empty() || t.replaceable_id != 0 {
             continue;
         }
-        let Some(file) = finder.find(&path) else {
+        let Some(found) = finder.load(&path) else {
+            if finder.searches_game() {
+                let at = At::record("textures", i, Some(&path));
+                let msg = format!("{path} is in none of the folders and archives searched, the game's among them: the game cannot load it");
+                f.add(&TEXTURE_NOT_FOUND, &at, msg);
+            }
             continue;
         };
-        let Ok(data) = std::fs::read(&file) else {
+        let Ok(data) = found.bytes else {
             continue;
         };
         let Ok(tex) = Texture::from_bytes(&data) else {
             continue;
         };
         let at = At::record("textures", i, Some(&path));
-        let shown = file.display();
+        let shown = &found.shown;
         let (w, h) = (tex.width, tex.height);
         if !w.is_power_of_two() || !h.is_power_of_two() {
             let msg =
@@ -60,5 +67,40 @@ pub fn check_textures(model: &Model, dirs: Vec<PathBuf>) -> Vec<Finding> {
             }
         }
     }
+    if finder.searches_game() {
+        models_found(model, &mut finder, &mut f);
+    }
     f.out
+}
+
+/// Reports the model paths of particle emitters (the models they spawn) and attachments
+/// found nowhere. The game loads `.mdx` for a path written `.mdl`.
+fn models_found(model: &Model, finder: &mut TextureFinder, f: &mut Findings) {
+    let emitters = model
+        .particle_emitters
+        .iter()
+        .map(|e| ("particle_emitters", e.path.text()));
+    let attachments = model
+        .attachments
+        .iter()
+        .map(|a| ("attachments", a.path.text()));
+    let mut index: std::collections::HashMap<&str, usize> = Default::default();
+    for (list, path) in emitters.chain(attachments) {
+        let i = index.entry(list).or_default();
+        let at = At::record(list, *i, Some(&path));
+        *i += 1;
+        let path = path.trim();
+        if path.is_empty() {
+            continue;
+        }
+        let lower = path.to_ascii_lowercase();
+        let mdx = match lower.strip_suffix(".mdl") {
+            Some(_) => format!("{}.mdx", &path[..path.len() - 4]),
+            None => path.to_string(),
+        };
+        if finder.load(&mdx).is_none() && finder.load(path).is_none() {
+            let msg = format!("{path} is in none of the folders and archives searched, the game's among them: the game cannot load it");
+            f.add(&MODEL_NOT_FOUND, &at, msg);
+        }
+    }
 }

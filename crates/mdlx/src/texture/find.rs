@@ -1,25 +1,108 @@
-//! Finding a model's texture files on disk, for every conversion and check that reads them.
+//! Finding a model's texture files on disk and in archives, for every conversion and check
+//! that reads them.
 
+use crate::mpq::Archive;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where textures are looked for, in order.
+#[derive(Clone, Debug)]
+enum Place {
+    /// A folder on disk.
+    Folder(PathBuf),
+    /// An MPQ archive (a map, or one of the game's).
+    Archive(PathBuf, Arc<Archive>),
+}
+
+/// A texture file found: where (for messages) and its bytes.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The file's path, or `ARCHIVE:NAME` for a file in an archive.
+    pub shown: String,
+    /// Its bytes, or why they could not be read.
+    pub bytes: Result<Vec<u8>, String>,
+}
 
 /// Finds a model's textures on disk: Warcraft III paths (`Textures\Foo.blp`) under each
 /// folder, without regard to case; then the file name alone in each folder; and, for a
 /// `.blp` path, the same name as `.dds`, `.tga` or `.png` (Reforged and hand-made files
 /// often stand in for the original format).
+///
+/// Each of the places given may also be an MPQ archive (a map, `war3.mpq`), or the game's
+/// folder, which stands for its archives in the order the game reads them (see
+/// [`crate::mpq::game_archives`]) after its loose files. An archive that cannot be opened
+/// is left out.
 #[derive(Clone, Debug, Default)]
 pub struct TextureFinder {
     dirs: Vec<PathBuf>,
+    places: Vec<Place>,
+    game: bool,
     listings: HashMap<PathBuf, HashMap<String, PathBuf>>,
 }
 
 impl TextureFinder {
-    /// A finder over `dirs`, searched in order.
+    /// A finder over `dirs` (folders, archives or game folders), searched in order.
     pub fn new(dirs: Vec<PathBuf>) -> TextureFinder {
+        let mut places = Vec::new();
+        let mut game = false;
+        for d in &dirs {
+            if d.is_file() {
+                if let Ok(a) = crate::mpq::shared(d) {
+                    game |= crate::mpq::is_game_archive(d);
+                    places.push(Place::Archive(d.clone(), a));
+                }
+                continue;
+            }
+            places.push(Place::Folder(d.clone()));
+            for a in crate::mpq::game_archives(d) {
+                if let Ok(opened) = crate::mpq::shared(&a) {
+                    game = true;
+                    places.push(Place::Archive(a, opened));
+                }
+            }
+        }
         TextureFinder {
-            dirs,
+            dirs: dirs.into_iter().filter(|d| !d.is_file()).collect(),
+            places,
+            game,
             listings: HashMap::new(),
         }
+    }
+
+    /// Whether the game's own archives are searched: a path not found is then found
+    /// nowhere the game looks.
+    pub fn searches_game(&self) -> bool {
+        self.game
+    }
+
+    /// The texture (or any file) at Warcraft III path `path`, from the first place that
+    /// has it: for each name tried (as given, then a `.blp` path as `.dds`, `.tga`,
+    /// `.png`), each folder and archive in order; then the file name alone in each folder.
+    pub fn load(&mut self, path: &str) -> Option<Found> {
+        let names = candidates(path)?;
+        let places = self.places.clone();
+        for parts in &names {
+            for place in &places {
+                match place {
+                    Place::Folder(d) => {
+                        if let Some(f) = self.walk(d, parts) {
+                            return Some(from_disk(&f));
+                        }
+                    }
+                    Place::Archive(p, a) => {
+                        let inner = parts.join("\\");
+                        if a.contains(&inner) {
+                            return Some(Found {
+                                shown: format!("{}:{inner}", p.display()),
+                                bytes: a.read(&inner).map_err(|e| e.to_string()),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        self.find_by_name(&names).map(|f| from_disk(&f))
     }
 
     /// The entries of `dir`, by lower-case name.
@@ -47,25 +130,10 @@ impl TextureFinder {
         }
     }
 
-    /// Where the texture at Warcraft III path `path` is, if anywhere.
+    /// Where the texture at Warcraft III path `path` is on disk, if anywhere (archives
+    /// are not searched: see [`load`](Self::load)).
     pub fn find(&mut self, path: &str) -> Option<PathBuf> {
-        let norm = path.replace('\\', "/").to_lowercase();
-        let parts: Vec<String> = norm
-            .split('/')
-            .filter(|p| !p.is_empty() && *p != ".")
-            .map(String::from)
-            .collect();
-        if parts.is_empty() || parts.iter().any(|p| p == "..") {
-            return None;
-        }
-        let mut candidates = vec![parts.clone()];
-        if let Some(stem) = parts.last().and_then(|l| l.strip_suffix(".blp")) {
-            for ext in ["dds", "tga", "png"] {
-                let mut p = parts.clone();
-                *p.last_mut().expect("not empty") = format!("{stem}.{ext}");
-                candidates.push(p);
-            }
-        }
+        let candidates = candidates(path)?;
         let dirs = self.dirs.clone();
         for c in &candidates {
             for d in &dirs {
@@ -74,7 +142,13 @@ impl TextureFinder {
                 }
             }
         }
-        for c in &candidates {
+        self.find_by_name(&candidates)
+    }
+
+    /// The file name alone, in each folder.
+    fn find_by_name(&mut self, candidates: &[Vec<String>]) -> Option<PathBuf> {
+        let dirs = self.dirs.clone();
+        for c in candidates {
             let name = c.last().expect("not empty");
             for d in &dirs {
                 if let Some(f) = self.walk(d, std::slice::from_ref(name)) {
@@ -83,5 +157,35 @@ impl TextureFinder {
             }
         }
         None
+    }
+}
+
+/// The names tried for `path`, lower case, as parts: as given, then a `.blp` path as
+/// `.dds`, `.tga` and `.png`. `None` for an empty path or one that climbs (`..`).
+fn candidates(path: &str) -> Option<Vec<Vec<String>>> {
+    let norm = path.replace('\\', "/").to_lowercase();
+    let parts: Vec<String> = norm
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .map(String::from)
+        .collect();
+    if parts.is_empty() || parts.iter().any(|p| p == "..") {
+        return None;
+    }
+    let mut out = vec![parts.clone()];
+    if let Some(stem) = parts.last().and_then(|l| l.strip_suffix(".blp")) {
+        for ext in ["dds", "tga", "png"] {
+            let mut p = parts.clone();
+            *p.last_mut().expect("not empty") = format!("{stem}.{ext}");
+            out.push(p);
+        }
+    }
+    Some(out)
+}
+
+fn from_disk(f: &Path) -> Found {
+    Found {
+        shown: f.display().to_string(),
+        bytes: std::fs::read(f).map_err(|e| format!("{}: {e}", f.display())),
     }
 }

@@ -136,3 +136,9 @@ pub(crate) fn pillow_to_png<'a>(
     eprint!("Pillow: {said}");
     said
 }
+
+/// StormLib's `smpq` (`MDLX_SMPQ`, set by `scripts/smpq-judge.sh`), or `None` with a
+/// message; under CI a missing `smpq` is a failure.
+pub(crate) fn smpq() -> Option<PathBuf> {
+    judge_env("MDLX_SMPQ", "the StormLib (smpq) comparison")
+}

@@ -158,12 +158,12 @@ fn compose(finder: &mut TextureFinder, path: &str, orm: Option<&str>) -> Result<
     let load = |finder: &mut TextureFinder, path: &str| -> Result<RgbaImage, String> {
         // As named, else as a BLP (or the DDS, TGA or PNG of that name, as the finder
         // looks for them): Reforged models name `.tif` files the game never shipped.
-        let file = finder
-            .find(path)
-            .or_else(|| finder.find(&blp_path(path, "")))
+        let found = finder
+            .load(path)
+            .or_else(|| finder.load(&blp_path(path, "")))
             .ok_or_else(|| format!("{path:?} not found in the texture folders"))?;
-        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        crate::texture::decode(&bytes).map_err(|e| format!("{}: {e}", file.display()))
+        let bytes = found.bytes?;
+        crate::texture::decode(&bytes).map_err(|e| format!("{}: {e}", found.shown))
     };
     let mut d = load(finder, path)?;
     if let Some(orm) = orm {

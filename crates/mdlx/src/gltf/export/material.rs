@@ -131,25 +131,23 @@ impl<'m> Materials<'m> {
                 .push((what, "a replaceable texture the game supplies".into()));
             return None;
         }
-        let Some(file) = self.finder.find(&path) else {
+        let Some(found) = self.finder.load(&path) else {
             self.missing.push((path, "not found".into()));
             return None;
         };
-        let image = std::fs::read(&file)
-            .map_err(|e| e.to_string())
-            .and_then(|data| {
-                // Hand-made stand-ins are often PNG, which the game does not read.
-                if data.starts_with(b"\x89PNG") {
-                    crate::texture::png::from_bytes(&data).map_err(|e| e.to_string())
-                } else {
-                    crate::texture::decode(&data).map_err(|e| e.to_string())
-                }
-            });
+        let shown = found.shown;
+        let image = found.bytes.and_then(|data| {
+            // Hand-made stand-ins are often PNG, which the game does not read.
+            if data.starts_with(b"\x89PNG") {
+                crate::texture::png::from_bytes(&data).map_err(|e| e.to_string())
+            } else {
+                crate::texture::decode(&data).map_err(|e| e.to_string())
+            }
+        });
         let mut image = match image {
             Ok(i) => i,
             Err(e) => {
-                self.missing
-                    .push((path, format!("{}: {e}", file.display())));
+                self.missing.push((path, format!("{shown}: {e}")));
                 return None;
             }
         };

@@ -126,8 +126,14 @@ fn mask_rules() {
     );
     let z = compress_zlib(&[5u8; 1000]).unwrap();
     assert_eq!(decompress(&z, 1000).unwrap(), vec![5u8; 1000]);
-    // Full before the stream's end: kept, as StormLib does.
-    assert_eq!(decompress(&z, 999).unwrap(), vec![5u8; 999]);
+    // A stream that gives more than the file's size implies is an error.
+    assert_eq!(
+        decompress(&z, 999),
+        Err(CodecError::Length {
+            expected: 999,
+            got: 1000
+        })
+    );
     assert_eq!(
         decompress(&z, 1001),
         Err(CodecError::Length {

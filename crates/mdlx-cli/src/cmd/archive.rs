@@ -1,0 +1,178 @@
+//! `mdlx ls ARCHIVE` and `mdlx extract ARCHIVE DIR`: a map's or MPQ archive's files.
+
+use crate::files;
+use anyhow::{bail, Result};
+use mdlx::mpq::Entry;
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Whether `name` matches the pattern: `*` any run, `?` one character, case-insensitive,
+/// `/` and `\` alike.
+pub(crate) fn matches(pattern: &str, name: &str) -> bool {
+    fn norm(s: &str) -> Vec<u8> {
+        s.bytes()
+            .map(|b| {
+                if b == b'/' {
+                    b'\\'
+                } else {
+                    b.to_ascii_lowercase()
+                }
+            })
+            .collect()
+    }
+    let (p, n) = (norm(pattern), norm(name));
+    // Iterative wildcard match, remembering the last `*` to back up to.
+    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
+    while j < n.len() {
+        if i < p.len() && (p[i] == b'?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == b'*' {
+            star = Some(i);
+            mark = j;
+            i += 1;
+        } else if let Some(s) = star {
+            i = s + 1;
+            mark += 1;
+            j = mark;
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == b'*')
+}
+
+fn selected(entries: Vec<Entry>, patterns: &[String]) -> Vec<Entry> {
+    entries
+        .into_iter()
+        .filter(|e| patterns.is_empty() || patterns.iter().any(|p| matches(p, &e.name())))
+        .collect()
+}
+
+/// `mdlx ls`.
+pub(crate) fn ls(archive: &Path, patterns: &[String], long: bool, json: bool) -> Result<ExitCode> {
+    let a = crate::archive::open(archive)?;
+    let entries = selected(a.entries(), patterns);
+    let mut out = std::io::stdout().lock();
+    for e in &entries {
+        if json {
+            let v = serde_json::json!({
+                "name": e.name(),
+                "named": e.known_name.is_some(),
+                "size": e.size,
+                "stored": e.stored_size,
+                "locale": e.locale,
+                "encrypted": e.encrypted(),
+            });
+            writeln!(out, "{v}")?;
+        } else if long {
+            writeln!(out, "{:>10} {:>10} {}", e.size, e.stored_size, e.name())?;
+        } else {
+            writeln!(out, "{}", e.name())?;
+        }
+    }
+    if !json && long {
+        let unnamed = entries.iter().filter(|e| e.known_name.is_none()).count();
+        eprintln!(
+            "{} files{}",
+            entries.len(),
+            if unnamed > 0 {
+                format!(", {unnamed} whose names could not be recovered (listed as File%08u.xxx)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mdlx extract`: every selected file under `dir`, its backslashes as folders; a file that
+/// cannot be read is reported and nothing is written for it.
+pub(crate) fn extract(
+    archive: &Path,
+    dir: &Path,
+    patterns: &[String],
+    quiet: bool,
+) -> Result<ExitCode> {
+    let a = crate::archive::open(archive)?;
+    let entries = selected(a.entries(), patterns);
+    if entries.is_empty() {
+        bail!("no file of {} matches", archive.display());
+    }
+    std::fs::create_dir_all(dir)?;
+    // One output per name: a file stored for several locales is extracted once (the
+    // neutral one, or the first).
+    let mut seen = std::collections::HashSet::new();
+    let mut unique: Vec<&Entry> = Vec::new();
+    let mut order: Vec<&Entry> = entries.iter().collect();
+    order.sort_by_key(|e| (e.locale != 0, e.slot));
+    for e in order {
+        if seen.insert(e.name().to_ascii_lowercase()) {
+            unique.push(e);
+        }
+    }
+    let bar = super::convert_dir::Progress::new(unique.len());
+    let results: Vec<Result<u64>> = unique
+        .par_iter()
+        .map(|e| {
+            let r = (|| {
+                let data = a.read_entry(e)?;
+                let target = dir.join(crate::archive::safe_relative(&e.name()));
+                if let Some(parent) = target.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                files::write(&target, &data, archive)?;
+                Ok(data.len() as u64)
+            })();
+            bar.inc();
+            r
+        })
+        .collect();
+    bar.finish();
+    let (mut ok, mut bytes, mut failed) = (0usize, 0u64, 0usize);
+    for r in &results {
+        match r {
+            Ok(n) => {
+                ok += 1;
+                bytes += n;
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("mdlx: error: {}: {e:#}", archive.display());
+            }
+        }
+    }
+    if !quiet {
+        eprintln!(
+            "{ok} files ({bytes} bytes) extracted to {}{}",
+            dir.display(),
+            if failed > 0 {
+                format!("; {failed} could not be read")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn patterns() {
+        assert!(matches("*.mdx", "war3mapImported\\Hero.MDX"));
+        assert!(matches("war3mapImported/*", "war3mapImported\\Hero.mdx"));
+        assert!(matches("war3map.?", "war3map.j"));
+        assert!(!matches("*.mdx", "war3map.j"));
+        assert!(matches("*", ""));
+        assert!(!matches("a*b", "acd"));
+    }
+}

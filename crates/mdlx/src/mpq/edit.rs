@@ -1,0 +1,182 @@
+//! Writing an archive anew with changes: files added, replaced, removed and renamed, every
+//! other file carried over with its bytes, the map header kept, `(listfile)` and
+//! `(attributes)` made afresh. Files whose names are unknown keep their hash table slots
+//! (the table keeps its size), so the game still finds them by the names it knows.
+
+use super::error::{MpqError, MpqErrorKind};
+use super::write::{ArchiveWriter, EntryName, NewFile, WriteReport};
+use super::{tables, Archive};
+
+/// The changes [`Archive::rewrite`] makes. Names are matched as the archive matches them
+/// (any case, `/` or `\`).
+#[derive(Clone, Debug, Default)]
+pub struct Edits {
+    /// Files to add, or to replace when the archive has them: name and bytes.
+    pub put: Vec<(String, Vec<u8>)>,
+    /// Files to remove.
+    pub remove: Vec<String>,
+    /// Files to rename: old name, new name.
+    pub rename: Vec<(String, String)>,
+    /// Leave out a file that cannot be read (reported in [`Rewritten::dropped`]) instead of
+    /// failing.
+    pub drop_unreadable: bool,
+}
+
+/// An archive written anew, and what happened.
+#[derive(Clone, Debug)]
+pub struct Rewritten {
+    /// The new archive file.
+    pub bytes: Vec<u8>,
+    /// The writer's report (counts, table size, what was dropped).
+    pub report: WriteReport,
+    /// Files added (not in the archive before).
+    pub added: usize,
+    /// Files replaced.
+    pub replaced: usize,
+    /// Files removed.
+    pub removed: usize,
+    /// Files renamed.
+    pub renamed: usize,
+    /// Files left out because they could not be read, with why.
+    pub dropped: Vec<String>,
+    /// Whether the original had a signature (a `(signature)` file or a strong `NGIS`
+    /// signature after the archive) that the rewrite drops: a changed archive cannot keep
+    /// Blizzard's signature.
+    pub signature_dropped: bool,
+}
+
+fn same(a: &str, b: &str) -> bool {
+    let norm = |s: &str| s.replace('/', "\\").to_ascii_lowercase();
+    norm(a) == norm(b)
+}
+
+fn is_special(name: &str) -> bool {
+    ["(listfile)", "(attributes)", "(signature)"]
+        .iter()
+        .any(|s| same(s, name))
+}
+
+impl Archive {
+    /// This archive written anew with `edits`. Nothing is written to disk: the caller
+    /// writes [`Rewritten::bytes`] where it wants (never over this archive's file while it
+    /// is open).
+    pub fn rewrite(&self, edits: &Edits) -> Result<Rewritten, MpqError> {
+        let mut w = ArchiveWriter::new();
+        let prefix = self.src.read_clipped(0, self.header.offset).into_owned();
+        w.prefix(prefix);
+        w.sector_size_shift(self.header.sector_shift);
+        let slots = self.hashes.len() as u32;
+        let unnamed = self.entries().iter().any(|e| e.known_name.is_none());
+        if slots.is_power_of_two() {
+            w.hash_table_size(slots);
+        } else if unnamed {
+            return Err(MpqError::new(MpqErrorKind::Invalid(format!(
+                "its hash table has {slots} slots, not a power of two, and files whose names are unknown: they cannot be carried over"
+            ))));
+        }
+        if unnamed {
+            let used = (0..self.hashes.len())
+                .filter(|&i| self.hashes[i].block != tables::EMPTY)
+                .map(|i| i as u32);
+            w.keep_slots(used.collect::<Vec<_>>());
+        }
+        let mut out = Rewritten {
+            bytes: Vec::new(),
+            report: WriteReport::default(),
+            added: 0,
+            replaced: 0,
+            removed: 0,
+            renamed: 0,
+            dropped: Vec::new(),
+            signature_dropped: self.contains("(signature)") || self.has_strong_signature(),
+        };
+        let mut put_used = vec![false; edits.put.len()];
+        // Protected maps point several slots of one name at a block: the file is kept once.
+        let mut seen = std::collections::HashSet::new();
+        for entry in self.entries() {
+            let name = entry.known_name.clone();
+            if name.as_deref().is_some_and(is_special) {
+                continue;
+            }
+            if let Some(n) = &name {
+                if !seen.insert((n.replace('/', "\\").to_ascii_lowercase(), entry.locale)) {
+                    continue;
+                }
+            }
+            if let Some(n) = &name {
+                if edits.remove.iter().any(|r| same(r, n)) {
+                    out.removed += 1;
+                    continue;
+                }
+            }
+            let put = name
+                .as_deref()
+                .and_then(|n| edits.put.iter().position(|(p, _)| same(p, n)));
+            let data = match put {
+                Some(i) => {
+                    put_used[i] = true;
+                    out.replaced += 1;
+                    edits.put[i].1.clone()
+                }
+                None => match self.read_entry(&entry) {
+                    Ok(d) => d,
+                    Err(e) if edits.drop_unreadable => {
+                        out.dropped.push(e.to_string());
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                },
+            };
+            let stored_name = match &name {
+                Some(n) => {
+                    let renamed = edits.rename.iter().find(|(old, _)| same(old, n));
+                    if renamed.is_some() {
+                        out.renamed += 1;
+                    }
+                    EntryName::Named(renamed.map_or_else(|| n.clone(), |(_, new)| new.clone()))
+                }
+                None => {
+                    let h = &self.hashes[entry.slot];
+                    EntryName::Hashed {
+                        index: entry.slot as u32,
+                        name_a: h.name_a,
+                        name_b: h.name_b,
+                    }
+                }
+            };
+            let h = &self.hashes[entry.slot];
+            w.add(NewFile {
+                name: stored_name,
+                locale: h.locale,
+                platform: h.platform,
+                data,
+                filetime: None,
+            });
+        }
+        for (i, (name, data)) in edits.put.iter().enumerate() {
+            if !put_used[i] {
+                out.added += 1;
+                w.add(NewFile {
+                    name: EntryName::Named(name.clone()),
+                    locale: 0,
+                    platform: 0,
+                    data: data.clone(),
+                    filetime: None,
+                });
+            }
+        }
+        let (bytes, report) = w
+            .write()
+            .map_err(|e| MpqError::new(MpqErrorKind::Invalid(e.to_string())))?;
+        out.bytes = bytes;
+        out.signature_dropped |= report.signature_dropped;
+        out.report = report;
+        Ok(out)
+    }
+
+    /// Whether a strong signature (`NGIS` and 256 bytes) ends the file.
+    fn has_strong_signature(&self) -> bool {
+        let len = self.src.len();
+        len >= 260 && &self.src.read_clipped(len - 260, 4)[..] == b"NGIS"
+    }
+}
