@@ -225,7 +225,7 @@ fn mutated_streams_never_panic() {
     bz.write_all(&plain).unwrap();
     let mut lz = vec![0x12, 0];
     lzma_rs::lzma_compress(&mut &plain[..], &mut lz).unwrap();
-    let mut streams = vec![
+    let mut streams = [
         compress_zlib(&plain).unwrap(),
         bz.finish().unwrap(),
         lz,
