@@ -3,6 +3,7 @@
 //! with a file added, one replaced, one removed and one renamed, StormLib sees exactly that.
 
 #[path = "mpq_write/judge.rs"]
+#[allow(dead_code)]
 mod judge;
 
 use mdlx::mpq::{Archive, Edits};

@@ -158,13 +158,16 @@ fn one(ctx: &Ctx, input: &Path, output: Option<&Path>, options: &Options) -> Res
     Ok(done)
 }
 
+/// One model optimized, and its bytes when a format was asked for.
+type Optimized1 = (Done, Option<Vec<u8>>);
+
 /// The model at `input` optimized, and its bytes in `format` when one is given.
 fn optimized(
     ctx: &Ctx,
     input: &Path,
     format: Option<mdlx::Format>,
     options: &Options,
-) -> Result<(Done, Option<Vec<u8>>)> {
+) -> Result<Optimized1> {
     let model = read(ctx, input)?;
     let Optimized { model, report } = mdlx::optimize::optimize(&model, options)
         .map_err(|e| anyhow!("{}: {e}", files::shown(input)))?;
@@ -195,7 +198,7 @@ fn into_archive(
     let archive = crate::archive::open(input)?;
     let found = crate::archive::members(input, &["mdx", "mdl"])?;
     let bar = Progress::new(found.len());
-    let results: Vec<(PathBuf, Result<(Done, Option<Vec<u8>>)>)> = found
+    let results: Vec<(PathBuf, Result<Optimized1>)> = found
         .par_iter()
         .map(|path| {
             let format = if files::has_ext(path, &["mdl"]) {

@@ -24,7 +24,6 @@ mod stormlib;
 mod tests;
 
 /// Why a sector could not be decompressed.
-#[allow(dead_code)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum CodecError {
     /// A method (mask bit) this reader does not know.
@@ -100,7 +99,6 @@ const STAGES: [(u8, Stage); 7] = [
 ///
 /// As in StormLib, a sector exactly `out_len` bytes long is stored as it is (compression
 /// did not pay), and one longer than `out_len` is an error.
-#[allow(dead_code)]
 pub(crate) fn decompress(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
     if data.len() == out_len {
         return Ok(data.to_vec());
@@ -147,7 +145,6 @@ pub(crate) fn decompress(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecEr
 
 /// Undoes PKWare DCL on a sector of a file stored with the IMPLODE flag (no mask byte).
 /// A sector exactly `out_len` bytes long is stored as it is, as in StormLib.
-#[allow(dead_code)]
 pub(crate) fn explode(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
     if data.len() == out_len {
         return Ok(data.to_vec());
@@ -287,7 +284,6 @@ fn lzma(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
 
 /// Compresses a sector with zlib, mask byte first; `None` when that would not make it
 /// smaller (the sector is then stored as it is).
-#[allow(dead_code)]
 pub(crate) fn compress_zlib(data: &[u8]) -> Option<Vec<u8>> {
     use std::io::Write;
     let mut enc = flate2::write::ZlibEncoder::new(vec![0x02], flate2::Compression::new(9));
