@@ -123,7 +123,7 @@ pub(crate) fn extract(
                 if let Some(parent) = target.parent() {
                     std::fs::create_dir_all(parent)?;
                 }
-                files::write(&target, &data, archive)?;
+                files::write_bulk(&target, &data, archive)?;
                 Ok(data.len() as u64)
             })();
             bar.inc();

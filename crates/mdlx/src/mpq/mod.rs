@@ -121,6 +121,16 @@ impl Archive {
     fn from_source(src: Source) -> Result<Archive, MpqError> {
         let header = header::find(&src)?;
         let hashes = tables::hash_table(&src, &header)?;
+        if hashes.is_empty() && header.het_pos != 0 {
+            // Version 3 and 4 archives made by StormLib carry classic tables beside HET and
+            // BET, and are read through them; one with only HET and BET is not read yet.
+            return Err(MpqError::at(
+                MpqErrorKind::Invalid(
+                    "it has only HET and BET tables (MPQ version 3+), which this reader does not read".into(),
+                ),
+                header.offset + header.het_pos,
+            ));
+        }
         let mut blocks = tables::block_table(&src, &header)?;
         // A block whose data lies outside the file cannot be a file (the rest of an
         // oversized block table is whatever follows it).
