@@ -82,7 +82,7 @@ impl TextureFinder {
     pub fn load(&mut self, path: &str) -> Option<Found> {
         let names = candidates(path)?;
         let places = self.places.clone();
-        for parts in &names {
+        for (k, parts) in names.iter().enumerate() {
             for place in &places {
                 match place {
                     Place::Folder(d) => {
@@ -93,8 +93,15 @@ impl TextureFinder {
                     Place::Archive(p, a) => {
                         let inner = parts.join("\\");
                         if a.contains(&inner) {
+                            // The path as the model writes it, where that is what was found.
+                            let written = path.replace('/', "\\");
+                            let shown = if k == 0 {
+                                written.trim_matches('\\')
+                            } else {
+                                &inner
+                            };
                             return Some(Found {
-                                shown: format!("{}:{inner}", p.display()),
+                                shown: format!("{}:{shown}", p.display()),
                                 bytes: a.read(&inner).map_err(|e| e.to_string()),
                             });
                         }
