@@ -1,7 +1,7 @@
 //! Textures from the game's archives: a game folder made here with StormLib (`smpq`) holding
 //! `War3.mpq` and `War3Patch.mpq`, both with `Textures\Cube.blp` (the patch's wins, as in
-//! the game); `check` reporting a texture found nowhere once the game's archives are
-//! searched, and only then; and the glTF export embedding the texture from the archive.
+//! the game); `check` reporting a texture, or a model an emitter spawns, found nowhere once
+//! the game's archives are searched, and only then; and the glTF export embedding the texture from the archive.
 
 mod common;
 use common::*;
@@ -89,6 +89,19 @@ fn textures_come_from_the_games_archives_in_its_order() {
     assert_eq!(r.status.code(), Some(1), "an error");
     let r = mdlx(&["check", &s(&mdl)]);
     assert!(!text(&r.stdout).contains("texture-not-found"));
+
+    // A model an emitter spawns, found nowhere: the same (a corpus model whose particle
+    // emitters spawn the game's WarMillDeath.mdl and WarMillBirth.mdl).
+    let spawner = s(corpus()
+        .join("mdx/Bergi-bear__ARATHIFOREST__map.w3x__war3mapImported__orcprops_spike2.mdx"));
+    let r = mdlx(&["check", &spawner, "--textures", &s(&game)]);
+    let out = text(&r.stdout);
+    assert!(
+        out.contains("model-not-found") && out.contains("WarMillDeath.mdl"),
+        "{out}"
+    );
+    let r = mdlx(&["check", &spawner]);
+    assert!(!text(&r.stdout).contains("model-not-found"));
 
     // The glTF export embeds the archive's texture.
     let glb = dir.join("cube.glb");
