@@ -109,7 +109,7 @@ fn stormlib(smpq: &std::path::Path, bytes: &[u8], names: &[String], tag: &str) -
 #[test]
 fn rewritten_maps_read_the_same_in_stormlib() {
     let Some(smpq) = judge::smpq() else { return };
-    let (mut unchanged, mut edited, mut files) = (0, 0, 0);
+    let (mut unchanged, mut edited, mut files, mut dated) = (0, 0, 0, 0);
     for path in archives() {
         let label = path.file_name().unwrap().to_string_lossy().to_string();
         let a = Archive::open(&path).unwrap();
@@ -134,6 +134,34 @@ fn rewritten_maps_read_the_same_in_stormlib() {
         if let Some(d) = before.diff(&theirs) {
             panic!("{label}: StormLib on the unchanged rewrite: {d}");
         }
+        // The file times of (attributes) carried over: StormLib lists the same dates.
+        let dir = judge::temp_dir("dates");
+        let (orig, new) = (dir.join("orig.w3x"), dir.join("new.w3x"));
+        std::fs::copy(&path, &orig).unwrap();
+        std::fs::write(&new, &same.bytes).unwrap();
+        let list = dir.join("names.txt");
+        std::fs::write(&list, names.join("\r\n")).unwrap();
+        let dates = |p: &std::path::Path| -> BTreeMap<String, String> {
+            judge::list(&smpq, p, Some(&list))
+                .into_iter()
+                .filter(|l| !is_pseudo(&l.name.to_ascii_lowercase()))
+                .map(|l| (l.name.to_ascii_lowercase(), l.date))
+                .collect()
+        };
+        let (d0, d1) = (dates(&orig), dates(&new));
+        // Where StormLib reads a time in the original (it reads none in spazzledMap's
+        // protected (attributes), which we carry over too).
+        for (name, date) in &d0 {
+            if before.named.contains_key(name) && !date.starts_with("1970") {
+                assert_eq!(
+                    d1.get(name),
+                    Some(date),
+                    "{label}: {name}'s time in (attributes)"
+                );
+                dated += usize::from(!date.starts_with("1970"));
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
         unchanged += 1;
         files += before.named.len() + before.unnamed.len();
 
@@ -180,7 +208,8 @@ fn rewritten_maps_read_the_same_in_stormlib() {
         edited += 1;
     }
     println!(
-        "mpq_edit: {unchanged} archives rewritten unchanged ({files} files equal in StormLib), {edited} edited (add, replace, remove, rename) and equal in StormLib"
+        "mpq_edit: {unchanged} archives rewritten unchanged ({files} files equal in StormLib, {dated} file times kept), {edited} edited (add, replace, remove, rename) and equal in StormLib"
     );
+    assert!(dated > 0, "some archive has file times");
     assert_eq!(unchanged, archives().len());
 }

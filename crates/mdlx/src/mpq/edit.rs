@@ -90,6 +90,7 @@ impl Archive {
             dropped: Vec::new(),
             signature_dropped: self.contains("(signature)") || self.has_strong_signature(),
         };
+        let times = self.filetimes();
         let mut put_used = vec![false; edits.put.len()];
         // Protected maps point several slots of one name at a block: the file is kept once.
         let mut seen = std::collections::HashSet::new();
@@ -145,12 +146,18 @@ impl Archive {
                 }
             };
             let h = &self.hashes[entry.slot];
+            // A replaced file is new: no time; one carried over keeps its own.
+            let filetime = if put.is_some() {
+                None
+            } else {
+                times.get(entry.block as usize).copied().filter(|&t| t != 0)
+            };
             w.add(NewFile {
                 name: stored_name,
                 locale: h.locale,
                 platform: h.platform,
                 data,
-                filetime: None,
+                filetime,
             });
         }
         for (i, (name, data)) in edits.put.iter().enumerate() {
@@ -172,6 +179,52 @@ impl Archive {
         out.signature_dropped |= report.signature_dropped;
         out.report = report;
         Ok(out)
+    }
+
+    /// The file times `(attributes)` holds, by block index; empty when it has none or its
+    /// size fits no count of entries.
+    fn filetimes(&self) -> Vec<u64> {
+        const CRC32: u32 = 1;
+        const FILETIME: u32 = 2;
+        const MD5: u32 = 4;
+        let Ok(a) = self.read("(attributes)") else {
+            return Vec::new();
+        };
+        let word = |i: usize| {
+            a.get(i..i + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let (Some(100), Some(flags)) = (word(0), word(4)) else {
+            return Vec::new();
+        };
+        if flags & FILETIME == 0 {
+            return Vec::new();
+        }
+        let per = 4 * usize::from(flags & CRC32 != 0) + 8 + 16 * usize::from(flags & MD5 != 0);
+        // The count of entries its size gives (with or without one patch bit each after
+        // them); at most one per block. Protected maps' block tables claim more blocks than
+        // they have, so the block table's count is not used.
+        let body = a.len().saturating_sub(8);
+        let with_bits = |n: usize| n * per + n.div_ceil(8);
+        let n = if body % per == 0 {
+            body / per
+        } else {
+            let guess = body * 8 / (8 * per + 1);
+            match (guess.saturating_sub(1)..=guess + 1).find(|&n| with_bits(n) == body) {
+                Some(n) => n,
+                None => return Vec::new(),
+            }
+        };
+        if n == 0 || n > self.blocks.len() {
+            return Vec::new();
+        }
+        let start = 8 + if flags & CRC32 != 0 { 4 * n } else { 0 };
+        (0..n)
+            .map(|i| {
+                let b = &a[start + 8 * i..start + 8 * i + 8];
+                u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+            })
+            .collect()
     }
 
     /// Whether a strong signature (`NGIS` and 256 bytes) ends the file.
