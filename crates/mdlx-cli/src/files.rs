@@ -173,15 +173,7 @@ pub(crate) fn write(target: &Path, data: &[u8], input: &Path) -> Result<()> {
 /// process is killed, but not synced to the disk first. Syncing each of a map's thousand
 /// files made extraction five times slower; archivers do not sync either.
 pub(crate) fn write_bulk(target: &Path, data: &[u8], input: &Path) -> Result<()> {
-    SYNC.with(|s| s.set(false));
-    let r = stage(target, data, input).and_then(Staged::commit);
-    SYNC.with(|s| s.set(true));
-    r
-}
-
-thread_local! {
-    /// Whether a staged regular file is synced before its rename (see [`write_bulk`]).
-    static SYNC: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    stage_with(target, data, input, false)?.commit()
 }
 
 /// An output made ready but not yet in place: for a regular file, its bytes written and
@@ -206,6 +198,11 @@ enum Stage<'a> {
 /// Prepares `data` for `target` as [`write`] would write it: refuses what `write` refuses
 /// (the input, a folder) and, for a regular file, writes the temporary file now.
 pub(crate) fn stage<'a>(target: &Path, data: &'a [u8], input: &Path) -> Result<Staged<'a>> {
+    stage_with(target, data, input, true)
+}
+
+/// [`stage`], syncing a regular file's bytes to the disk before the rename when `sync`.
+fn stage_with<'a>(target: &Path, data: &'a [u8], input: &Path, sync: bool) -> Result<Staged<'a>> {
     let how = if is_stdio(target) || target == Path::new("/dev/stdout") {
         Stage::Stdout(data)
     } else {
@@ -223,13 +220,13 @@ pub(crate) fn stage<'a>(target: &Path, data: &'a [u8], input: &Path) -> Result<S
                 if is_system_path(&real) {
                     Stage::Direct(target.to_path_buf(), data)
                 } else {
-                    stage_atomic(&real, data)?
+                    stage_atomic(&real, data, sync)?
                 }
             }
-            Ok(_) => stage_atomic(target, data)?,
+            Ok(_) => stage_atomic(target, data, sync)?,
             // Nothing there, or a link whose target does not exist yet: create the final
             // target.
-            Err(_) => stage_atomic(&follow_dangling(target)?, data)?,
+            Err(_) => stage_atomic(&follow_dangling(target)?, data, sync)?,
         }
     };
     Ok(Staged { how })
@@ -331,7 +328,7 @@ fn folder_of(target: &Path) -> PathBuf {
 /// Writes `data` into a new temporary file in the target's folder and syncs it. The name
 /// (`.NAME.PID.N.tmp`) is unique within the process, so threads writing the same target
 /// never share one, and it is created afresh (never through an existing file or link).
-fn stage_atomic<'a>(target: &Path, data: &[u8]) -> Result<Stage<'a>> {
+fn stage_atomic<'a>(target: &Path, data: &[u8], sync: bool) -> Result<Stage<'a>> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = folder_of(target);
     let name = target
@@ -355,7 +352,6 @@ fn stage_atomic<'a>(target: &Path, data: &[u8]) -> Result<Stage<'a>> {
             Err(e) => return Err(write_error(target, &dir, &e)),
         }
     };
-    let sync = SYNC.with(std::cell::Cell::get);
     let written = f
         .write_all(data)
         .and_then(|()| if sync { f.sync_all() } else { Ok(()) })

@@ -2,25 +2,14 @@
 //! archive rewritten with nothing changed lists the same files and extracts the same bytes;
 //! with a file added, one replaced, one removed and one renamed, StormLib sees exactly that.
 
+mod common;
+
 #[path = "mpq_write/judge.rs"]
 #[allow(dead_code)]
 mod judge;
 
 use mdlx::mpq::{Archive, Edits};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-fn archives() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/archives");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| !matches!(p.extension().and_then(|e| e.to_str()), Some("md" | "tsv")))
-        .collect();
-    v.sort();
-    v
-}
 
 /// Files by lower-case name, and the files whose names are unknown (their pseudo-names
 /// follow block numbers, which a rewrite changes), sorted by content.
@@ -110,7 +99,7 @@ fn stormlib(smpq: &std::path::Path, bytes: &[u8], names: &[String], tag: &str) -
 fn rewritten_maps_read_the_same_in_stormlib() {
     let Some(smpq) = judge::smpq() else { return };
     let (mut unchanged, mut edited, mut files, mut dated) = (0, 0, 0, 0);
-    for path in archives() {
+    for path in common::archives() {
         let label = path.file_name().unwrap().to_string_lossy().to_string();
         let a = Archive::open(&path).unwrap();
         let before = contents(&a);
@@ -211,5 +200,5 @@ fn rewritten_maps_read_the_same_in_stormlib() {
         "mpq_edit: {unchanged} archives rewritten unchanged ({files} files equal in StormLib, {dated} file times kept), {edited} edited (add, replace, remove, rename) and equal in StormLib"
     );
     assert!(dated > 0, "some archive has file times");
-    assert_eq!(unchanged, archives().len());
+    assert_eq!(unchanged, common::archives().len());
 }

@@ -11,18 +11,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn archives() -> Vec<PathBuf> {
-    let dir = common::repo().join("../shared/archives");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| !matches!(p.extension().and_then(|e| e.to_str()), Some("md" | "tsv")))
-        .collect();
-    v.sort();
-    v
-}
-
 /// A name as compared: StormLib prints `/` for `\`, and names the files it cannot name
 /// `File%08u` plus an extension it guesses from the content; we guess none.
 fn key(name: &str) -> String {
@@ -82,7 +70,7 @@ fn every_shared_archive_reads_as_stormlib_reads_it() {
     let scratch = out_dir("mpq-read");
     let (mut files_equal, mut names_equal, mut failures) = (0usize, 0usize, Vec::new());
     let mut recovered = Vec::new();
-    for path in archives() {
+    for path in common::archives() {
         let label = path.file_name().unwrap().to_string_lossy().to_string();
         let archive = Archive::open(&path).unwrap_or_else(|e| panic!("{label}: {e}"));
         let entries = archive.entries();
@@ -189,7 +177,7 @@ fn every_shared_archive_reads_as_stormlib_reads_it() {
     let _ = std::fs::remove_dir_all(&scratch);
     println!(
         "mpq_read: {} archives; listings equal to StormLib's: {names_equal}; files equal to smpq -x: {files_equal}; failures: {}",
-        archives().len(),
+        common::archives().len(),
         failures.len()
     );
     for r in &recovered {
