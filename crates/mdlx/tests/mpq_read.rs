@@ -8,7 +8,7 @@ mod common;
 use common::judges::{out_dir, smpq};
 use mdlx::mpq::Archive;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// A name as compared: StormLib prints `/` for `\`, and names the files it cannot name
