@@ -83,6 +83,7 @@ pub mod ms3d;
 pub mod obj;
 pub mod optimize;
 pub mod read;
+pub mod render;
 pub mod texture;
 mod write;
 

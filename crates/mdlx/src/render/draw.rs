@@ -1,0 +1,453 @@
+//! A picture of a scene: the draw list (geoset layers, then effects) and how each is shaded.
+
+use super::raster::{self, State, Target, Vert, NV};
+use super::{effects, Blend, Mips, RenderOptions, Scene};
+use crate::anim::math::{cross, dot, normalize, qnormalize, scale, sub, transform_point};
+use crate::anim::math::{trs_about, Mat4, Vec3, QUAT_IDENTITY};
+use crate::anim::{posed_geosets, AnimTime, Clock, PosedGeoset};
+use crate::format::track::{KMTA, KMTF, KTAR, KTAS, KTAT};
+use crate::model::{geoset_animation_flags, layer_flags, Extent, Layer, Material, Model};
+use crate::texture::RgbaImage;
+use std::sync::Arc;
+
+/// Light that reaches every surface, and the share of the directional light.
+const AMBIENT: f32 = 0.45;
+const DIFFUSE: f32 = 0.65;
+/// Largest picture side drawn (before supersampling), to bound memory.
+pub(crate) const MAX_SIDE: u32 = 8192;
+
+pub(super) fn bounds(scene: &Scene, at: AnimTime) -> Option<Extent> {
+    let clock = scene.skeleton.clock(at);
+    let pose = scene.skeleton.pose_at(&clock, None);
+    let posed = posed_geosets(scene.model, &scene.skeleton, &pose, &clock);
+    let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
+    let mut any = false;
+    for g in posed.iter().filter(|g| g.visible) {
+        for p in &g.positions {
+            if p.iter().all(|c| c.is_finite() && c.abs() < 1e7) {
+                any = true;
+                for k in 0..3 {
+                    min[k] = min[k].min(p[k]);
+                    max[k] = max[k].max(p[k]);
+                }
+            }
+        }
+    }
+    any.then(|| Extent {
+        radius: dot(sub(max, min), sub(max, min)).sqrt() * 0.5,
+        min,
+        max,
+    })
+}
+
+/// One layer of one geoset, to draw.
+struct Item<'a> {
+    geoset: &'a PosedGeoset,
+    material: Option<&'a Material>,
+    layer: usize,
+    blend: Blend,
+    priority: i32,
+}
+
+/// Everything a draw needs that is the same for the whole picture.
+struct Frame<'a> {
+    model: &'a Model,
+    textures: &'a [Option<Arc<Mips>>],
+    team: Arc<Mips>,
+    glow: Arc<Mips>,
+    white: Arc<Mips>,
+    light_dir: Vec3,
+    lit: bool,
+    ss: f32,
+}
+
+impl Frame<'_> {
+    /// The texture of model texture `id`, and whether it wraps across (u, v).
+    fn texture(&self, id: i32) -> (Arc<Mips>, [bool; 2]) {
+        let Some(t) = usize::try_from(id)
+            .ok()
+            .and_then(|i| self.model.textures.get(i))
+        else {
+            return (self.white.clone(), [true; 2]);
+        };
+        let wrap = [t.flags & 1 != 0, t.flags & 2 != 0];
+        let mips = match (t.path.is_empty(), t.replaceable_id) {
+            (true, 1) => self.team.clone(),
+            (true, 2) => self.glow.clone(),
+            _ => self.textures[id as usize]
+                .clone()
+                .unwrap_or_else(|| self.white.clone()),
+        };
+        (mips, wrap)
+    }
+}
+
+pub(super) fn render(scene: &Scene, at: AnimTime, opts: &RenderOptions) -> RgbaImage {
+    let ss = opts.supersample.clamp(1, 4) as usize;
+    let (ow, oh) = (
+        opts.width.clamp(1, MAX_SIDE) as usize,
+        opts.height.clamp(1, MAX_SIDE) as usize,
+    );
+    let (w, h) = (ow * ss, oh * ss);
+    let bg = opts.background.map(|c| f32::from(c) / 255.0);
+    let mut target = Target::new(w, h, [bg[0] * bg[3], bg[1] * bg[3], bg[2] * bg[3], bg[3]]);
+    let cam = &opts.camera;
+    let vp = crate::anim::math::mul(
+        &cam.projection_matrix(w as f32 / h as f32),
+        &cam.view_matrix(),
+    );
+    let clock = scene.skeleton.clock(at);
+    let pose = scene.skeleton.pose_at(&clock, Some(cam.forward()));
+    let posed = posed_geosets(scene.model, &scene.skeleton, &pose, &clock);
+    let (right, up) = cam.axes();
+    let light_dir =
+        normalize([0, 1, 2].map(|k| -cam.forward()[k] * 0.7 + up[k] * 0.8 - right[k] * 0.4));
+    let tc = opts.team_color.map(|c| f32::from(c) / 255.0);
+    let frame = Frame {
+        model: scene.model,
+        textures: &scene.textures,
+        team: Arc::new(Mips::solid([tc[0], tc[1], tc[2], 1.0])),
+        glow: Arc::new(glow(tc)),
+        white: Arc::new(Mips::solid([1.0; 4])),
+        light_dir,
+        lit: opts.light,
+        ss: ss as f32,
+    };
+    let items = draw_list(scene.model, &posed, &clock);
+    for item in &items {
+        draw_layer(&mut target, &frame, &clock, &vp, item);
+    }
+    if opts.effects {
+        let mut batches = effects::simulate(
+            scene.model,
+            &scene.skeleton,
+            at.sequence,
+            at.elapsed_ms,
+            cam,
+        );
+        batches.sort_by_key(|b| b.priority_plane);
+        for b in &batches {
+            draw_effect(&mut target, &frame, &vp, b);
+        }
+    }
+    resolve(&target, ow, oh, ss)
+}
+
+/// Every layer to draw, in order: those that write depth first, in geoset and layer order;
+/// then the others by priority plane (stable, so geoset and layer order within one).
+fn draw_list<'a>(model: &'a Model, posed: &'a [PosedGeoset], clock: &Clock) -> Vec<Item<'a>> {
+    let mut items = Vec::new();
+    for g in posed {
+        if !g.visible || g.alpha <= 0.0 {
+            continue;
+        }
+        let geoset = &model.geosets[g.index];
+        let material = model.materials.get(geoset.material_id as usize);
+        let layers = material.map_or(1, |m| m.layers.len().max(1));
+        for layer in 0..layers {
+            let l = material.and_then(|m| m.layers.get(layer));
+            if let Some(l) = l {
+                if clock.sample(l.tracks.float(KMTA), l.alpha) <= 0.0 {
+                    continue;
+                }
+            }
+            let blend = l.map_or(Blend::Opaque, |l| Blend::from_filter_mode(l.filter_mode));
+            items.push(Item {
+                geoset: g,
+                material,
+                layer,
+                blend,
+                priority: material.map_or(0, |m| m.priority_plane),
+            });
+            if material.is_some_and(|m| super::draw::hd_slots(m, model.version).is_some()) {
+                break; // an HD material's layers are the slots of one surface
+            }
+        }
+    }
+    items.sort_by_key(|i| {
+        (
+            !i.blend.writes_depth(),
+            if i.blend.writes_depth() {
+                0
+            } else {
+                i.priority
+            },
+        )
+    });
+    items
+}
+
+/// The texture ids of an HD material's diffuse, normal, ORM and emissive slots.
+pub(super) fn hd_slots(m: &Material, version: u32) -> Option<[i32; 4]> {
+    let first = m.layers.first()?;
+    if m.shader.to_string() == crate::model::shader_type::HD_SHADER && m.layers.len() >= 4 {
+        return Some([0, 1, 2, 3].map(|k| m.layers[k].texture_id));
+    }
+    if version >= crate::format::version::TEXTURE_SLOTS
+        && first.shader_type_id == crate::model::shader_type::HD_DEFAULT_UNIT
+        && first.texture_slots.len() >= 4
+    {
+        return Some([0, 1, 2, 3].map(|k| first.texture_slots[k].texture_id));
+    }
+    None
+}
+
+/// A layer's texture id at the time of `clock` (`KMTF`, or the static one; for 1100+, the
+/// first slot's).
+fn layer_texture(l: &Layer, clock: &Clock) -> i32 {
+    let fixed = l
+        .texture_slots
+        .first()
+        .map_or(l.texture_id, |s| s.texture_id);
+    match l.tracks.integer(KMTF) {
+        Some(t) => clock.sample(Some(t), fixed as u32) as i32,
+        None => fixed,
+    }
+}
+
+/// The texture animation matrix of a layer, if it has one.
+fn uv_matrix(model: &Model, l: &Layer, clock: &Clock) -> Option<Mat4> {
+    let ta = usize::try_from(l.texture_animation_id)
+        .ok()
+        .and_then(|i| model.texture_animations.get(i))?;
+    let t = clock.sample(ta.tracks.vector3(KTAT), [0.0; 3]);
+    let r = qnormalize(clock.sample(ta.tracks.quaternion(KTAR), QUAT_IDENTITY));
+    let s = clock.sample(ta.tracks.vector3(KTAS), [1.0; 3]);
+    Some(trs_about(t, r, s, [0.0; 3]))
+}
+
+fn project(vp: &Mat4, p: Vec3) -> [f32; 4] {
+    [0, 1, 2, 3].map(|r| vp[r] * p[0] + vp[4 + r] * p[1] + vp[8 + r] * p[2] + vp[12 + r])
+}
+
+fn draw_layer(target: &mut Target, f: &Frame, clock: &Clock, vp: &Mat4, item: &Item) {
+    let model = f.model;
+    let g = item.geoset;
+    let geoset = &model.geosets[g.index];
+    let layer = item.material.and_then(|m| m.layers.get(item.layer));
+    let hd = item.material.and_then(|m| hd_slots(m, model.version));
+    let flags = layer.map_or(0, |l| l.flags);
+    let unshaded = !f.lit || flags & (layer_flags::UNSHADED | layer_flags::UNLIT) != 0;
+    let two_sided = flags & layer_flags::TWO_SIDED != 0;
+    let layer_alpha = layer.map_or(1.0, |l| clock.sample(l.tracks.float(KMTA), l.alpha));
+    let mut rgb = [1.0f32; 3];
+    if let Some(ga) = model
+        .geoset_animations
+        .iter()
+        .find(|a| a.geoset_id == g.index as i32)
+    {
+        if ga.flags & geoset_animation_flags::USE_COLOR != 0 {
+            rgb = [g.color[2], g.color[1], g.color[0]].map(|c| c.clamp(0.0, 1.0));
+        }
+    }
+    let tint = [
+        rgb[0],
+        rgb[1],
+        rgb[2],
+        (g.alpha * layer_alpha).clamp(0.0, 1.0),
+    ];
+    let coord = layer.map_or(0, |l| l.coord_id as usize);
+    let uvs = geoset
+        .uv_sets
+        .get(coord)
+        .or(geoset.uv_sets.first())
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let uvm = layer.and_then(|l| uv_matrix(model, l, clock));
+    let tangents = geoset.tangents.as_deref();
+    let vert = |i: usize| -> Option<Vert> {
+        let p = *g.positions.get(i)?;
+        let n = g.normals.get(i).copied().unwrap_or([0.0; 3]);
+        let mut uv = uvs.get(i).copied().unwrap_or([0.0; 2]);
+        if let Some(m) = &uvm {
+            let q = transform_point(m, [uv[0], uv[1], 0.0]);
+            uv = [q[0], q[1]];
+        }
+        let mut var = [0.0f32; NV];
+        var[0] = uv[0];
+        var[1] = uv[1];
+        var[2] = if unshaded {
+            1.0
+        } else {
+            let d = dot(n, f.light_dir);
+            let d = if two_sided { d.abs() } else { d.max(0.0) };
+            (AMBIENT + DIFFUSE * d).min(1.0)
+        };
+        var[3..6].copy_from_slice(&n);
+        let t = tangents.and_then(|t| t.get(i)).copied().unwrap_or([0.0; 4]);
+        // The bind-pose tangent made perpendicular to the posed normal.
+        let tt = normalize(sub(
+            [t[0], t[1], t[2]],
+            scale(n, dot(n, [t[0], t[1], t[2]])),
+        ));
+        var[6..9].copy_from_slice(&tt);
+        var[9] = if t[3] < 0.0 { -1.0 } else { 1.0 };
+        Some(Vert {
+            clip: project(vp, p),
+            var,
+        })
+    };
+    let mut tris = Vec::with_capacity(geoset.faces.len());
+    for t in geoset.faces.chunks_exact(3) {
+        let vs: Option<Vec<Vert>> = t.iter().map(|&i| vert(i as usize)).collect();
+        if let Some(vs) = vs {
+            tris.extend(vs);
+        }
+    }
+    let state = State {
+        blend: item.blend,
+        depth_test: flags & layer_flags::NO_DEPTH_TEST == 0,
+        depth_write: item.blend.writes_depth() && flags & layer_flags::NO_DEPTH_SET == 0,
+        cull_back: !two_sided,
+    };
+    let ss = f.ss;
+    match hd {
+        Some(slots) => {
+            let [d, n, o, e] = slots.map(|id| f.texture(id));
+            let light = (!unshaded).then_some(f.light_dir);
+            let team = f.team.sample(0, 0.5, 0.5, [false; 2]);
+            raster::draw(target, &tris, state, |v, fp| {
+                let lv = |m: &Mips| m.level_for(fp * m.size().0.max(m.size().1) as f32 / ss);
+                let (u, w) = (v[0], v[1]);
+                let base = d.0.sample(lv(&d.0), u, w, d.1);
+                let orm = o.0.sample(lv(&o.0), u, w, o.1);
+                let glow = e.0.sample(lv(&e.0), u, w, e.1);
+                let shade = match light {
+                    None => 1.0,
+                    Some(l) => {
+                        let nm = n.0.sample(lv(&n.0), u, w, n.1);
+                        let normal = perturb(v, nm);
+                        AMBIENT + DIFFUSE * dot(normal, l).max(0.0)
+                    }
+                };
+                let occlusion = if o.0.size() == (1, 1) { 1.0 } else { orm[0] };
+                let mask = if o.0.size() == (1, 1) { 0.0 } else { orm[3] };
+                let mut c = [0.0; 4];
+                for k in 0..3 {
+                    let tinted = base[k] * (1.0 - mask + mask * team[k]);
+                    let emissive = if e.0.size() == (1, 1) { 0.0 } else { glow[k] };
+                    c[k] = tinted * shade * occlusion * tint[k] + emissive;
+                }
+                c[3] = base[3] * tint[3];
+                Some(c)
+            });
+        }
+        None => {
+            let tex_id = layer.map_or(-1, |l| layer_texture(l, clock));
+            let (tex, wrap) = f.texture(tex_id);
+            let size = tex.size().0.max(tex.size().1) as f32;
+            raster::draw(target, &tris, state, |v, fp| {
+                let level = tex.level_for(fp * size / ss);
+                let t = tex.sample(level, v[0], v[1], wrap);
+                let l = v[2];
+                Some([
+                    t[0] * tint[0] * l,
+                    t[1] * tint[1] * l,
+                    t[2] * tint[2] * l,
+                    t[3] * tint[3],
+                ])
+            });
+        }
+    }
+}
+
+/// The normal from a normal map texel (x and y in red and green; z rebuilt), in the space
+/// of the interpolated normal and tangent.
+fn perturb(v: &[f32; NV], texel: [f32; 4]) -> Vec3 {
+    let n = normalize([v[3], v[4], v[5]]);
+    let t = [v[6], v[7], v[8]];
+    if dot(t, t) < 1e-8 {
+        return n;
+    }
+    let t = normalize(t);
+    let b = scale(cross(n, t), v[9]);
+    let x = texel[0] * 2.0 - 1.0;
+    let y = texel[1] * 2.0 - 1.0;
+    let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+    normalize([0, 1, 2].map(|k| t[k] * x + b[k] * y + n[k] * z))
+}
+
+fn draw_effect(target: &mut Target, f: &Frame, vp: &Mat4, b: &effects::EffectBatch) {
+    let tris: Vec<Vert> = b
+        .vertices
+        .iter()
+        .map(|v| {
+            let mut var = [0.0f32; NV];
+            var[0] = v.uv[0];
+            var[1] = v.uv[1];
+            var[2..6].copy_from_slice(&v.color);
+            Vert {
+                clip: project(vp, v.position),
+                var,
+            }
+        })
+        .collect();
+    let (tex, wrap) = f.texture(b.texture_id);
+    let size = tex.size().0.max(tex.size().1) as f32;
+    let state = State {
+        blend: b.blend,
+        depth_test: b.depth_test,
+        depth_write: false,
+        cull_back: false,
+    };
+    let ss = f.ss;
+    raster::draw(target, &tris, state, |v, fp| {
+        let t = tex.sample(tex.level_for(fp * size / ss), v[0], v[1], wrap);
+        Some([t[0] * v[2], t[1] * v[3], t[2] * v[4], t[3] * v[5]])
+    });
+}
+
+/// A soft round glow of `rgb`: the team glow replaceable texture.
+fn glow(rgb: [f32; 3]) -> Mips {
+    const N: u32 = 32;
+    let mut pixels = Vec::with_capacity((N * N * 4) as usize);
+    for y in 0..N {
+        for x in 0..N {
+            let dx = (x as f32 + 0.5) / N as f32 * 2.0 - 1.0;
+            let dy = (y as f32 + 0.5) / N as f32 * 2.0 - 1.0;
+            let r = (dx * dx + dy * dy).sqrt();
+            let a = (1.0 - r).clamp(0.0, 1.0).powf(1.5);
+            pixels.extend(rgb.map(|c| (c * 255.0).round() as u8));
+            pixels.push((a * 255.0).round() as u8);
+        }
+    }
+    Mips::new(&RgbaImage {
+        width: N,
+        height: N,
+        pixels,
+    })
+}
+
+/// The supersampled target averaged down to `w` x `h` 8-bit straight RGBA.
+fn resolve(t: &Target, w: usize, h: usize, ss: usize) -> RgbaImage {
+    let mut pixels = Vec::with_capacity(w * h * 4);
+    let n = (ss * ss) as f32;
+    for y in 0..h {
+        for x in 0..w {
+            let mut s = [0.0f32; 4];
+            for sy in 0..ss {
+                let row = (y * ss + sy) * t.w;
+                for sx in 0..ss {
+                    let c = t.color[row + x * ss + sx];
+                    for k in 0..4 {
+                        s[k] += c[k].clamp(0.0, 1.0);
+                    }
+                }
+            }
+            let a = s[3] / n;
+            let un = |c: f32| {
+                if a > 0.0 {
+                    (c / n / a).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            };
+            pixels.extend([un(s[0]), un(s[1]), un(s[2]), a].map(|c| (c * 255.0 + 0.5) as u8));
+        }
+    }
+    RgbaImage {
+        width: w as u32,
+        height: h as u32,
+        pixels,
+    }
+}

@@ -1,0 +1,177 @@
+//! Textures for drawing: found once per path (a cache shared by every model of a batch),
+//! decoded, and kept as a chain of mip levels in linear 0..1 floats.
+
+use crate::texture::{RgbaImage, TextureFinder};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// One texture ready to sample: mip levels, largest first, RGBA floats (straight alpha).
+#[derive(Debug)]
+pub struct Mips {
+    levels: Vec<Level>,
+}
+
+#[derive(Debug)]
+struct Level {
+    w: usize,
+    h: usize,
+    texels: Vec<[f32; 4]>,
+}
+
+impl Mips {
+    /// The mip chain of `image`, each level a 2x2 box filter of the one above.
+    pub fn new(image: &RgbaImage) -> Mips {
+        let (w, h) = (image.width.max(1) as usize, image.height.max(1) as usize);
+        let texels = if image.pixels.len() >= w * h * 4 {
+            image.pixels[..w * h * 4]
+                .chunks_exact(4)
+                .map(|p| [p[0], p[1], p[2], p[3]].map(|c| f32::from(c) / 255.0))
+                .collect()
+        } else {
+            vec![[1.0; 4]; w * h]
+        };
+        let mut levels = vec![Level { w, h, texels }];
+        while levels.len() < 16 {
+            let top = levels.last().expect("at least one level");
+            if top.w == 1 && top.h == 1 {
+                break;
+            }
+            let (nw, nh) = ((top.w / 2).max(1), (top.h / 2).max(1));
+            let mut t = Vec::with_capacity(nw * nh);
+            for y in 0..nh {
+                for x in 0..nw {
+                    let mut s = [0.0f32; 4];
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        let sx = (x * 2 + dx).min(top.w - 1);
+                        let sy = (y * 2 + dy).min(top.h - 1);
+                        let p = top.texels[sy * top.w + sx];
+                        for k in 0..4 {
+                            s[k] += p[k] * 0.25;
+                        }
+                    }
+                    t.push(s);
+                }
+            }
+            levels.push(Level {
+                w: nw,
+                h: nh,
+                texels: t,
+            });
+        }
+        Mips { levels }
+    }
+
+    /// One solid colour.
+    pub fn solid(rgba: [f32; 4]) -> Mips {
+        Mips {
+            levels: vec![Level {
+                w: 1,
+                h: 1,
+                texels: vec![rgba],
+            }],
+        }
+    }
+
+    /// Width and height of the largest level.
+    pub fn size(&self) -> (usize, usize) {
+        (self.levels[0].w, self.levels[0].h)
+    }
+
+    /// The level to read for a footprint of `texels_per_pixel` texels of the largest level
+    /// per picture pixel.
+    pub fn level_for(&self, texels_per_pixel: f32) -> usize {
+        if !(texels_per_pixel > 1.0) {
+            return 0;
+        }
+        let l = texels_per_pixel.log2().floor() as usize;
+        l.min(self.levels.len() - 1)
+    }
+
+    /// Bilinear sample of level `level` at `(u, v)`; `wrap` says whether each axis repeats
+    /// (otherwise it clamps to the edge).
+    #[inline]
+    pub fn sample(&self, level: usize, u: f32, v: f32, wrap: [bool; 2]) -> [f32; 4] {
+        let l = &self.levels[level.min(self.levels.len() - 1)];
+        let x = u * l.w as f32 - 0.5;
+        let y = v * l.h as f32 - 0.5;
+        if !x.is_finite() || !y.is_finite() {
+            return l.texels[0];
+        }
+        let (x0, y0) = (x.floor(), y.floor());
+        let (fx, fy) = (x - x0, y - y0);
+        let ix = |i: f32| coord(i, l.w, wrap[0]);
+        let iy = |i: f32| coord(i, l.h, wrap[1]);
+        let (xa, xb, ya, yb) = (ix(x0), ix(x0 + 1.0), iy(y0), iy(y0 + 1.0));
+        let t = |xx: usize, yy: usize| l.texels[yy * l.w + xx];
+        let (a, b, c, d) = (t(xa, ya), t(xb, ya), t(xa, yb), t(xb, yb));
+        let mut out = [0.0; 4];
+        for k in 0..4 {
+            let top = a[k] + (b[k] - a[k]) * fx;
+            let bottom = c[k] + (d[k] - c[k]) * fx;
+            out[k] = top + (bottom - top) * fy;
+        }
+        out
+    }
+}
+
+/// A texel index on one axis: repeated or clamped.
+#[inline]
+fn coord(i: f32, n: usize, wrap: bool) -> usize {
+    let n_i = n as i64;
+    let i = if i.abs() > 1.0e9 { 0 } else { i as i64 };
+    if wrap {
+        i.rem_euclid(n_i) as usize
+    } else {
+        i.clamp(0, n_i - 1) as usize
+    }
+}
+
+type Slot = Arc<OnceLock<Result<Arc<Mips>, String>>>;
+
+/// Textures by Warcraft III path, found with a [`TextureFinder`] and decoded once, shared by
+/// every model drawn with it (and by threads: lookups of different paths decode in
+/// parallel).
+#[derive(Debug)]
+pub struct TextureCache {
+    finder: Mutex<TextureFinder>,
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+impl TextureCache {
+    /// A cache over `dirs` (folders, archives, game folders; see [`TextureFinder`]).
+    pub fn new(dirs: Vec<PathBuf>) -> TextureCache {
+        TextureCache {
+            finder: Mutex::new(TextureFinder::new(dirs)),
+            slots: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The texture at `path`, or why there is none (not found, or not decodable).
+    pub fn get(&self, path: &str) -> Result<Arc<Mips>, String> {
+        let key = path.replace('/', "\\").to_ascii_lowercase();
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            slots.entry(key).or_default().clone()
+        };
+        slot.get_or_init(|| self.load(path)).clone()
+    }
+
+    fn load(&self, path: &str) -> Result<Arc<Mips>, String> {
+        let found = {
+            let mut finder = self.finder.lock().unwrap_or_else(|e| e.into_inner());
+            finder.load(path)
+        };
+        let Some(found) = found else {
+            return Err("not found".into());
+        };
+        let data = found.bytes.map_err(|e| format!("{}: {e}", found.shown))?;
+        let image = if data.starts_with(b"\x89PNG") {
+            crate::texture::png::from_bytes(&data).map_err(|e| e.to_string())
+        } else {
+            crate::texture::decode(&data).map_err(|e| e.to_string())
+        };
+        let image = image.map_err(|e| format!("{}: {e}", found.shown))?;
+        Ok(Arc::new(Mips::new(&image)))
+    }
+}
