@@ -43,6 +43,7 @@ impl Command {
             | Command::Convert { common, .. }
             | Command::Check { common, .. }
             | Command::Pose { common, .. }
+            | Command::Render { common, .. }
             | Command::Optimize { common, .. } => Some(*common),
             Command::Roundtrip { .. }
             | Command::Completions { .. }
@@ -368,6 +369,28 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw a model: a picture, an animation, or thumbnails of a whole library.
+    ///
+    /// OUT's extension picks what is made: `.png` one picture; `.gif`, `.apng` or `.webp`
+    /// an animation, the sequence played (with --sequence) or a turntable (without it, the
+    /// model turning once while its first Stand sequence plays). INPUT may be a folder or a
+    /// map: then OUT is a folder, which gets a PNG thumbnail of every model (the tree
+    /// mirrored), or a `.png`, which gets a contact sheet of them all with their names.
+    /// The camera frames the model from its front left, a little above, unless told
+    /// otherwise. Textures are looked for beside the model (in its map for a model in a
+    /// map) and under each --textures path.
+    Render {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
+        /// The model file, `ARCHIVE:NAME`, a folder or a map.
+        input: PathBuf,
+        /// The picture, animation, folder of thumbnails or contact sheet to write.
+        output: PathBuf,
+        /// How to draw it.
+        #[command(flatten)]
+        args: RenderArgs,
+    },
     /// Make models smaller with a measured bound on what changes.
     ///
     /// Passes (all by default): records (duplicate and unused textures, materials, texture
@@ -446,6 +469,67 @@ pub(crate) enum Command {
         /// How many passes to time.
         repeat: u32,
     },
+}
+
+/// The options of `mdlx render`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct RenderArgs {
+    /// The sequence (name or index) to draw; without it, the model's first Stand sequence
+    /// (the bind pose if it has none) for a picture, and a turntable for an animation.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub sequence: Option<String>,
+    /// Milliseconds into the sequence (the moment of a picture; particles and ribbons are
+    /// simulated from the sequence's start).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_time)]
+    pub time: Option<f64>,
+    /// Picture size: `N` (square) or `WxH`. Default 512 for one model, 192 for a library.
+    #[arg(long, value_name = "N|WxH", value_parser = crate::cmd::render::parse_size)]
+    pub size: Option<(u32, u32)>,
+    /// Camera: degrees about the vertical from the model's front (+X); 35 by default.
+    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
+    pub yaw: Option<f32>,
+    /// Camera: degrees above the horizon; 20 by default.
+    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
+    pub pitch: Option<f32>,
+    /// Camera: distance from the model's centre, in model units (default: framed to fit).
+    #[arg(long, value_name = "UNITS")]
+    pub distance: Option<f32>,
+    /// Camera: vertical field of view in degrees (45 by default).
+    #[arg(long, value_name = "DEG")]
+    pub fov: Option<f32>,
+    /// Draw from the model's own camera (its first, the portrait camera), when it has one.
+    #[arg(long, conflicts_with_all = ["yaw", "pitch", "distance"])]
+    pub portrait: bool,
+    /// Team colour: a player number (0 red, 1 blue, ... 23) or `#RRGGBB`.
+    #[arg(long, value_name = "N|#RRGGBB", value_parser = crate::cmd::render::parse_team)]
+    pub team_color: Option<[u8; 3]>,
+    /// Background: `transparent` (the default, but for GIF: dark grey, since GIF has no
+    /// partial transparency) or `#RRGGBB`.
+    #[arg(long, value_name = "COLOR", value_parser = crate::cmd::render::parse_background)]
+    pub background: Option<[u8; 4]>,
+    /// Where else to look for textures: folders, archives (maps, war3.mpq), or the game's
+    /// folder (its archives are searched in the game's order).
+    #[arg(long, value_name = "PATH")]
+    pub textures: Vec<PathBuf>,
+    /// Animation: frames per second (15 by default).
+    #[arg(long, value_name = "FPS", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub fps: Option<u32>,
+    /// Animation: number of frames (default: the sequence's length at --fps, at most 150;
+    /// 36 for a turntable).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=2000))]
+    pub frames: Option<u32>,
+    /// Do not draw particle emitters 2 and ribbons.
+    #[arg(long)]
+    pub no_effects: bool,
+    /// Do not light the model (every layer drawn as unshaded).
+    #[arg(long)]
+    pub no_light: bool,
+    /// Samples per pixel along each axis (1 to 4); 2 by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub supersample: Option<u32>,
+    /// Contact sheet: pictures per row (default: about square).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub columns: Option<u32>,
 }
 
 /// A moment of a model's animation.

@@ -79,7 +79,7 @@ fn main() -> ExitCode {
     let Some(verb) = args.command.common() else {
         if args.common.quiet || args.common.strict {
             eprintln!(
-                "mdlx: error: --quiet and --strict apply to info, convert, check, pose and optimize\n\nFor more information, try '--help'."
+                "mdlx: error: --quiet and --strict apply to info, convert, check, pose, render and optimize\n\nFor more information, try '--help'."
             );
             return ExitCode::from(2);
         }
@@ -211,6 +211,12 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
                 output,
             },
         ),
+        cli::Command::Render {
+            input,
+            output,
+            args,
+            ..
+        } => cmd::render::run(&ctx, &input, &output, &args),
         cli::Command::Pose {
             file, moment, json, ..
         } => cmd::pose::run(&ctx, &file, &moment.into(), json),

@@ -1,6 +1,6 @@
 //! The camera: where the eye is, what it looks at, and how the picture is projected.
 
-use crate::anim::math::{cross, dot, normalize, sub, Vec3};
+use crate::anim::math::{cross, dot, normalize, scale, sub, Vec3};
 use crate::model::Extent;
 
 /// A perspective camera in the model's own space (Z up).
@@ -63,8 +63,8 @@ impl Camera {
     }
 
     /// A camera from `yaw` and `pitch` (radians, as [`Camera::orbit`]) that fits the
-    /// sphere around `extent`'s box in a picture of `aspect` (width / height), with a
-    /// small margin.
+    /// corners of `extent`'s box in a picture of `aspect` (width / height), looking at the
+    /// box's centre, with a small margin.
     pub fn framing(extent: &Extent, yaw: f32, pitch: f32, fov_y: f32, aspect: f32) -> Camera {
         let (min, max) = (extent.min, extent.max);
         let centre = [
@@ -72,12 +72,30 @@ impl Camera {
             (min[1] + max[1]) * 0.5,
             (min[2] + max[2]) * 0.5,
         ];
+        let probe = Camera::orbit(centre, 1.0, yaw, pitch, fov_y);
+        let back = scale(probe.forward(), -1.0);
+        let (right, up) = probe.axes();
+        let tan_y = (fov_y * 0.5).tan();
+        let tan_x = tan_y * aspect;
+        let mut distance = 0.0f32;
+        for k in 0..8 {
+            let corner = [0, 1, 2].map(|a| if k >> a & 1 == 1 { max[a] } else { min[a] });
+            let o = sub(corner, centre);
+            let need = dot(o, back) + (dot(o, right).abs() / tan_x).max(dot(o, up).abs() / tan_y);
+            distance = distance.max(need);
+        }
+        let distance = if distance.is_finite() && distance > 1e-3 {
+            distance * 1.08
+        } else {
+            1.0
+        };
+        let mut c = Camera::orbit(centre, distance, yaw, pitch, fov_y);
+        // Room beyond the box for particles and ribbons.
         let half = sub(max, centre);
-        let radius = dot(half, half).sqrt().max(1e-3);
-        // The narrower of the two fields of view decides.
-        let half_fov = (fov_y * 0.5).min((aspect * (fov_y * 0.5).tan()).atan());
-        let distance = radius * 1.05 / half_fov.sin();
-        Camera::orbit(centre, distance, yaw, pitch, fov_y)
+        let radius = dot(half, half).sqrt();
+        c.near = distance * 0.02;
+        c.far = (distance + radius) * 4.0;
+        c
     }
 
     /// The camera with the default angle ([`DEFAULT_YAW_DEG`], [`DEFAULT_PITCH_DEG`]).

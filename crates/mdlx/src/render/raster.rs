@@ -132,7 +132,8 @@ where
     if !area.is_finite() || area == 0.0 {
         return;
     }
-    // Picture rows run down, so a triangle counter-clockwise on screen has a negative area.
+    // Picture rows run down, so a triangle counter-clockwise in clip space (facing the
+    // viewer, as OpenGL takes it) has a negative area here.
     if state.cull_back && area > 0.0 {
         return;
     }
@@ -173,8 +174,8 @@ where
             }
             let inv_w = b0 * v0.inv_w + b1 * v1.inv_w + b2 * v2.inv_w;
             let w = 1.0 / inv_w;
-            for k in 0..NV {
-                var[k] = (b0 * v0.var[k] + b1 * v1.var[k] + b2 * v2.var[k]) * w;
+            for (k, x) in var.iter_mut().enumerate() {
+                *x = (b0 * v0.var[k] + b1 * v1.var[k] + b2 * v2.var[k]) * w;
             }
             let Some(src) = shade(&var, footprint) else {
                 continue;

@@ -1,3 +1,194 @@
-//! The renderer's own checks, on pictures whose answer is known from geometry alone.
+//! The renderer's own checks, on pictures whose answer follows from geometry and from the
+//! blend equations the filter modes stand for (OpenGL's, as mdx-m3-viewer sets them:
+//! blend `SRC_ALPHA, ONE_MINUS_SRC_ALPHA`; additive and add-alpha `SRC_ALPHA, ONE`;
+//! modulate `ZERO, SRC_COLOR`; modulate 2x `DST_COLOR, SRC_COLOR`; transparent an alpha
+//! test at 0.75), never from a first run of this code.
 
 use super::*;
+
+/// One quad per entry, in the plane x = `x`, spanning -s..s in y and z, facing +X, with a
+/// layer of `filter` mode, `alpha`, extra layer `flags` (MDL words) and a texture: team
+/// colour when `team`, else a file that is never found (drawn white).
+struct Quad {
+    x: f32,
+    filter: &'static str,
+    alpha: f32,
+    flags: &'static str,
+    team: bool,
+}
+
+impl Quad {
+    fn plain(filter: &'static str, alpha: f32) -> Quad {
+        Quad {
+            x: 0.0,
+            filter,
+            alpha,
+            flags: "Unshaded,",
+            team: false,
+        }
+    }
+}
+
+const S: f32 = 10.0;
+
+fn model(quads: &[Quad]) -> Model {
+    let mut mdl = String::from("Version { FormatVersion 800, }\nModel \"t\" { BlendTime 0, }\n");
+    mdl += &format!("Textures 2 {{\n Bitmap {{ Image \"nowhere.blp\", }}\n Bitmap {{ Image \"\", ReplaceableId 1, }}\n}}\nMaterials {} {{\n", quads.len());
+    for q in quads {
+        mdl += &format!(
+            " Material {{ Layer {{ FilterMode {}, static TextureID {}, static Alpha {}, {} }} }}\n",
+            q.filter,
+            u8::from(q.team),
+            q.alpha,
+            q.flags
+        );
+    }
+    mdl += "}\n";
+    for (i, q) in quads.iter().enumerate() {
+        let x = q.x;
+        mdl += &format!(
+            "Geoset {{\n Vertices 4 {{ {{ {x}, -{S}, -{S} }}, {{ {x}, {S}, -{S} }}, {{ {x}, {S}, {S} }}, {{ {x}, -{S}, {S} }}, }}\n \
+             Normals 4 {{ {{ 1, 0, 0 }}, {{ 1, 0, 0 }}, {{ 1, 0, 0 }}, {{ 1, 0, 0 }}, }}\n \
+             TVertices 4 {{ {{ 0, 1 }}, {{ 1, 1 }}, {{ 1, 0 }}, {{ 0, 0 }}, }}\n \
+             VertexGroup {{ 0, 0, 0, 0, }}\n Faces 1 6 {{ Triangles {{ {{ 0, 1, 2, 0, 2, 3 }}, }} }}\n \
+             Groups 1 1 {{ Matrices {{ 0 }}, }}\n MaterialID {i},\n SelectionGroup 0,\n}}\n"
+        );
+    }
+    mdl += "Bone \"Root\" { ObjectId 0, GeosetId Multiple, GeosetAnimId None, }\nPivotPoints 1 { { 0, 0, 0 }, }\n";
+    crate::mdl::from_bytes(mdl.as_bytes()).expect("the test model reads")
+}
+
+/// A camera on the +X axis (or -X) at distance 2S, 90 degrees of view: the quad's edges
+/// fall exactly a quarter of the picture in from each side.
+fn camera(from_front: bool) -> Camera {
+    let d = if from_front { 2.0 * S } else { -2.0 * S };
+    Camera {
+        eye: [d, 0.0, 0.0],
+        target: [0.0; 3],
+        up: [0.0, 0.0, 1.0],
+        fov_y: std::f32::consts::FRAC_PI_2,
+        near: 1.0,
+        far: 100.0,
+    }
+}
+
+const BG: [u8; 4] = [51, 102, 153, 255];
+
+fn draw(quads: &[Quad], from_front: bool, team: [u8; 3]) -> RgbaImage {
+    let m = model(quads);
+    let cache = TextureCache::new(vec![]);
+    let scene = Scene::new(&m, &cache);
+    let mut o = RenderOptions::new(64, 64, camera(from_front));
+    o.background = BG;
+    o.team_color = team;
+    scene.render(AnimTime::new(None, 0.0), &o)
+}
+
+fn px(img: &RgbaImage, x: usize, y: usize) -> [u8; 4] {
+    let i = (y * img.width as usize + x) * 4;
+    [0, 1, 2, 3].map(|k| img.pixels[i + k])
+}
+
+fn close(got: [u8; 4], want: [f32; 3]) -> bool {
+    (0..3).all(|k| (f32::from(got[k]) - want[k] * 255.0).abs() <= 1.5)
+}
+
+#[test]
+fn a_quad_covers_what_the_pinhole_projection_says() {
+    let img = draw(&[Quad::plain("None", 1.0)], true, [0; 3]);
+    // Half-size S at distance 2S with tan(45 deg) = 1: NDC -0.5..0.5, pixels 16..48.
+    let covered = (0..64)
+        .flat_map(|y| (0..64).map(move |x| (x, y)))
+        .filter(|&(x, y)| px(&img, x, y) != BG)
+        .collect::<Vec<_>>();
+    assert_eq!(covered.len(), 32 * 32, "pixels covered");
+    assert!(covered
+        .iter()
+        .all(|&(x, y)| (16..48).contains(&x) && (16..48).contains(&y)));
+    assert_eq!(px(&img, 32, 32), [255, 255, 255, 255]);
+}
+
+#[test]
+fn each_filter_mode_blends_as_its_equation_says() {
+    let bg = BG.map(|c| f32::from(c) / 255.0);
+    let white_half = |f| draw(&[Quad::plain(f, 0.5)], true, [0; 3]);
+    let c = [0, 1, 2];
+    let blend = c.map(|k| bg[k] * 0.5 + 0.5);
+    assert!(close(px(&white_half("Blend"), 32, 32), blend));
+    let add = c.map(|k| (bg[k] + 0.5).min(1.0));
+    assert!(close(px(&white_half("Additive"), 32, 32), add));
+    assert!(close(px(&white_half("AddAlpha"), 32, 32), add));
+    // Alpha-keyed: drawn at 0.8, not at 0.5.
+    assert_eq!(px(&white_half("Transparent"), 32, 32), BG);
+    let keyed = draw(&[Quad::plain("Transparent", 0.8)], true, [0; 3]);
+    assert_eq!(px(&keyed, 32, 32), [255, 255, 255, 255]);
+    // Modulate by a grey team colour (128 / 255).
+    let grey = |f| {
+        let mut q = Quad::plain(f, 1.0);
+        q.team = true;
+        draw(&[q], true, [128; 3])
+    };
+    let g = 128.0 / 255.0;
+    assert!(close(px(&grey("Modulate"), 32, 32), c.map(|k| bg[k] * g)));
+    assert!(close(
+        px(&grey("Modulate2x"), 32, 32),
+        c.map(|k| bg[k] * g * 2.0)
+    ));
+}
+
+#[test]
+fn depth_keeps_the_nearer_quad_whatever_the_order() {
+    let near = |x| Quad {
+        x,
+        filter: "None",
+        alpha: 1.0,
+        flags: "Unshaded,",
+        team: true,
+    };
+    let far = |x| Quad {
+        x,
+        ..Quad::plain("None", 1.0)
+    };
+    let red = [255, 3, 3];
+    for quads in [[near(2.0), far(-2.0)], [far(-2.0), near(2.0)]] {
+        let img = draw(&quads, true, red);
+        assert_eq!(px(&img, 32, 32), [255, 3, 3, 255]);
+    }
+}
+
+#[test]
+fn back_faces_show_only_when_two_sided() {
+    let one = draw(&[Quad::plain("None", 1.0)], false, [0; 3]);
+    assert_eq!(px(&one, 32, 32), BG, "a quad seen from behind is culled");
+    let mut q = Quad::plain("None", 1.0);
+    q.flags = "Unshaded, TwoSided,";
+    let two = draw(&[q], false, [0; 3]);
+    assert_eq!(px(&two, 32, 32), [255, 255, 255, 255]);
+}
+
+#[test]
+fn the_light_darkens_surfaces_turned_from_it_and_not_unshaded_ones() {
+    let mut lit = Quad::plain("None", 1.0);
+    lit.flags = "";
+    let facing = draw(&[lit], true, [0; 3]);
+    let p = px(&facing, 32, 32);
+    // Lit from above the viewer's shoulder: darker than the texture, never black.
+    assert!(p[0] > 100 && p[0] < 255, "{p:?}");
+    let flat = draw(&[Quad::plain("None", 1.0)], true, [0; 3]);
+    assert_eq!(px(&flat, 32, 32), [255, 255, 255, 255]);
+}
+
+#[test]
+fn the_same_input_gives_the_same_picture() {
+    let a = draw(
+        &[Quad::plain("Blend", 0.3), Quad::plain("None", 1.0)],
+        true,
+        [9; 3],
+    );
+    let b = draw(
+        &[Quad::plain("Blend", 0.3), Quad::plain("None", 1.0)],
+        true,
+        [9; 3],
+    );
+    assert_eq!(a, b);
+}

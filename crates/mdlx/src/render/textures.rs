@@ -81,7 +81,7 @@ impl Mips {
     /// The level to read for a footprint of `texels_per_pixel` texels of the largest level
     /// per picture pixel.
     pub fn level_for(&self, texels_per_pixel: f32) -> usize {
-        if !(texels_per_pixel > 1.0) {
+        if texels_per_pixel.is_nan() || texels_per_pixel <= 1.0 {
             return 0;
         }
         let l = texels_per_pixel.log2().floor() as usize;
