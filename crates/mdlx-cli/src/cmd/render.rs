@@ -194,7 +194,7 @@ fn options(
             let pitch = args.pitch.unwrap_or(mdlx::render::DEFAULT_PITCH_DEG);
             let extent = scene
                 .sequence_bounds(sequence, 8)
-                .unwrap_or_else(|| scene.model().info.extent.clone());
+                .unwrap_or(scene.model().info.extent);
             let framed =
                 Camera::framing(&extent, yaw.to_radians(), pitch.to_radians(), fov, aspect);
             match args.distance {
