@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// camera-check.mjs - checks that render.mjs puts the camera where the shared convention says.
+//
+//   node camera-check.mjs [CUBE.mdx]     (default: examples/cube.mdx of this repository)
+//
+// The cube model is the box [-32, 32] x [-32, 32] x [0, 64]. For a few cameras (oblique,
+// from below, off-centre target, different fields of view and aspect ratios) it draws the
+// cube with render.mjs, then projects the eight corners itself: view = lookAt(eye, target,
+// up), projection = the OpenGL perspective(fov_y, W/H, near, far), pixel x = (ndc_x + 1) / 2
+// * W, y = (1 - ndc_y) / 2 * H (rows top to bottom), all written out here without the
+// viewer's or gl-matrix's code. The pixels the viewer covered (alpha >= 128) must match the
+// convex hull of the projected corners: intersection over union at least 0.98 and the
+// bounding boxes (cut to the picture) within 1.5 px. The same hull mirrored left-right must match clearly worse
+// (a mirrored or transposed picture would not pass). Exit status 0 when every camera passes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { readPng } from './png.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cube = path.resolve(process.argv[2] || path.join(here, '../../examples/cube.mdx'));
+
+const CAMERAS = [
+  { name: 'oblique', w: 320, h: 240, eye: [150, -110, 120], target: [0, 0, 32], fov_y: 0.7854 },
+  { name: 'below-offcentre', w: 200, h: 300, eye: [-90, -160, -40], target: [10, 5, 40], fov_y: 0.9 },
+  { name: 'wide-near', w: 400, h: 160, eye: [70, 95, 150], target: [-8, 12, 20], fov_y: 0.6 },
+];
+const CORNERS = [];
+for (const x of [-32, 32]) for (const y of [-32, 32]) for (const z of [0, 64]) CORNERS.push([x, y, z]);
+
+const sub = (a, b) => a.map((v, i) => v - b[i]);
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a) => { const l = Math.hypot(...a); return a.map((v) => v / l); };
+
+/** Pixel position of world point p (the convention, from first principles). */
+function project(cam, w, h, p) {
+  const f = norm(sub(cam.target, cam.eye));
+  const r = norm(cross(f, cam.up));
+  const u = cross(r, f);
+  const d = sub(p, cam.eye);
+  const [xe, ye, ze] = [dot(r, d), dot(u, d), -dot(f, d)]; // eye space, camera looks down -z
+  const t = 1 / Math.tan(cam.fov_y / 2);
+  const aspect = w / h;
+  const wc = -ze;
+  const ndc = [(t / aspect) * xe / wc, t * ye / wc];
+  return [((ndc[0] + 1) / 2) * w, ((1 - ndc[1]) / 2) * h];
+}
+
+/** Convex hull (monotone chain), counter-clockwise in a y-down frame's sense. */
+function hull(points) {
+  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const turn = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list) => {
+    const out = [];
+    for (const q of list) {
+      while (out.length >= 2 && turn(out[out.length - 2], out[out.length - 1], q) <= 0) out.pop();
+      out.push(q);
+    }
+    out.pop();
+    return out;
+  };
+  return [...half(p), ...half([...p].reverse())];
+}
+
+function inside(poly, x, y) {
+  let sign = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const [ax, ay] = poly[i];
+    const [bx, by] = poly[(i + 1) % poly.length];
+    const c = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+    if (c !== 0) {
+      if (sign === 0) sign = Math.sign(c);
+      else if (Math.sign(c) !== sign) return false;
+    }
+  }
+  return true;
+}
+
+function compare(png, poly) {
+  let both = 0, either = 0;
+  const box = [Infinity, -Infinity, Infinity, -Infinity];
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      const drawn = png.rgba[(y * png.width + x) * 4 + 3] >= 128;
+      const expected = inside(poly, x + 0.5, y + 0.5);
+      if (drawn && expected) both++;
+      if (drawn || expected) either++;
+      if (drawn) {
+        box[0] = Math.min(box[0], x); box[1] = Math.max(box[1], x + 1);
+        box[2] = Math.min(box[2], y); box[3] = Math.max(box[3], y + 1);
+      }
+    }
+  }
+  return { iou: either ? both / either : 0, box };
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'm3v-camera-check-'));
+let failures = 0;
+try {
+  const results = [];
+  for (const c of CAMERAS) {
+    const camera = { eye: c.eye, target: c.target, up: [0, 0, 1], fov_y: c.fov_y, near: 1, far: 2000 };
+    const jobs = { width: c.w, height: c.h, jobs: [{ model: cube, out: path.join(tmp, `${c.name}.png`), textures: [], camera, sequence: null, time_ms: 0 }] };
+    const jobsFile = path.join(tmp, `${c.name}.json`);
+    fs.writeFileSync(jobsFile, JSON.stringify(jobs));
+    execFileSync(process.execPath, [path.join(here, 'render.mjs'), jobsFile], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const png = readPng(fs.readFileSync(jobs.jobs[0].out));
+    const pts = CORNERS.map((p) => project(camera, c.w, c.h, p));
+    const poly = hull(pts);
+    const { iou, box } = compare(png, poly);
+    const mirrored = compare(png, hull(pts.map(([x, y]) => [c.w - x, y]))).iou;
+    // The projected box, cut to the picture (a camera may leave part of the cube outside).
+    const clip = (v, hi) => Math.min(Math.max(v, 0), hi);
+    const want = [clip(Math.min(...pts.map((p) => p[0])), c.w), clip(Math.max(...pts.map((p) => p[0])), c.w),
+      clip(Math.min(...pts.map((p) => p[1])), c.h), clip(Math.max(...pts.map((p) => p[1])), c.h)];
+    const boxErr = Math.max(...box.map((v, i) => Math.abs(v - want[i])));
+    const ok = png.width === c.w && png.height === c.h && iou >= 0.98 && boxErr <= 1.5 && mirrored < iou - 0.05;
+    if (!ok) failures++;
+    results.push(`${ok ? 'ok  ' : 'FAIL'} ${c.name} ${c.w}x${c.h}: IoU ${iou.toFixed(4)} (mirrored ${mirrored.toFixed(4)}), `
+      + `bbox drawn [${box.join(', ')}] projected [${want.map((v) => v.toFixed(1)).join(', ')}], max diff ${boxErr.toFixed(2)} px`);
+  }
+  console.log(results.join('\n'));
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(failures ? 1 : 0);
