@@ -1,5 +1,7 @@
-// jobs.mjs - reads and checks JOBS.json for render.mjs (format described there). Anything
-// wrong is a UsageError naming the job and the field, before Chromium starts.
+// jobs.mjs - reads and checks JOBS.json for render.mjs (format described there). A mistake
+// in the batch's own fields is a UsageError (exit status 2, before Chromium starts); a
+// mistake in one job makes that job {invalid: "reason"}, which render.mjs reports as a
+// failed job while the others are drawn.
 import path from 'node:path';
 
 /** A mistake in the command line or in JOBS.json (exit status 2). */
@@ -43,6 +45,17 @@ function checkJob(j, i) {
   };
 }
 
+/** checkJob, or the job marked invalid with the reason (and what could be read of it). */
+function checkOrMark(j, i) {
+  try {
+    return checkJob(j, i);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    const str = (v) => (typeof v === 'string' ? v : null);
+    return { model: str(j && j.model), out: str(j && j.out), invalid: e.message };
+  }
+}
+
 /** Checks the parsed JOBS.json and fills in the defaults. */
 export function validateJobs(raw) {
   if (!raw || typeof raw !== 'object') fail('JOBS.json: expected an object {"width", "height", "jobs"}');
@@ -56,7 +69,7 @@ export function validateJobs(raw) {
   const timeout = raw.timeout_ms === undefined ? 30000 : raw.timeout_ms;
   if (!Number.isInteger(timeout) || timeout < 1000) fail('JOBS.json: timeout_ms must be an integer of at least 1000');
   return {
-    width, height, jobs: raw.jobs.map(checkJob), step_ms: step, timeout_ms: timeout,
+    width, height, jobs: raw.jobs.map(checkOrMark), step_ms: step, timeout_ms: timeout,
     antialias: raw.antialias === undefined ? true : !!raw.antialias, lenient: !!raw.lenient,
   };
 }

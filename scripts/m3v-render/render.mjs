@@ -22,9 +22,11 @@
 //    "jobs": [{"model", "out", "ok", "error", "ms", "missing_textures", "unsupplied",
 //              "warnings", "particles"}]}
 // A job that fails writes no PNG (an old file at "out" is removed first) and has ok false
-// and the reason in "error"; the batch goes on. Exit status: 0 when every job was tried
-// (whatever their results), 1 when the batch could not run (no Chromium, a bad page), 2 for
-// a bad command line or JOBS.json.
+// and the reason in "error"; the batch goes on. A job with a bad field (a relative path, no
+// camera, a negative time...) fails the same way ("bad job: ..."). Exit status: 0 when
+// every job was tried (whatever their results), 1 when the batch could not run (no
+// Chromium, a bad page; the result file then lists the jobs not drawn), 2 for a bad command
+// line or a JOBS.json whose own fields (width, height, jobs...) are wrong.
 //
 // What is drawn, and how (see page.js for the details):
 //  - one Chromium for the whole batch, one page, one viewer; files come from a loopback HTTP
@@ -151,6 +153,11 @@ async function runJob(drawer, i, resolver) {
   const j = drawer.batch.jobs[i];
   const t0 = Date.now();
   const entry = { model: j.model, out: j.out, ok: false, error: null, ms: 0 };
+  if (j.invalid) {
+    entry.error = `bad job: ${j.invalid}`;
+    if (j.out && path.isAbsolute(j.out)) fs.rmSync(j.out, { force: true });
+    return entry;
+  }
   fs.rmSync(j.out, { force: true });
   try {
     const r = await drawer.draw(i, resolver.setOf(j.textures));
