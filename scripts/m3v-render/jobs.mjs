@@ -68,8 +68,12 @@ export function validateJobs(raw) {
   if (!isNum(step) || step <= 0 || step > 1000) fail('JOBS.json: step_ms must be above 0 and at most 1000');
   const timeout = raw.timeout_ms === undefined ? 30000 : raw.timeout_ms;
   if (!Number.isInteger(timeout) || timeout < 1000) fail('JOBS.json: timeout_ms must be an integer of at least 1000');
+  const background = raw.background === undefined ? [0, 0, 0, 0] : raw.background;
+  if (!Array.isArray(background) || background.length !== 4 || !background.every((v) => Number.isInteger(v) && v >= 0 && v <= 255)) {
+    fail('JOBS.json: background must be [r, g, b, a], each 0 to 255');
+  }
   return {
-    width, height, jobs: raw.jobs.map(checkOrMark), step_ms: step, timeout_ms: timeout,
+    background, width, height, jobs: raw.jobs.map(checkOrMark), step_ms: step, timeout_ms: timeout,
     antialias: raw.antialias === undefined ? true : !!raw.antialias, lenient: !!raw.lenient,
   };
 }

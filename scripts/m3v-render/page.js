@@ -4,7 +4,8 @@
 // render.mjs calls, through puppeteer:
 //   m3vRender.init({width, height, antialias})  -> {glRenderer, viewerVersion}
 //   m3vRender.job(job)                          -> {png, warnings, missing, unsupplied, stats}
-// where job = {modelUrl, texBase, camera, sequence, time_ms, team_color, step_ms, lenient, seed}.
+// where job = {modelUrl, texBase, camera, sequence, time_ms, team_color, step_ms, lenient, seed,
+// background: [r, g, b, a] 0-255}.
 // A job that cannot be drawn rejects with an Error whose message says why.
 //
 // What the page supplies to the viewer (its path solver):
@@ -94,6 +95,9 @@
     viewer.addHandler(handlers.dds);
     viewer.on('error', (e) => {
       if (!current) return;
+      // A table or sound the path solver did not supply (listed in `unsupplied`) is
+      // fetched by the viewer anyway, from no address: not news.
+      if (/generic resource/.test(e.error) && !e.fetchUrl) return;
       const what = e.fetchUrl && e.fetchUrl.startsWith(current.texBase)
         ? decodeURIComponent(e.fetchUrl.slice(current.texBase.length)) : null;
       if (what && /Failed to fetch/.test(e.error)) current.missing.add(what);
@@ -142,11 +146,11 @@
     return steps + 1;
   }
 
-  function draw(scene) {
+  function draw(scene, background) {
     const gl = viewer.gl;
     gl.disable(gl.SCISSOR_TEST);
     gl.depthMask(true);
-    gl.clearColor(0, 0, 0, 0);
+    gl.clearColor(background[0] / 255, background[1] / 255, background[2] / 255, background[3] / 255);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.SCISSOR_TEST);
     scene.render(); // scene.alpha is true: it does not clear to opaque black itself
@@ -186,7 +190,7 @@
       instance.setSequence(j.sequence === null ? -1 : j.sequence);
       scene.addInstance(instance);
       const updates = simulate(instance, j);
-      draw(scene);
+      draw(scene, j.background);
       const png = canvas.toDataURL('image/png');
       return {
         png,

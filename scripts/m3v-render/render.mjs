@@ -13,7 +13,8 @@
 //              "sequence": I or null, "time_ms": T, "team_color": 0}],
 //    optional: "antialias": true (WebGL's multisampling, default on),
 //              "step_ms": 16.666... (the simulation step), "lenient": false (see below),
-//              "timeout_ms": 30000 (per job)}
+//              "timeout_ms": 30000 (per job),
+//              "background": [0, 0, 0, 0] (the clear colour, RGBA 0-255)}
 //   A job may also carry "seed" (default 1) for the page's random numbers.
 //
 // Writes each job's PNG (exactly W x H, RGBA, transparent where nothing was drawn) and
@@ -46,7 +47,12 @@
 //    animation clock is then put exactly on time_ms. After the end of a sequence the
 //    viewer loops it, or holds its last frame when the sequence is NonLooping. With
 //    "sequence": null the model is drawn unanimated (time_ms is ignored);
-//  - the background is cleared to (0,0,0,0); no light beyond the viewer's own shading.
+//  - the background is cleared to "background", (0,0,0,0) unless given; no light beyond
+//    the viewer's own shading (SD layers not unshaded: colour times
+//    min(1, max(0, n.l) + 0.7), l the direction to a point light at (0, 0, 10000)). The canvas is not premultiplied: the PNG holds
+//    the colour and alpha that the viewer's glBlendFunc factors (the same ones for colour
+//    and alpha) leave over the background, e.g. an additive layer over a transparent
+//    background adds alpha * alpha to it, a modulate layer leaves alpha 0.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -134,7 +140,7 @@ class Drawer {
     const request = {
       modelUrl: `${this.base}/model/${i}`, texBase: `${this.base}/tex/${texSet}/`,
       camera: j.camera, sequence: j.sequence, time_ms: j.time_ms, team_color: j.team_color,
-      step_ms: this.batch.step_ms, lenient: this.batch.lenient, seed: j.seed,
+      step_ms: this.batch.step_ms, lenient: this.batch.lenient, seed: j.seed, background: this.batch.background,
     };
     let timer;
     const timeout = new Promise((_, reject) => {

@@ -3,7 +3,8 @@
 // A path as the model writes it (`Textures\Foo.blp`, `textures/foo.BLP`) is looked up in
 // each folder of a job's list in turn: first the whole path, each part matched without
 // regard to case (DIR/Textures/Foo.blp), then, in each folder again, the bare file name
-// (DIR/Foo.blp). The first file found wins. Folder listings are cached for the batch.
+// (DIR/Foo.blp). The first file found wins; where names differ only in case, the sorted
+// first that leads to a file. Folder listings are cached for the batch.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -12,7 +13,7 @@ export class TextureResolver {
     /** Distinct folder lists, by their JSON; a job's list is known by its index here. */
     this.sets = [];
     this.setIndex = new Map();
-    /** Folder -> Map(lower-case name -> real name), or null when it cannot be read. */
+    /** Folder -> its listing (see listing()), read once per batch. */
     this.listings = new Map();
   }
 
@@ -26,16 +27,16 @@ export class TextureResolver {
     return this.setIndex.get(key);
   }
 
+  /** Map(lower-case name -> real names, sorted) of a folder, or null when unreadable. */
   listing(dir) {
     if (!this.listings.has(dir)) {
       let names = null;
       try {
         names = new Map();
-        for (const name of fs.readdirSync(dir)) {
+        for (const name of fs.readdirSync(dir).sort()) {
           const lower = name.toLowerCase();
-          // Two names that differ only in case: keep the first in sorted order, whatever
-          // order the file system lists them in.
-          if (!names.has(lower) || name < names.get(lower)) names.set(lower, name);
+          if (!names.has(lower)) names.set(lower, []);
+          names.get(lower).push(name);
         }
       } catch {
         names = null;
@@ -45,20 +46,24 @@ export class TextureResolver {
     return this.listings.get(dir);
   }
 
-  /** DIR joined with the parts, each matched case-insensitively; null when absent. */
+  /**
+   * The file DIR/parts..., each part matched case-insensitively, or null. Names that differ
+   * only in case (Textures/ and textures/ side by side) are all tried, in sorted order.
+   */
   walk(dir, parts) {
-    let at = dir;
-    for (const part of parts) {
-      const names = this.listing(at);
-      const real = names && names.get(part.toLowerCase());
-      if (!real) return null;
-      at = path.join(at, real);
+    if (parts.length === 0) {
+      try {
+        return fs.statSync(dir).isFile() ? dir : null;
+      } catch {
+        return null;
+      }
     }
-    try {
-      return fs.statSync(at).isFile() ? at : null;
-    } catch {
-      return null;
+    const names = this.listing(dir);
+    for (const real of (names && names.get(parts[0].toLowerCase())) || []) {
+      const found = this.walk(path.join(dir, real), parts.slice(1));
+      if (found) return found;
     }
+    return null;
   }
 
   /** The file for texture path `src` of folder list `set`, or null. */
