@@ -18,9 +18,10 @@
 #    interrupted install never looks complete). Needs node (18 or newer), npm and the npm
 #    registry. Changed scripts are copied in without a new npm ci.
 # 3. The check, after every install or change (of the packages, the scripts or Chromium's
-#    version): camera-check.mjs draws examples/cube.mdx from three cameras and compares the
-#    pixels with the cube's corners projected by the shared camera convention. Its report
-#    goes to stderr; a failing check fails this script.
+#    version; about 10 s): self-check.mjs draws examples/cube.mdx from three cameras and
+#    compares the pixels with the cube's corners projected by the shared camera convention,
+#    checks that time counts from the sequence start (a turning cube) and that team colour
+#    is painted as documented. Its report goes to stderr; a failing check fails this script.
 # 4. Prints the variable assignment on stdout; everything else goes to stderr.
 #
 # Runs that share the folder take turns (a lock file beside it). Exit status 1, with the
@@ -31,7 +32,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 src="$root/scripts/m3v-render"
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 # The files of scripts/m3v-render/ the install runs (tests and the lock file aside).
-files=(render.mjs jobs.mjs textures.mjs page.html page.js png.mjs camera-check.mjs)
+files=(render.mjs jobs.mjs textures.mjs page.html page.js png.mjs self-check.mjs)
 
 say() { printf 'm3v-render: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -62,7 +63,7 @@ node_major="$(node -p 'process.versions.node.split(".")[0]')"
 for f in package.json package-lock.json "${files[@]}"; do
   [ -f "$src/$f" ] || die "$src/$f is missing"
 done
-[ -f "$root/examples/cube.mdx" ] || die "$root/examples/cube.mdx is missing (the camera check draws it)"
+[ -f "$root/examples/cube.mdx" ] || die "$root/examples/cube.mdx is missing (the self-check draws it)"
 
 dir="${M3V_RENDER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mdlx-m3v-render}"
 dir="${dir%/}"
@@ -136,13 +137,13 @@ if [ ! -x "$cmd" ] || [ "$(cat "$cmd")" != "$want_cmd" ]; then
   mv "$cmd.tmp.$$" "$cmd"
 fi
 
-# 3. The camera check, when anything it depends on changed since it last passed.
+# 3. The self-check, when anything it depends on changed since it last passed.
 stamp="$(cat "$dir/package-lock.json" "${files[@]/#/$dir/}" "$root/examples/cube.mdx" | cksum) $chromium_version"
 if [ "$(cat "$dir/.checked" 2>/dev/null)" != "$stamp" ]; then
   rm -f "$dir/.checked"
-  say "checking the install: cube corners vs. the camera convention ($chromium_version)"
-  if ! CHROMIUM="$chromium" limited node "$dir/camera-check.mjs" "$root/examples/cube.mdx" >&2 </dev/null; then
-    die "the camera check failed (above): the judge's pictures would not follow the camera convention"
+  say "checking the install: the cube drawn vs. the camera convention, time, team colour ($chromium_version)"
+  if ! CHROMIUM="$chromium" limited node "$dir/self-check.mjs" "$root/examples/cube.mdx" >&2 </dev/null; then
+    die "the self-check failed (above): the judge's pictures would not follow the conventions"
   fi
   printf '%s\n' "$stamp" >"$dir/.checked"
 fi

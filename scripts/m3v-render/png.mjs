@@ -1,5 +1,5 @@
 // png.mjs - a small PNG reader (8-bit RGBA or RGB, not interlaced: what Chromium's
-// canvas.toDataURL writes) for the checks in camera-check.mjs.
+// canvas.toDataURL writes) for the checks in self-check.mjs.
 import zlib from 'node:zlib';
 
 /** {width, height, rgba: Uint8Array (rows top to bottom)} of a PNG file's bytes. */

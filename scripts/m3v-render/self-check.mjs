@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// camera-check.mjs - checks that render.mjs puts the camera where the shared convention says.
+// self-check.mjs - checks that render.mjs puts the camera where the shared convention says,
+// counts time from the sequence start, and paints team colour as documented.
 //
-//   node camera-check.mjs [CUBE.mdx]     (default: examples/cube.mdx of this repository)
+//   node self-check.mjs [CUBE.mdx]     (default: examples/cube.mdx of this repository)
 //
 // The cube model is the box [-32, 32] x [-32, 32] x [0, 64]. For a few cameras (oblique,
 // from below, off-centre target, different fields of view and aspect ratios) it draws the
@@ -10,24 +11,30 @@
 // * W, y = (1 - ndc_y) / 2 * H (rows top to bottom), all written out here without the
 // viewer's or gl-matrix's code. The pixels the viewer covered (alpha >= 128) must match the
 // convex hull of the projected corners: intersection over union at least 0.98 and the
-// bounding boxes (cut to the picture) within 1.5 px. The same hull mirrored left-right must match clearly worse
-// (a mirrored or transposed picture would not pass).
+// bounding boxes (cut to the picture) within 1.5 px. The same hull mirrored left-right must
+// match clearly worse (a mirrored or transposed picture would not pass).
 //
-// One more case checks time: the cube's sequence 1 ("Spin", frames 2000-4000) turns its root
-// bone about +Z by 90 degrees every 500 ms (linear keys), so at time_ms 125 (counted from
-// the sequence start, reached in 16.67 ms steps and a shorter last one) the corners stand
-// turned by 22.5 degrees. The unturned cube (what a clock counted from frame 0 would show)
-// and the cube turned the other way must match clearly worse.
+// Time: the cube's sequence 1 ("Spin", frames 2000-4000) turns its root bone about +Z by 90
+// degrees every 500 ms (linear keys), so at time_ms 125 (counted from the sequence start,
+// reached in 16.67 ms steps and a shorter last one) the corners stand turned by 22.5
+// degrees. The unturned cube (what a clock counted from frame 0 would show) and the cube
+// turned the other way must match clearly worse.
+//
+// Team colour: a copy of the cube whose texture is replaceable id 1 and whose layer is
+// unshaded, drawn with team_color 0 and 1: the middle of each visible face must be exactly
+// (255, 3, 3) and (0, 66, 255), opaque.
 // Exit status 0 when every case passes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { readPng } from './png.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cube = path.resolve(process.argv[2] || path.join(here, '../../examples/cube.mdx'));
+const modules = path.resolve(process.env.M3V_RENDER_NODE_MODULES || path.join(here, 'node_modules'));
 
 const CAMERAS = [
   { name: 'oblique', w: 320, h: 240, eye: [150, -110, 120], target: [0, 0, 32], fov_y: 0.7854 },
@@ -107,7 +114,44 @@ function compare(png, poly) {
   return { iou: either ? both / either : 0, box };
 }
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'm3v-camera-check-'));
+/** Runs render.mjs on a batch; the pictures, read back. */
+function draw(jobs, name) {
+  const jobsFile = path.join(tmp, `${name}.json`);
+  fs.writeFileSync(jobsFile, JSON.stringify(jobs));
+  execFileSync(process.execPath, [path.join(here, 'render.mjs'), jobsFile], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return jobs.jobs.map((j) => readPng(fs.readFileSync(j.out)));
+}
+
+/** The team colour case: its report lines and whether it passed. */
+function teamColourCase() {
+  const { default: Parser } = createRequire(path.join(modules, 'noop.js'))('mdx-m3-viewer/dist/cjs/parsers/mdlx/model');
+  const model = new Parser();
+  model.load(fs.readFileSync(cube));
+  model.textures[0].replaceableId = 1;
+  model.textures[0].path = '';
+  model.materials[0].layers[0].flags |= 1; // unshaded
+  const file = path.join(tmp, 'team-cube.mdx');
+  fs.writeFileSync(file, model.saveMdx());
+  const c = CAMERAS[0];
+  const camera = { eye: c.eye, target: c.target, up: [0, 0, 1], fov_y: c.fov_y, near: 1, far: 2000 };
+  const want = [[255, 3, 3], [0, 66, 255]];
+  const jobs = {
+    width: c.w, height: c.h,
+    jobs: want.map((_, team) => ({ model: file, out: path.join(tmp, `team${team}.png`), camera, sequence: null, team_color: team })),
+  };
+  const pngs = draw(jobs, 'team');
+  const faces = [[32, 0, 32], [0, -32, 32], [0, 0, 64]].map((p) => project(camera, c.w, c.h, p).map(Math.floor));
+  let ok = true;
+  const lines = pngs.map((png, team) => {
+    const seen = faces.map(([x, y]) => Array.from(png.rgba.slice((y * png.width + x) * 4, (y * png.width + x) * 4 + 4)));
+    const good = seen.every((px) => px.join() === [...want[team], 255].join());
+    ok &&= good;
+    return `${good ? 'ok  ' : 'FAIL'} team colour ${team}: face middles ${seen.map((px) => `(${px.join(', ')})`).join(' ')}, want (${want[team].join(', ')}, 255)`;
+  });
+  return { ok, lines };
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'm3v-self-check-'));
 let failures = 0;
 try {
   const results = [];
@@ -115,10 +159,7 @@ try {
     const camera = { eye: c.eye, target: c.target, up: [0, 0, 1], fov_y: c.fov_y, near: 1, far: 2000 };
     const job = { model: cube, out: path.join(tmp, `${c.name}.png`), textures: [], camera, sequence: c.sequence ?? null, time_ms: c.time_ms ?? 0 };
     const jobs = { width: c.w, height: c.h, jobs: [job] };
-    const jobsFile = path.join(tmp, `${c.name}.json`);
-    fs.writeFileSync(jobsFile, JSON.stringify(jobs));
-    execFileSync(process.execPath, [path.join(here, 'render.mjs'), jobsFile], { stdio: ['ignore', 'inherit', 'inherit'] });
-    const png = readPng(fs.readFileSync(jobs.jobs[0].out));
+    const png = draw(jobs, c.name)[0];
     const pts = CORNERS.map((p) => project(camera, c.w, c.h, turned(p, c.turn ?? 0)));
     const poly = hull(pts);
     const { iou, box } = compare(png, poly);
@@ -136,6 +177,9 @@ try {
     results.push(`${ok ? 'ok  ' : 'FAIL'} ${c.name} ${c.w}x${c.h}: IoU ${iou.toFixed(4)} (best wrong picture ${mirrored.toFixed(4)}), `
       + `bbox drawn [${box.join(', ')}] projected [${want.map((v) => v.toFixed(1)).join(', ')}], max diff ${boxErr.toFixed(2)} px`);
   }
+  const team = teamColourCase();
+  if (!team.ok) failures++;
+  results.push(...team.lines);
   console.log(results.join('\n'));
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
