@@ -5,14 +5,14 @@ use super::{effects, Blend, Mips, RenderOptions, Scene};
 use crate::anim::math::{cross, dot, normalize, qnormalize, scale, sub, transform_point};
 use crate::anim::math::{trs_about, Mat4, Vec3, QUAT_IDENTITY};
 use crate::anim::{posed_geosets, AnimTime, Clock, PosedGeoset};
-use crate::format::track::{KMTA, KMTF, KTAR, KTAS, KTAT};
+use crate::format::track::{KGAC, KMTA, KMTF, KTAR, KTAS, KTAT};
 use crate::model::{geoset_animation_flags, layer_flags, Extent, Layer, Material, Model};
 use crate::texture::RgbaImage;
 use std::sync::Arc;
 
 /// Light that reaches every surface, and the share of the directional light.
-const AMBIENT: f32 = 0.45;
-const DIFFUSE: f32 = 0.65;
+const AMBIENT: f32 = 0.55;
+const DIFFUSE: f32 = 0.5;
 /// Largest picture side drawn (before supersampling), to bound memory.
 pub(crate) const MAX_SIDE: u32 = 8192;
 
@@ -58,6 +58,9 @@ struct Frame<'a> {
     white: Arc<Mips>,
     light_dir: Vec3,
     lit: bool,
+    /// Supersampling factor: mip levels are chosen for the picture's own pixels, as a
+    /// renderer drawing at that size would (which is what thins alpha-keyed foliage
+    /// far away).
     ss: f32,
 }
 
@@ -221,6 +224,7 @@ fn project(vp: &Mat4, p: Vec3) -> [f32; 4] {
 }
 
 fn draw_layer(target: &mut Target, f: &Frame, clock: &Clock, vp: &Mat4, item: &Item) {
+    let ss = f.ss;
     let model = f.model;
     let g = item.geoset;
     let geoset = &model.geosets[g.index];
@@ -236,9 +240,16 @@ fn draw_layer(target: &mut Target, f: &Frame, clock: &Clock, vp: &Mat4, item: &I
         .iter()
         .find(|a| a.geoset_id == g.index as i32)
     {
-        if ga.flags & geoset_animation_flags::USE_COLOR != 0 {
-            rgb = [g.color[2], g.color[1], g.color[0]].map(|c| c.clamp(0.0, 1.0));
+        // The static color is stored red, green, blue and the keys of its track blue,
+        // green, red (MdlxConv prints the static one reversed and the keys as stored, so
+        // that MDL shows both in one order; mdx-m3-viewer swaps the same way).
+        let track = ga.tracks.vector3(KGAC).is_some();
+        if track {
+            rgb = [g.color[2], g.color[1], g.color[0]];
+        } else if ga.flags & geoset_animation_flags::USE_COLOR != 0 {
+            rgb = g.color;
         }
+        rgb = rgb.map(|c| c.clamp(0.0, 1.0));
     }
     let tint = [
         rgb[0],
@@ -300,14 +311,13 @@ fn draw_layer(target: &mut Target, f: &Frame, clock: &Clock, vp: &Mat4, item: &I
         depth_write: item.blend.writes_depth() && flags & layer_flags::NO_DEPTH_SET == 0,
         cull_back: !two_sided,
     };
-    let ss = f.ss;
     match hd {
         Some(slots) => {
             let [d, n, o, e] = slots.map(|id| f.texture(id));
             let light = (!unshaded).then_some(f.light_dir);
             let team = f.team.sample(0, 0.5, 0.5, [false; 2]);
             raster::draw(target, &tris, state, |v, fp| {
-                let lv = |m: &Mips| m.level_for(fp * m.size().0.max(m.size().1) as f32 / ss);
+                let lv = |m: &Mips| m.level_for(fp * m.size().0.max(m.size().1) as f32 * ss);
                 let (u, w) = (v[0], v[1]);
                 let base = d.0.sample(lv(&d.0), u, w, d.1);
                 let orm = o.0.sample(lv(&o.0), u, w, o.1);
@@ -337,7 +347,7 @@ fn draw_layer(target: &mut Target, f: &Frame, clock: &Clock, vp: &Mat4, item: &I
             let (tex, wrap) = f.texture(tex_id);
             let size = tex.size().0.max(tex.size().1) as f32;
             raster::draw(target, &tris, state, |v, fp| {
-                let level = tex.level_for(fp * size / ss);
+                let level = tex.level_for(fp * size * ss);
                 let t = tex.sample(level, v[0], v[1], wrap);
                 let l = v[2];
                 Some([
@@ -368,6 +378,7 @@ fn perturb(v: &[f32; NV], texel: [f32; 4]) -> Vec3 {
 }
 
 fn draw_effect(target: &mut Target, f: &Frame, vp: &Mat4, b: &effects::EffectBatch) {
+    let ss = f.ss;
     let tris: Vec<Vert> = b
         .vertices
         .iter()
@@ -390,15 +401,14 @@ fn draw_effect(target: &mut Target, f: &Frame, vp: &Mat4, b: &effects::EffectBat
         depth_write: false,
         cull_back: false,
     };
-    let ss = f.ss;
     raster::draw(target, &tris, state, |v, fp| {
-        let t = tex.sample(tex.level_for(fp * size / ss), v[0], v[1], wrap);
+        let t = tex.sample(tex.level_for(fp * size * ss), v[0], v[1], wrap);
         Some([t[0] * v[2], t[1] * v[3], t[2] * v[4], t[3] * v[5]])
     });
 }
 
 /// A soft round glow of `rgb`: the team glow replaceable texture.
-fn glow(rgb: [f32; 3]) -> Mips {
+pub(super) fn glow(rgb: [f32; 3]) -> Mips {
     const N: u32 = 32;
     let mut pixels = Vec::with_capacity((N * N * 4) as usize);
     for y in 0..N {

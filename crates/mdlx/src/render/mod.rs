@@ -27,8 +27,9 @@
 //! - **HD materials** (Reforged): the diffuse texture shaded by the normal map (with the
 //!   geoset's tangents), darkened by the ORM texture's occlusion, tinted by team colour
 //!   where its alpha says, plus the emissive texture.
-//! - **Light**: one directional light from above the viewer's left shoulder, with ambient
-//!   light so that no side goes black; unshaded and unlit layers ignore it.
+//! - **Light**: one directional light from above (the game's sun), leaning toward the
+//!   viewer's left shoulder, with ambient light so that no side goes darker than 0.55 of
+//!   its texture; unshaded and unlit layers ignore it.
 //! - **Effects**: particle emitters 2 and ribbons ([`effects`]).
 //! - **Antialiasing**: [`RenderOptions::supersample`]² samples per pixel, averaged.
 //! - Textures the finder cannot supply are drawn white, and listed by [`Scene::missing`].
@@ -195,6 +196,17 @@ impl<'m> Scene<'m> {
                 }
                 match cache.get(&path) {
                     Ok(m) => Some(m),
+                    // The game's own team colour files, named by path: made from the
+                    // palette when the game's archives are not at hand.
+                    Err(_) if team_file(&path).is_some() => {
+                        let (glow, player) = team_file(&path)?;
+                        let c = TEAM_COLORS[player].map(|c| f32::from(c) / 255.0);
+                        Some(Arc::new(if glow {
+                            draw::glow(c)
+                        } else {
+                            Mips::solid([c[0], c[1], c[2], 1.0])
+                        }))
+                    }
                     Err(e) => {
                         missing.push((path, e));
                         None
@@ -250,6 +262,21 @@ impl<'m> Scene<'m> {
     pub fn render(&self, at: AnimTime, options: &RenderOptions) -> RgbaImage {
         draw::render(self, at, options)
     }
+}
+
+/// `ReplaceableTextures\TeamColor\TeamColorNN.blp` -> (false, NN), `...\TeamGlow\
+/// TeamGlowNN.blp` -> (true, NN), for the players of [`TEAM_COLORS`].
+fn team_file(path: &str) -> Option<(bool, usize)> {
+    let lower = path.replace('/', "\\").to_ascii_lowercase();
+    let name = lower.strip_prefix("replaceabletextures\\")?;
+    let (glow, rest) = if let Some(r) = name.strip_prefix("teamcolor\\teamcolor") {
+        (false, r)
+    } else {
+        (true, name.strip_prefix("teamglow\\teamglow")?)
+    };
+    let digits = rest.strip_suffix(".blp").or(rest.strip_suffix(".dds"))?;
+    let player: usize = digits.parse().ok()?;
+    (digits.len() == 2 && player < TEAM_COLORS.len()).then_some((glow, player))
 }
 
 fn union(a: &Extent, b: &Extent) -> Extent {

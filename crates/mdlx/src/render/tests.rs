@@ -192,3 +192,20 @@ fn the_same_input_gives_the_same_picture() {
     );
     assert_eq!(a, b);
 }
+
+#[test]
+fn the_games_team_colour_files_are_recognised_by_path() {
+    assert_eq!(
+        team_file("ReplaceableTextures\\TeamColor\\TeamColor12.blp"),
+        Some((false, 12))
+    );
+    assert_eq!(
+        team_file("replaceabletextures/teamglow/teamglow00.blp"),
+        Some((true, 0))
+    );
+    assert_eq!(
+        team_file("ReplaceableTextures\\TeamColor\\TeamColor99.blp"),
+        None
+    );
+    assert_eq!(team_file("Textures\\TeamColor12.blp"), None);
+}
