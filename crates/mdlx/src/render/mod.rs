@@ -36,6 +36,7 @@
 mod camera;
 mod draw;
 pub mod effects;
+pub mod output;
 mod raster;
 mod textures;
 
