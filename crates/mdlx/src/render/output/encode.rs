@@ -219,6 +219,8 @@ fn gcd(mut a: u32, mut b: u32) -> u32 {
 const GIF_OPAQUE_FROM: u8 = 128;
 /// How many opaque pixels at most train the GIF palette (evenly spread over all frames).
 const GIF_TRAINING_PIXELS: usize = 1 << 19;
+/// How many pixels at least NeuQuant learns from (see [`GifPalette::new`]).
+const GIF_MIN_TRAINING_PIXELS: usize = 1 << 16;
 
 /// An animated GIF: `frames` in order, each shown `delay_ms` rounded to centiseconds,
 /// looping forever, with one palette for all frames (see the module's notes). A single frame
@@ -299,6 +301,12 @@ impl GifPalette {
         let mut training = Vec::with_capacity(count / step * 4 + 4);
         for p in opaque().step_by(step) {
             training.extend([p[0], p[1], p[2], 255]);
+        }
+        // NeuQuant learns from one pass over its input: a small input (a few thousand
+        // opaque pixels) is repeated so that every neuron gets trained.
+        let pixels = training.len() / 4;
+        if pixels < GIF_MIN_TRAINING_PIXELS {
+            training = training.repeat(GIF_MIN_TRAINING_PIXELS.div_ceil(pixels));
         }
         let quant = color_quant::NeuQuant::new(10, 255, &training);
         let mut rgb = quant.color_map_rgb();
