@@ -55,7 +55,8 @@ fn flat_frames(n: u32, w: u32, h: u32) -> Vec<RgbaImage> {
             let mut pixels = Vec::new();
             for y in 0..h {
                 for x in 0..w {
-                    let q = (usize::from(x >= w / 2) + 2 * usize::from(y >= h / 2) + k as usize) % 4;
+                    let q =
+                        (usize::from(x >= w / 2) + 2 * usize::from(y >= h / 2) + k as usize) % 4;
                     let a = if (x + k) % 7 == 0 { 0 } else { 255 };
                     pixels.extend(colours[q]);
                     pixels.push(a);
@@ -124,7 +125,11 @@ fn gif_read_by_the_gif_crate_keeps_count_delays_transparency_and_near_colours() 
         assert_eq!(*dispose, gif::DisposalMethod::Background);
         for (p, q) in pixels.chunks_exact(4).zip(frame.pixels.chunks_exact(4)) {
             if q[3] < 128 {
-                assert_eq!(p[3], 0, "frame {k}: source alpha {} must be transparent", q[3]);
+                assert_eq!(
+                    p[3], 0,
+                    "frame {k}: source alpha {} must be transparent",
+                    q[3]
+                );
                 continue;
             }
             assert_eq!(p[3], 255, "frame {k}: source alpha {} must be opaque", q[3]);
@@ -189,8 +194,14 @@ fn encoders_refuse_what_the_formats_cannot_hold_and_say_why() {
     let uneven = vec![frames[0].clone(), small];
     for (result, needle) in [
         (encode::apng(&[], 10), "APNG: no frame"),
-        (encode::gif(&uneven, 10), "GIF: frame 1 is 4 x 4 but the first is 8 x 8"),
-        (encode::webp(&frames, 1 << 24), "longer than the format's 16777215 ms"),
+        (
+            encode::gif(&uneven, 10),
+            "GIF: frame 1 is 4 x 4 but the first is 8 x 8",
+        ),
+        (
+            encode::webp(&frames, 1 << 24),
+            "longer than the format's 16777215 ms",
+        ),
         (encode::gif(&frames, 700_000), "GIF: a delay of 700000 ms"),
     ] {
         let e: EncodeError = result.unwrap_err();
@@ -208,9 +219,18 @@ fn encoders_refuse_what_the_formats_cannot_hold_and_say_why() {
 #[test]
 fn encodings_are_deterministic() {
     let frames = gradient_frames(3, 40, 40);
-    assert_eq!(encode::gif(&frames, 50).unwrap(), encode::gif(&frames, 50).unwrap());
-    assert_eq!(encode::webp(&frames, 50).unwrap(), encode::webp(&frames, 50).unwrap());
-    assert_eq!(encode::apng(&frames, 50).unwrap(), encode::apng(&frames, 50).unwrap());
+    assert_eq!(
+        encode::gif(&frames, 50).unwrap(),
+        encode::gif(&frames, 50).unwrap()
+    );
+    assert_eq!(
+        encode::webp(&frames, 50).unwrap(),
+        encode::webp(&frames, 50).unwrap()
+    );
+    assert_eq!(
+        encode::apng(&frames, 50).unwrap(),
+        encode::apng(&frames, 50).unwrap()
+    );
 }
 
 /// Pillow from `MDLX_PILLOW_PYTHON`, or `None` with a message (a failure under CI).
@@ -243,8 +263,16 @@ fn pillow_report(python: &Path, files: &[PathBuf]) -> Vec<String> {
         .args(files)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect()
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
 }
 
 #[test]
@@ -319,7 +347,12 @@ fn contact_sheet_puts_each_picture_on_the_grid_with_its_name_under_it() {
     assert_eq!(out.height, g + 3 * (h + band + g));
     let at = |x: u32, y: u32| {
         let i = ((y * out.width + x) * 4) as usize;
-        [out.pixels[i], out.pixels[i + 1], out.pixels[i + 2], out.pixels[i + 3]]
+        [
+            out.pixels[i],
+            out.pixels[i + 1],
+            out.pixels[i + 2],
+            out.pixels[i + 3],
+        ]
     };
     for i in 0..names.len() {
         // Every pixel of the picture's colour is in one box, where the grid says.
@@ -334,7 +367,11 @@ fn contact_sheet_puts_each_picture_on_the_grid_with_its_name_under_it() {
         }
         let (col, row) = (i as u32 % 3, i as u32 / 3);
         let (gx, gy) = (g + col * (w + g), g + row * (h + band + g));
-        assert_eq!((x0, y0, x1 + 1, y1 + 1), (gx, gy, gx + w, gy + h), "cell {i}");
+        assert_eq!(
+            (x0, y0, x1 + 1, y1 + 1),
+            (gx, gy, gx + w, gy + h),
+            "cell {i}"
+        );
         assert_eq!(n, w * h, "cell {i} is whole");
         // The name band under it has both the names' white and their dark outline.
         let band_pixels: Vec<[u8; 4]> = (gy + h..gy + h + band)
@@ -343,7 +380,10 @@ fn contact_sheet_puts_each_picture_on_the_grid_with_its_name_under_it() {
             .collect();
         let white = band_pixels.iter().filter(|p| **p == [255; 4]).count();
         let dark = band_pixels.iter().filter(|p| **p == [0, 0, 0, 255]).count();
-        assert!(white > 3 && dark > white, "cell {i}: {white} white, {dark} dark");
+        assert!(
+            white > 3 && dark > white,
+            "cell {i}: {white} white, {dark} dark"
+        );
     }
     // Nothing drawn in the gaps: the column left of each cell is background.
     for y in 0..out.height {
