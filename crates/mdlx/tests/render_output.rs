@@ -233,18 +233,24 @@ fn encodings_are_deterministic() {
     );
 }
 
-/// Pillow from `MDLX_PILLOW_PYTHON`, or `None` with a message (a failure under CI).
+/// Pillow from `MDLX_PILLOW_PYTHON` (set by `scripts/pillow-anim.sh`), else the same venv
+/// when `scripts/pillow-oracle.sh` has prepared it (`MDLX_PILLOW_PNG` set; the venv under
+/// `PILLOW_DIR`, default /tmp/mdlx-pillow); or `None` with a message (a failure under CI).
 fn pillow() -> Option<PathBuf> {
-    match std::env::var_os("MDLX_PILLOW_PYTHON") {
-        Some(p) => Some(PathBuf::from(p)),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("MDLX_PILLOW_PYTHON is not set: run scripts/pillow-anim.sh")
-        }
-        None => {
-            eprintln!("render_output: MDLX_PILLOW_PYTHON not set (scripts/pillow-anim.sh); Pillow part skipped");
-            None
-        }
+    if let Some(p) = std::env::var_os("MDLX_PILLOW_PYTHON") {
+        return Some(PathBuf::from(p));
     }
+    if std::env::var_os("MDLX_PILLOW_PNG").is_some() {
+        let base = std::env::var_os("PILLOW_DIR").unwrap_or_else(|| "/tmp/mdlx-pillow".into());
+        return Some(Path::new(&base).join("venv/bin/python"));
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("MDLX_PILLOW_PYTHON is not set: run scripts/pillow-anim.sh");
+    }
+    eprintln!(
+        "render_output: MDLX_PILLOW_PYTHON not set (scripts/pillow-anim.sh); Pillow part skipped"
+    );
+    None
 }
 
 /// What Pillow says of each file: `FORMAT WIDTH HEIGHT N_FRAMES LOOP DURATION...`, one
