@@ -404,3 +404,29 @@ fn contact_sheet_puts_each_picture_on_the_grid_with_its_name_under_it() {
         std::fs::write(Path::new(&dir).join("sheet.png"), encode::png(&out)).unwrap();
     }
 }
+
+#[test]
+fn edge_cases_encode_and_decode() {
+    // A frame with no opaque pixel: a GIF of nothing but its transparent entry.
+    let clear = RgbaImage {
+        width: 5,
+        height: 3,
+        pixels: vec![0; 60],
+    };
+    let (decoded, _) = decode_gif(&encode::gif(&[clear.clone(), clear.clone()], 0).unwrap());
+    assert_eq!(decoded.len(), 2);
+    assert!(decoded
+        .iter()
+        .all(|(p, d, _)| *d == 0 && p.iter().all(|&b| b == 0)));
+    // One frame: APNG of one frame, a still WebP (above) and a GIF of one frame.
+    let file = encode::apng(std::slice::from_ref(&clear), 0).unwrap();
+    let reader = png::Decoder::new(Cursor::new(&file)).read_info().unwrap();
+    assert_eq!(reader.info().animation_control().unwrap().num_frames, 1);
+    // No cells: an empty sheet, not a panic.
+    let empty = sheet::contact_sheet(&[], 4, [1, 2, 3, 4]);
+    assert_eq!(
+        empty.pixels.len(),
+        (empty.width * empty.height * 4) as usize
+    );
+    assert!(empty.pixels.chunks_exact(4).all(|p| p == [1, 2, 3, 4]));
+}
