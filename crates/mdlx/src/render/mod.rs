@@ -37,6 +37,7 @@
 mod camera;
 mod draw;
 pub mod effects;
+pub mod output;
 mod raster;
 mod textures;
 
