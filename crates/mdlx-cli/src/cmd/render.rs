@@ -264,11 +264,13 @@ fn animation(
 
 /// The file's bytes.
 fn encode(kind: Kind, frames: &[RgbaImage], delay_ms: u32) -> Result<Vec<u8>> {
-    let _ = delay_ms;
-    match kind {
-        Kind::Png => Ok(mdlx::texture::png::to_bytes(&frames[0])),
-        _ => bail!("animated pictures are not written yet"),
-    }
+    use mdlx::render::output::encode as out;
+    Ok(match kind {
+        Kind::Png => out::png(&frames[0]),
+        Kind::Gif => out::gif(frames, delay_ms)?,
+        Kind::Apng => out::apng(frames, delay_ms)?,
+        Kind::Webp => out::webp(frames, delay_ms)?,
+    })
 }
 
 /// A folder or map: a thumbnail of every model under OUT (a folder), or a contact sheet
@@ -365,19 +367,27 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
     })
 }
 
-/// How a model of a library is named on a contact sheet: its path under the library.
+/// How a model of a library is named on a contact sheet: its path under the library,
+/// without the extension (the cells are narrow).
 fn name_in(root: &Path, file: &Path) -> String {
-    match crate::archive::split(file) {
+    let name = match crate::archive::split(file) {
         Some((_, inner)) => inner,
         None => file
             .strip_prefix(root)
             .unwrap_or(file)
             .display()
             .to_string(),
+    };
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !ext.contains(['/', '\\']) => stem.to_string(),
+        _ => name,
     }
 }
 
 fn contact_sheet(cells: &[(String, RgbaImage)], columns: usize) -> Result<RgbaImage> {
-    let _ = (cells, columns);
-    bail!("contact sheets are not written yet")
+    Ok(mdlx::render::output::sheet::contact_sheet(
+        cells,
+        columns,
+        [32, 34, 40, 255],
+    ))
 }
