@@ -27,8 +27,11 @@
 //!   end, repeat`), after it those of its decay interval, each run `repeat` times over its
 //!   part of the life; tails use the tail intervals. Both ends of an interval are shown
 //!   (`0 15 1` walks all sixteen cells of a 4 x 4 texture).
-//! - **Colours** are stored blue, green, red, like every colour of the format; alphas 0 to
-//!   255. The filter mode is [`Blend::from_particle_filter`]'s. Particles are always drawn
+//! - **Colours** are taken red, green, blue in the order stored (unlike geoset animation
+//!   colours, and unlike what `ParticleEmitter2::segment_colors` says): the corpus's fire
+//!   effects store `[1, 0.5, 0]` (orange as red, green, blue; azure the other way), its
+//!   frost bolts `[0, 0.5, 1]`, and `FireNova2.mdx` `[1, 0.01, 0.01]`. mdx-m3-viewer reads
+//!   them so too. Alphas are 0 to 255. The filter mode is [`Blend::from_particle_filter`]'s. Particles are always drawn
 //!   unlit and depth-tested. `SortPrimsFarZ` draws the farthest first; otherwise they are
 //!   drawn oldest first.
 //!

@@ -9,11 +9,15 @@
 //! - **Then.** Points fall with `gravity` (units a second squared, along model -Z) and die
 //!   `life span` seconds after they were left. Consecutive living points of one ribbon
 //!   are joined by quads.
-//! - **Looks.** Colour (`KRCO`, stored blue, green, red), alpha (`KRAL`) and texture slot
+//! - **Looks.** Colour (`KRCO`), alpha (`KRAL`) and texture slot
 //!   (`KRTX`) are the emitter's at the moment drawn, for the whole ribbon. The texture is
 //!   `rows` x `columns` cells; the slot picks one (across then down), and the ribbon spans
 //!   it once from the newest point (left edge) to the oldest (right edge), the upper
 //!   corners along its top.
+//! - **Colour order.** Red, green, blue as stored, whatever `RibbonEmitter::color` says:
+//!   the corpus's fire ribbons store `[1, 0.6, 0.2]` and `[1, 0.26, 0.07]`, its ice ribbon
+//!   `[0.46, 0.73, 1]`, its yellow bullet `[1, 0.99, 0]` (as particle colours; see
+//!   [`super::particles2`]).
 //! - **Material.** The emitter's material, one batch a layer: the layer's filter mode
 //!   ([`Blend::from_filter_mode`]), texture (its `KMTF` track if animated), alpha
 //!   (`KMTA`, multiplying the ribbon's), unshaded or unlit flag, no-depth-test flag, and
@@ -136,7 +140,7 @@ impl<'m> Emitter<'m> {
         let c = clock.sample(e.tracks.vector3(KRCO), e.color);
         let alpha = clock.sample(e.tracks.float(KRAL), e.alpha);
         let slot = clock.sample(e.tracks.integer(KRTX), e.texture_slot);
-        let color = [c[2], c[1], c[0], alpha].map(|v| v.clamp(0.0, 1.0));
+        let color = [c[0], c[1], c[2], alpha].map(|v| v.clamp(0.0, 1.0));
         if color[3] <= 0.0 || self.points.len() < 2 {
             return;
         }

@@ -125,14 +125,15 @@ fn gravity_pulls_down_about_half_g_t_squared() {
 }
 
 #[test]
-fn colours_are_read_blue_green_red_and_blend_through_the_middle() {
+fn colours_are_read_in_stored_order_and_blend_through_the_middle() {
     let mut m = model(10.0, 1.0, 0.0);
     let e = &mut m.particle_emitters2[0];
     e.segment_colors = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
     e.segment_alphas = [0, 255, 0];
     e.time = 0.5;
-    // At 0.5 s ages are 0.4, 0.3, 0.2, 0.1, 0: the youngest is at its start colour (stored
-    // first, blue) and transparent; the oldest 4/5 of the way to the middle.
+    // At 0.5 s ages are 0.4, 0.3, 0.2, 0.1, 0: the youngest is at its start colour (red,
+    // stored first: see the module docs of `particles2`) and transparent; the oldest 4/5 of
+    // the way to the middle (green).
     let b = run(&m, 500.0);
     let mut colors: Vec<[f32; 4]> = b[0].vertices.chunks(6).map(|q| q[0].color).collect();
     colors.sort_by(|a, b| a[3].total_cmp(&b[3]));
@@ -303,8 +304,8 @@ fn a_ribbon_trails_its_node_for_its_life_span() {
     );
     let ys: Vec<f32> = b[0].vertices.iter().map(|v| v.position[1]).collect();
     assert!(ys.iter().all(|&y| y == 10.0 || y == -5.0));
-    // Colour stored blue, green, red.
-    assert_eq!(b[0].vertices[0].color, [1.0, 0.5, 0.0, 1.0]);
+    // Colour as stored: red, green, blue (see the module docs of `ribbons`).
+    assert_eq!(b[0].vertices[0].color, [0.0, 0.5, 1.0, 1.0]);
     // The newest end is at u = 0, the oldest at u = 1.
     let newest = b[0]
         .vertices
