@@ -132,7 +132,7 @@ fn run_steps(
         rb.iter_mut().for_each(|e| e.keep_books(&clock, h));
     }
     let mut times: Vec<f64> = (full_from..=last).map(step_time).collect();
-    if times.last().map_or(true, |&t| t < time_ms) && time_ms > 0.0 {
+    if times.last().is_none_or(|&t| t < time_ms) && time_ms > 0.0 {
         times.push(time_ms);
     }
     let mut previous = step_time(full_from - 1);

@@ -333,7 +333,7 @@ impl Look {
     fn at(e: &ParticleEmitter2, life: f32) -> Look {
         let life = life.clamp(0.0, 1.0);
         let middle = e.time;
-        let (segment, through) = if !(middle > 0.0) {
+        let (segment, through) = if middle.is_nan() || middle <= 0.0 {
             (1, life)
         } else if middle >= 1.0 {
             (0, life)
