@@ -350,11 +350,11 @@ impl Look {
             f32::from(e.segment_alphas[segment + 1]),
         );
         Look {
-            // Stored blue, green, red.
+            // Stored red, green, blue (see the module docs).
             color: [
-                mix(c0[2], c1[2]),
-                mix(c0[1], c1[1]),
                 mix(c0[0], c1[0]),
+                mix(c0[1], c1[1]),
+                mix(c0[2], c1[2]),
                 a / 255.0,
             ]
             .map(|c| c.clamp(0.0, 1.0)),

@@ -137,11 +137,10 @@ fn colours_are_read_in_stored_order_and_blend_through_the_middle() {
     let b = run(&m, 500.0);
     let mut colors: Vec<[f32; 4]> = b[0].vertices.chunks(6).map(|q| q[0].color).collect();
     colors.sort_by(|a, b| a[3].total_cmp(&b[3]));
-    assert_eq!(colors[0], [0.0, 0.0, 1.0, 0.0]);
+    assert_eq!(colors[0], [1.0, 0.0, 0.0, 0.0]);
     let old = colors[4];
-    assert!(
-        (old[3] - 0.8).abs() < 1e-4 && (old[2] - 0.2).abs() < 1e-4 && (old[1] - 0.8).abs() < 1e-4
-    );
+    let want = [0.2, 0.8, 0.0, 0.8];
+    assert!((0..4).all(|k| (old[k] - want[k]).abs() < 1e-4), "{old:?}");
 }
 
 #[test]
