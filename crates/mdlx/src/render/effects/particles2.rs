@@ -3,8 +3,8 @@
 //!
 //! # The rules (Warcraft III's, as the format documents them and viewers reproduce them)
 //! - **When.** While the visibility track (`KP2V`) is above 0, `emission rate` (`KP2E`)
-//!   particles a second are born; a squirting emitter instead bears a whole emission rate
-//!   of particles at once each time a new key of its emission rate track applies.
+//!   particles a second are born; a squirting emitter instead bears, each time its emission
+//!   rate track passes a key, that key's value of particles at once.
 //! - **Where.** On the emitter's plane: the node's pivot plus a random offset of up to half
 //!   the first area float (`length`, `KP2N`) along node X and half the second (`width`,
 //!   `KP2W`) along node Y, then the node's world transform.
@@ -44,9 +44,10 @@ use super::{quad, Blend, EffectBatch, EffectVertex};
 use crate::anim::math::{
     add, cross, dot, normalize, scale, sub, transform_point, transform_vector, Vec3,
 };
+use crate::anim::sample::sorted_keys;
 use crate::anim::{Clock, Pose};
 use crate::format::track::{KP2E, KP2G, KP2L, KP2N, KP2R, KP2S, KP2V, KP2W};
-use crate::model::{ParticleEmitter2, Track};
+use crate::model::ParticleEmitter2;
 use crate::render::Camera;
 
 /// PRE2 flag bits (node flags).
@@ -88,8 +89,8 @@ pub(crate) struct Emitter<'m> {
     rng: Rng,
     /// Particles owed but not yet born (fractions carry over).
     owed: f64,
-    /// The key time of the emission rate track that applied last (squirt).
-    last_key: Option<i64>,
+    /// The emission rate track's time at the last step (squirt).
+    last_frame: Option<f64>,
     particles: Vec<Particle>,
 }
 
@@ -108,7 +109,7 @@ impl<'m> Emitter<'m> {
             pivot,
             rng: Rng::new(2, index as u64),
             owed: 0.0,
-            last_key: None,
+            last_frame: None,
             particles: Vec::new(),
         })
     }
@@ -121,21 +122,43 @@ impl<'m> Emitter<'m> {
     /// How many particles would be born in a step of `h` seconds ending at `clock`.
     fn due(&mut self, clock: &Clock, h: f32) -> usize {
         let e = self.e;
+        let squirt = (e.squirt != 0).then(|| self.squirted(clock));
         if clock.sample(e.tracks.float(KP2V), 1.0) <= 0.0 {
             return 0;
         }
-        let rate = clock.sample(e.tracks.float(KP2E), e.emission_rate).max(0.0);
-        if e.squirt != 0 {
-            let key = current_key(clock, e.tracks.float(KP2E));
-            let fresh = key.is_some() && key != self.last_key;
-            self.last_key = key;
-            return if fresh { rate.min(1e6) as usize } else { 0 };
+        if let Some(n) = squirt {
+            return n.clamp(0.0, 1e6) as usize;
         }
+        let rate = clock.sample(e.tracks.float(KP2E), e.emission_rate).max(0.0);
         self.owed += f64::from(rate) * f64::from(h);
         // A little slack, so that 3 x (1/3) owes one whole particle.
         let n = (self.owed + 1e-6).floor().min(1e6);
         self.owed = (self.owed - n).max(0.0);
         n as usize
+    }
+
+    /// A squirting emitter's due: the values of the emission rate keys passed since the
+    /// last step (all of them, should a step pass several), counting a key at the very
+    /// start. Without keys it bears nothing.
+    fn squirted(&mut self, clock: &Clock) -> f32 {
+        let Some(t) = self.e.tracks.float(KP2E) else {
+            return 0.0;
+        };
+        let Some(w) = clock.window(t.global_sequence_id) else {
+            return 0.0;
+        };
+        let last = self.last_frame.replace(w.frame);
+        let passed = |k: f64| match last {
+            None => k <= w.frame,
+            Some(l) if w.frame >= l => k > l && k <= w.frame,
+            // The sequence wrapped: the rest of the last loop, and this one so far.
+            Some(l) => k > l || k <= w.frame,
+        };
+        sorted_keys(t)
+            .iter()
+            .filter(|k| (w.lo..=w.hi).contains(&i64::from(k.time)) && passed(f64::from(k.time)))
+            .map(|k| k.value.max(0.0))
+            .sum()
     }
 
     /// A step of `h` seconds ending at `clock`, before the simulated window: only the
@@ -390,16 +413,4 @@ fn cell_uv(e: &ParticleEmitter2, cell: u32) -> [f32; 4] {
         row as f32 / rows as f32,
         (row + 1) as f32 / rows as f32,
     ]
-}
-
-/// The time of the key of `track` that applies at `clock` (the last at or before its time
-/// within its window), or `None` without one.
-fn current_key(clock: &Clock, track: Option<&Track<f32>>) -> Option<i64> {
-    let t = track?;
-    let w = clock.window(t.global_sequence_id)?;
-    t.keys
-        .iter()
-        .map(|k| i64::from(k.time))
-        .filter(|&k| k >= w.lo && k <= w.hi && k as f64 <= w.frame)
-        .max()
 }

@@ -223,6 +223,39 @@ fn skipping_what_has_died_changes_nothing() {
 }
 
 #[test]
+fn a_squirt_bears_each_key_value_at_once() {
+    let mut m = model(0.0, 10.0, 0.0);
+    m.particle_emitters2[0].squirt = 1;
+    m.particle_emitters2[0].tracks = Tracks(vec![Animation {
+        tag: KP2E,
+        // 7 at 100 ms; 3 and 4 at 500 and 510 ms, inside one step of 1/30 s; 5 at 900 ms.
+        track: float_track(&[
+            (0, 0.0),
+            (100, 7.0),
+            (200, 0.0),
+            (500, 3.0),
+            (510, 4.0),
+            (600, 0.0),
+            (900, 5.0),
+        ]),
+    }]);
+    m.sequences = vec![Sequence {
+        interval: [0, 2000],
+        ..Default::default()
+    }];
+    let s = Skeleton::new(&m);
+    let count = |t: f64| {
+        simulate(&m, &s, Some(0), t, &camera())
+            .first()
+            .map_or(0, |b| b.vertices.len() / 6)
+    };
+    assert_eq!(count(50.0), 0);
+    assert_eq!(count(150.0), 7);
+    assert_eq!(count(520.0), 14);
+    assert_eq!(count(1000.0), 19);
+}
+
+#[test]
 fn the_particle_cap_holds() {
     let m = model(1_000_000.0, 1.0, 0.0);
     let b = run(&m, 1000.0);
