@@ -422,3 +422,100 @@ fn every_corpus_model_simulates() {
     );
     assert!(models > 0);
 }
+
+#[test]
+fn texture_cells_walk_the_life_span_interval() {
+    let mut m = model(10.0, 1.0, 0.0);
+    let e = &mut m.particle_emitters2[0];
+    (e.rows, e.columns) = (4, 4);
+    e.head_intervals = [0, 3, 1];
+    e.head_decay_intervals = [4, 7, 1];
+    // At 0.5 s the ages 0.4 ... 0 are 0.8, 0.6, 0.4, 0.2, 0 of the way to the middle
+    // time (0.5 of the life): cells floor(4 x that) = 3, 2, 1, 0, 0 of the top row.
+    let b = run(&m, 500.0);
+    let mut lefts: Vec<f32> = b[0]
+        .vertices
+        .chunks(6)
+        .map(|q| q.iter().map(|v| v.uv[0]).fold(f32::MAX, f32::min))
+        .collect();
+    lefts.sort_by(f32::total_cmp);
+    assert_eq!(lefts, [0.0, 0.0, 0.25, 0.5, 0.75]);
+    for q in b[0].vertices.chunks(6) {
+        let vs: Vec<f32> = q.iter().map(|v| v.uv[1]).collect();
+        assert!(vs.iter().all(|&v| v == 0.0 || v == 0.25), "{vs:?}");
+    }
+    // At 1.5 s ages are 0, 0.1, ... 0.9 s; in the decay half, age 0.9 is 0.8 of the way
+    // through it, cell 4 + floor(4 x 0.8) = 7, second row, last column.
+    let b = run(&m, 1500.0);
+    let has_cell_7 = b[0].vertices.chunks(6).any(|q| {
+        let u = q.iter().map(|v| v.uv[0]).fold(f32::MAX, f32::min);
+        let v = q.iter().map(|v| v.uv[1]).fold(f32::MAX, f32::min);
+        u == 0.75 && v == 0.25
+    });
+    assert!(has_cell_7);
+}
+
+#[test]
+fn tails_trail_behind_along_the_velocity() {
+    let mut m = model(10.0, 1.0, 10.0);
+    let e = &mut m.particle_emitters2[0];
+    e.head_or_tail = 1;
+    e.tail_length = 0.5;
+    // Flying up at 10 a second, a tail is 10 x 0.5 = 5 long behind the particle, and
+    // (seen from +X) 2 wide along Y.
+    let b = run(&m, 500.0);
+    assert_eq!(b[0].vertices.len(), 5 * 6);
+    for q in b[0].vertices.chunks(6) {
+        let span = |k: usize| {
+            let xs = q.iter().map(|v| v.position[k]);
+            xs.clone().fold(f32::MIN, f32::max) - xs.fold(f32::MAX, f32::min)
+        };
+        assert!((span(2) - 5.0).abs() < 1e-4 && (span(1) - 2.0).abs() < 1e-5 && span(0) < 1e-5);
+    }
+}
+
+#[test]
+fn xy_quads_lie_flat() {
+    let mut m = model(10.0, 1.0, 10.0);
+    m.particle_emitters2[0].node.flags |= 0x100000;
+    let b = run(&m, 500.0);
+    for q in b[0].vertices.chunks(6) {
+        assert!(q.iter().all(|v| v.position[2] == q[0].position[2]));
+    }
+}
+
+#[test]
+fn model_space_particles_follow_their_node() {
+    let build = |model_space: bool| {
+        let mut m = model(10.0, 1.0, 0.0);
+        m.bones[0].node.tracks = Tracks(vec![Animation {
+            tag: KGTR,
+            track: AnyTrack::Vector3(Track {
+                interpolation: Interpolation::Linear,
+                global_sequence_id: -1,
+                keys: vec![Key::at(0, [0.0; 3]), Key::at(1000, [100.0, 0.0, 0.0])],
+            }),
+        }]);
+        if model_space {
+            m.particle_emitters2[0].node.flags |= 0x80000;
+        }
+        m.sequences = vec![Sequence {
+            interval: [0, 1000],
+            ..Default::default()
+        }];
+        m
+    };
+    // The node moves 100 a second along X: particles born at 0.1 ... 0.5 s stay where
+    // they were born, 10 ... 50; in model space they are all where the node is now, 50.
+    let xs = |m: &Model| {
+        let b = simulate(m, &Skeleton::new(m), Some(0), 500.0, &camera());
+        let mut xs: Vec<f32> = centres(&b[0]).iter().map(|c| c[0]).collect();
+        xs.sort_by(f32::total_cmp);
+        xs
+    };
+    let world = xs(&build(false));
+    for (x, want) in world.iter().zip([10.0, 20.0, 30.0, 40.0, 50.0]) {
+        assert!((x - want).abs() < 1e-3, "{world:?}");
+    }
+    assert!(xs(&build(true)).iter().all(|x| (x - 50.0).abs() < 1e-3));
+}
