@@ -11,7 +11,8 @@
 //!   steps only keep the books that later ones depend on: the emission accumulators, the
 //!   squirt keys, and each emitter's random stream (every particle draws the same number
 //!   of random numbers, so skipping one is drawing that many). The result is the same as
-//!   simulating every step, at the cost of a few track samples per early step.
+//!   simulating every step (unless the particle cap is reached), at the cost of a few
+//!   track samples per early step.
 //! - **Determinism.** Each emitter has its own seeded stream ([`rng`]); no clocks, no
 //!   threads, no hash order. The same arguments give the same triangles.
 //! - **Limits.** At most [`MAX_PARTICLES`] particles live at once over all emitters (what
@@ -136,6 +137,7 @@ fn run_steps(
         times.push(time_ms);
     }
     let mut previous = step_time(full_from - 1);
+    let mut at_end = None;
     for &now in &times {
         let h = ((now - previous) / 1000.0) as f32;
         previous = now;
@@ -150,10 +152,15 @@ fn run_steps(
             live += e.emit(&clock, &pose, h, now, MAX_PARTICLES.saturating_sub(live));
         }
         rb.iter_mut().for_each(|e| e.emit(&clock, &pose, h, now));
+        at_end = Some((clock, pose));
     }
 
-    let clock = skeleton.clock(AnimTime::new(sequence, time_ms));
-    let pose = skeleton.pose_at(&clock, view);
+    // The last step ends at time_ms (or there was none: time 0).
+    let (clock, pose) = at_end.unwrap_or_else(|| {
+        let clock = skeleton.clock(AnimTime::new(sequence, time_ms));
+        let pose = skeleton.pose_at(&clock, view);
+        (clock, pose)
+    });
     let mut out = Vec::new();
     for e in &p2 {
         out.extend(e.batch(&pose, time_ms, camera));
@@ -170,8 +177,8 @@ const STEPS_PER_SECOND: f64 = 30.0;
 /// The most particles alive at once, over all emitters.
 pub const MAX_PARTICLES: usize = 20_000;
 
-/// How far back (in steps) the books are kept before the simulated window: ten minutes.
-pub const MAX_BOOKKEEPING_STEPS: i64 = 30 * 600;
+/// How far back (in steps) the books are kept before the simulated window: a minute.
+pub const MAX_BOOKKEEPING_STEPS: i64 = 30 * 60;
 
 /// Life spans longer than this (a minute) are simulated over this window only.
 const MAX_LIFE_MS: f64 = 60_000.0;

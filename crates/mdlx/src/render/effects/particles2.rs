@@ -31,9 +31,13 @@
 //!   colours, and unlike what `ParticleEmitter2::segment_colors` says): the corpus's fire
 //!   effects store `[1, 0.5, 0]` (orange as red, green, blue; azure the other way), its
 //!   frost bolts `[0, 0.5, 1]`, and `FireNova2.mdx` `[1, 0.01, 0.01]`. mdx-m3-viewer reads
-//!   them so too. Alphas are 0 to 255. The filter mode is [`Blend::from_particle_filter`]'s. Particles are always drawn
-//!   unlit and depth-tested. `SortPrimsFarZ` draws the farthest first; otherwise they are
-//!   drawn oldest first.
+//!   them so too. Alphas are 0 to 255.
+//! - **Drawing.** The filter mode is [`Blend::from_particle_filter`]'s; the texture is the
+//!   emitter's `texture id` as it stands (the renderer resolves replaceable textures
+//!   through the model's texture list). Particles are always drawn unlit (so `Unshaded`
+//!   changes nothing) and depth-tested, without depth writes; the renderer has no fog, so
+//!   neither does `Unfogged`. `SortPrimsFarZ` draws the farthest first; otherwise they are
+//!   drawn oldest first. One batch an emitter, at its priority plane.
 //!
 //! Left out: the game's particle-density setting (viewers double the emission rate for its
 //! "high" level; the rate here is the file's), and the turning of `XYQuad` squares toward
