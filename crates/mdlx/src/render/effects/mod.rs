@@ -13,14 +13,14 @@
 //!   of random numbers, so skipping one is drawing that many). The result is the same as
 //!   simulating every step (unless the particle cap is reached), at the cost of a few
 //!   track samples per early step.
-//! - **Determinism.** Each emitter has its own seeded stream ([`rng`]); no clocks, no
+//! - **Determinism.** Each emitter has its own seeded stream (SplitMix64, seeded by its kind and index); no clocks, no
 //!   threads, no hash order. The same arguments give the same triangles.
 //! - **Limits.** At most [`MAX_PARTICLES`] particles live at once over all emitters (what
 //!   would pass it is not born); book-keeping reaches back at most [`MAX_BOOKKEEPING_STEPS`].
 //! - The particle and ribbon rules themselves are in [`particles2`] and [`ribbons`].
 
-mod particles2;
-mod ribbons;
+pub mod particles2;
+pub mod ribbons;
 mod rng;
 #[cfg(test)]
 mod tests;
