@@ -383,7 +383,8 @@ fn every_corpus_model_simulates() {
         .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("mdx")))
         .collect();
     paths.sort();
-    let (mut models, mut with_effects, mut slowest) = (0, 0, (0.0f64, String::new()));
+    let (mut models, mut with_effects, mut drawn) = (0, 0, 0);
+    let mut slowest = (0.0f64, String::new());
     for p in &paths {
         let Ok(bytes) = std::fs::read(p) else {
             continue;
@@ -402,6 +403,14 @@ fn every_corpus_model_simulates() {
         let b = simulate(&m, &s, seq, 1000.0, &camera());
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let tris: usize = b.iter().map(|b| b.vertices.len() / 3).sum();
+        drawn += usize::from(tris > 0);
+        // Twice, the same triangles.
+        assert_eq!(
+            b,
+            simulate(&m, &s, seq, 1000.0, &camera()),
+            "{}",
+            p.display()
+        );
         for v in b.iter().flat_map(|b| &b.vertices) {
             assert!(v.position.iter().all(|x| x.is_finite()), "{}", p.display());
         }
@@ -417,10 +426,16 @@ fn every_corpus_model_simulates() {
         }
     }
     println!(
-        "{models} models read, {with_effects} with effects; slowest {:.2} ms ({})",
+        "{models} models read, {with_effects} with effects, {drawn} drew; slowest {:.2} ms ({})",
         slowest.0, slowest.1
     );
     assert!(models > 0);
+    // Effects are made to be seen: most effect models show something in the first second
+    // of their first sequence (the rest wait for a later key, or squirt later).
+    assert!(
+        drawn * 2 > with_effects,
+        "{drawn} of {with_effects} drew anything"
+    );
 }
 
 #[test]
