@@ -79,7 +79,8 @@ prepare() {
 # The peer tools and their MDL (peer_mdl.rs, peer_alpha.rs); Pillow's pixels for the
 # texture corpus test (textures_corpus.rs); the glTF judges of gltf_export.rs: the Khronos
 # glTF-Validator and three.js in Node, and Blender 3.4 (blender-judge.sh installs Debian's
-# blender package when it is missing).
+# blender package when it is missing). mdx-m3-viewer's renderer in headless Chromium judges
+# `mdlx render` (render_vs_m3v.rs); Pillow reads the animations it writes (render_output.rs).
 peers_ready= judges_ready= blender_ready=
 prepare scripts/peer-mdl.sh "the peer checks" && peers_ready=1
 prepare scripts/pillow-oracle.sh "the Pillow oracle" || true
@@ -87,6 +88,8 @@ prepare scripts/gltf-judges.sh "the glTF judges" && judges_ready=1
 prepare scripts/blender-judge.sh "Blender" && blender_ready=1
 prepare scripts/sarif-judge.sh "the SARIF judges" || true
 prepare scripts/smpq-judge.sh "StormLib (smpq)" || true
+prepare scripts/m3v-render.sh "mdx-m3-viewer's renderer" || true
+prepare scripts/pillow-anim.sh "Pillow for animations" || true
 
 # Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
 if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi
