@@ -479,7 +479,8 @@ pub(crate) struct RenderArgs {
     #[arg(long, value_name = "NAME|INDEX")]
     pub sequence: Option<String>,
     /// Milliseconds into the sequence (the moment of a picture; particles and ribbons are
-    /// simulated from the sequence's start).
+    /// simulated from the sequence's start). Default for a picture: half-way in, at most
+    /// 1000 ms (effects are usually empty at 0); for an animation: 0.
     #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_time)]
     pub time: Option<f64>,
     /// Picture size: `N` (square) or `WxH`. Default 512 for one model, 192 for a library.

@@ -124,7 +124,7 @@ pub(crate) fn run(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> 
     };
     let (w, h) = args.size.unwrap_or((512, 512));
     let bytes = if kind == Kind::Png {
-        let at = AnimTime::new(sequence, args.time.unwrap_or(0.0));
+        let at = AnimTime::new(sequence, moment(&model, sequence, args.time));
         let options = options(&scene, args, sequence, w, h, kind, 0.0)?;
         encode(kind, &[scene.render(at, &options)], 0)?
     } else {
@@ -157,6 +157,18 @@ fn sequence_of(model: &Model, args: &RenderArgs) -> Result<Option<usize>> {
         .as_deref()
         .map(|s| model.find_sequence(s))
         .transpose()?)
+}
+
+/// The moment of a picture: `--time`, or half-way into the sequence but at most a second
+/// in: far enough for particles and ribbons to have appeared (at 0 ms a spell effect is
+/// usually empty), early enough to show a unit at rest.
+fn moment(model: &Model, sequence: Option<usize>, time: Option<f64>) -> f64 {
+    time.unwrap_or_else(|| {
+        let length = sequence
+            .and_then(|s| model.sequences.get(s))
+            .map_or(0.0, |s| f64::from(s.length()));
+        (length * 0.5).min(1000.0).floor()
+    })
 }
 
 /// The sequence a turntable plays: the first whose name starts with "Stand" (as the game's
@@ -312,7 +324,8 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
                     None => stand(&d.model),
                 };
                 let o = options(&scene, args, sequence, w, h, Kind::Png, 0.0)?;
-                Ok(scene.render(AnimTime::new(sequence, args.time.unwrap_or(0.0)), &o))
+                let t = moment(&d.model, sequence, args.time);
+                Ok(scene.render(AnimTime::new(sequence, t), &o))
             })();
             if let Err(e) = &r {
                 progress.println(&format!("mdlx: error: {}: {e:#}", files::shown(file)));

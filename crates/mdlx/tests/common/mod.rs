@@ -251,3 +251,34 @@ pub(crate) fn texture_manifest(dir: &Path) -> Vec<TextureEntry> {
         })
         .collect()
 }
+
+/// One folder of links to the texture corpus's files under the file names models give
+/// them (the manifest's `referenced_by`), as both renderers take it.
+pub(crate) fn texture_links(files: &[PathBuf], tex: &Path, tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mdlx-{tag}-tex-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let names: Vec<String> = files.iter().map(|p| name(p)).collect();
+    let manifest = std::fs::read_to_string(tex.join("MANIFEST.tsv")).unwrap();
+    for line in manifest.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (Some(local), Some(refs)) = (f.first(), f.get(11)) else {
+            continue;
+        };
+        for r in refs.split(';') {
+            let mut parts = r.split('|');
+            let (Some(model), Some(path)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            if !names.iter().any(|m| model.ends_with(m.as_str())) {
+                continue;
+            }
+            let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+            let link = dir.join(base);
+            if !link.exists() {
+                std::os::unix::fs::symlink(tex.join(local), link).unwrap();
+            }
+        }
+    }
+    dir
+}
