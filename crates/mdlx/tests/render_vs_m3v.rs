@@ -56,7 +56,10 @@ fn corpus() -> Option<(Vec<PathBuf>, PathBuf)> {
     }
     let tex = common::texture_corpus("render_vs_m3v")?;
     let files = common::corpus_mdx();
-    Some((files.clone(), common::texture_links(&files, &tex, "render-vs-m3v")))
+    Some((
+        files.clone(),
+        common::texture_links(&files, &tex, "render-vs-m3v"),
+    ))
 }
 
 /// What a model exercises.
@@ -121,6 +124,41 @@ struct Case {
     camera: Camera,
 }
 
+/// Every file that reads, as a case (for the speed run).
+fn all(files: &[PathBuf]) -> Vec<Case> {
+    files
+        .iter()
+        .filter_map(|f| {
+            let model = mdlx::mdx::from_bytes(&std::fs::read(f).ok()?).ok()?;
+            case(f.clone(), model, Vec::new())
+        })
+        .collect()
+}
+
+/// The moment and camera both renderers draw `model` at: half-way into its Stand sequence
+/// (or its first), at most a second in, framed from the default angle.
+fn case(file: PathBuf, model: Model, features: Vec<&'static str>) -> Option<Case> {
+    let stand = model
+        .sequences
+        .iter()
+        .position(|s| s.name.text().to_ascii_lowercase().starts_with("stand"));
+    let sequence = stand.or((!model.sequences.is_empty()).then_some(0));
+    let length = sequence.map_or(0.0, |s| f64::from(model.sequences[s].length()));
+    let time = (length * 0.5).min(1000.0).floor();
+    let cache = TextureCache::new(vec![]);
+    let scene = Scene::new(&model, &cache);
+    let extent = scene.bounds(AnimTime::new(sequence, time))?;
+    let camera = Camera::default_framing(&extent, 1.0);
+    Some(Case {
+        file,
+        model,
+        features,
+        sequence,
+        time,
+        camera,
+    })
+}
+
 fn choose(files: &[PathBuf]) -> Vec<Case> {
     let mut by: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut chosen = Vec::new();
@@ -149,31 +187,22 @@ fn choose(files: &[PathBuf]) -> Vec<Case> {
     chosen.extend(rest.into_iter().step_by(step).take(more));
     chosen
         .into_iter()
-        .filter_map(|(file, model, features)| {
-            let stand = model
-                .sequences
-                .iter()
-                .position(|s| s.name.text().to_ascii_lowercase().starts_with("stand"));
-            let sequence = stand.or((!model.sequences.is_empty()).then_some(0));
-            let length = sequence.map_or(0.0, |s| f64::from(model.sequences[s].length()));
-            let time = (length * 0.5).min(1000.0).floor();
-            let cache = TextureCache::new(vec![]);
-            let scene = Scene::new(&model, &cache);
-            let extent = scene.bounds(AnimTime::new(sequence, time))?;
-            let camera = Camera::default_framing(&extent, 1.0);
-            Some(Case {
-                file,
-                model,
-                features,
-                sequence,
-                time,
-                camera,
-            })
-        })
+        .filter_map(|(file, model, features)| case(file, model, features))
         .collect()
 }
 
 fn m3v_jobs(cases: &[Case], dir: &Path, textures: &Path, bg: [u8; 4], tag: &str) -> PathBuf {
+    m3v_jobs_sized(cases, dir, textures, bg, tag, SIZE)
+}
+
+fn m3v_jobs_sized(
+    cases: &[Case],
+    dir: &Path,
+    textures: &Path,
+    bg: [u8; 4],
+    tag: &str,
+    size: u32,
+) -> PathBuf {
     let jobs: Vec<serde_json::Value> = cases
         .iter()
         .enumerate()
@@ -191,7 +220,7 @@ fn m3v_jobs(cases: &[Case], dir: &Path, textures: &Path, bg: [u8; 4], tag: &str)
         })
         .collect();
     let path = dir.join(format!("jobs-{tag}.json"));
-    let doc = serde_json::json!({"width": SIZE, "height": SIZE, "background": bg, "jobs": jobs});
+    let doc = serde_json::json!({"width": size, "height": size, "background": bg, "jobs": jobs});
     std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
     path
 }
@@ -466,4 +495,66 @@ fn pictures_agree_with_mdx_m3_viewer() {
         "only {:.0}% of the models agree",
         share * 100.0
     );
+}
+
+/// Thumbnails of every corpus MDX by both renderers, timed in one run (run by
+/// scripts/render-vs-m3v-speed.sh with `MDLX_RENDER_SPEED=1`, in a release build; skipped
+/// otherwise): ours on two threads (the machine's two cores, as `mdlx render DIR OUT`
+/// uses them), mdx-m3-viewer's in one headless Chromium. Both must draw nearly all of them.
+#[test]
+fn thumbnails_of_the_corpus_beside_mdx_m3_viewer() {
+    if std::env::var_os("MDLX_RENDER_SPEED").is_none() {
+        return;
+    }
+    let judge = std::env::var_os("MDLX_M3V_RENDER").expect("MDLX_M3V_RENDER");
+    let (files, textures) = corpus().expect("the corpus");
+    let size: u32 = 256;
+    let cases = all(&files);
+    let dir = std::env::temp_dir().join(format!("mdlx-render-speed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let started = std::time::Instant::now();
+    let cache = TextureCache::new(vec![textures.clone()]);
+    let half = cases.len().div_ceil(2);
+    let drawn: usize = std::thread::scope(|s| {
+        let parts: Vec<_> = cases
+            .chunks(half.max(1))
+            .map(|part| {
+                let cache = &cache;
+                s.spawn(move || {
+                    part.iter()
+                        .map(|c| {
+                            let scene = Scene::new(&c.model, cache);
+                            let o = RenderOptions::new(size, size, c.camera);
+                            let p = scene.render(AnimTime::new(c.sequence, c.time), &o);
+                            let png = mdlx::render::output::encode::png(&p);
+                            usize::from(!png.is_empty())
+                        })
+                        .sum::<usize>()
+                })
+            })
+            .collect();
+        parts.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    let ours = started.elapsed().as_secs_f64();
+    let jobs = m3v_jobs_sized(&cases, &dir, &textures, [0, 0, 0, 0], "speed", size);
+    let started = std::time::Instant::now();
+    let status = Command::new(&judge)
+        .arg(&jobs)
+        .status()
+        .expect("the judge runs");
+    let theirs = started.elapsed().as_secs_f64();
+    assert!(status.success());
+    let result: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("jobs-speed.result.json")).unwrap())
+            .unwrap();
+    let theirs_ok = result["jobs"]
+        .as_array()
+        .map_or(0, |j| j.iter().filter(|x| x["ok"] == true).count());
+    println!(
+        "render speed: {} corpus MDX at {size}x{size} (textures found, PNG encoded): mdlx {ours:.1} s on 2 threads ({drawn} drawn); mdx-m3-viewer {theirs:.1} s in headless Chromium, start included ({theirs_ok} drawn); ratio {:.1}x",
+        cases.len(),
+        theirs / ours
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(drawn * 10 >= cases.len() * 9 && theirs_ok * 10 >= cases.len() * 8);
 }
