@@ -84,7 +84,8 @@ impl Blend {
     }
 
     /// The blend of a particle emitter 2 filter mode (0 blend, 1 additive, 2 modulate,
-    /// 3 modulate 2x, 4 alpha key); unknown values blend.
+    /// 3 modulate 2x, 4 alpha key, which draws as add-alpha: `SRC_ALPHA, ONE`, as
+    /// mdx-m3-viewer sets it); unknown values blend.
     pub fn from_particle_filter(mode: u32) -> Blend {
         match mode {
             1 => Blend::Additive,
