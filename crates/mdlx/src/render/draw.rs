@@ -379,9 +379,18 @@ fn perturb(v: &[f32; NV], texel: [f32; 4]) -> Vec3 {
 
 fn draw_effect(target: &mut Target, f: &Frame, vp: &Mat4, b: &effects::EffectBatch) {
     let ss = f.ss;
+    // A triangle whose corners are all transparent changes nothing under the blends where
+    // alpha scales the colour added (blend, additive, add-alpha): faded particles are most
+    // of a long-lived emitter's, and filling them is most of the time spent.
+    let scaled_by_alpha = matches!(b.blend, Blend::Blend | Blend::Additive | Blend::AddAlpha);
+    let invisible = |t: &[effects::EffectVertex]| {
+        scaled_by_alpha && t.iter().all(|v| v.color[3] < 1.0 / 1024.0)
+    };
     let tris: Vec<Vert> = b
         .vertices
-        .iter()
+        .chunks_exact(3)
+        .filter(|t| !invisible(t))
+        .flatten()
         .map(|v| {
             let mut var = [0.0f32; NV];
             var[0] = v.uv[0];

@@ -153,13 +153,23 @@ where
     let footprint = footprint(v0, v1, v2, area);
     let inv_area = 1.0 / area;
     let mut var = [0.0f32; NV];
+    // Each edge function grows by a fixed amount per pixel along a row: evaluated exactly
+    // at the row's first pixel, then stepped.
+    let (d0, d1, d2) = (v1.y - v2.y, v2.y - v0.y, v0.y - v1.y);
     for py in min_y as usize..max_y as usize {
         let y = py as f32 + 0.5;
+        let x0 = min_x + 0.5;
+        let (mut w0, mut w1, mut w2) = (
+            edge(v1, v2, x0, y),
+            edge(v2, v0, x0, y),
+            edge(v0, v1, x0, y),
+        );
         for px in min_x as usize..max_x as usize {
-            let x = px as f32 + 0.5;
-            let w0 = edge(v1, v2, x, y);
-            let w1 = edge(v2, v0, x, y);
-            let w2 = edge(v0, v1, x, y);
+            let (e0, e1, e2) = (w0, w1, w2);
+            w0 += d0;
+            w1 += d1;
+            w2 += d2;
+            let (w0, w1, w2) = (e0, e1, e2);
             if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
                 continue;
             }

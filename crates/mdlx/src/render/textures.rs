@@ -95,16 +95,22 @@ impl Mips {
         let l = &self.levels[level.min(self.levels.len() - 1)];
         let x = u * l.w as f32 - 0.5;
         let y = v * l.h as f32 - 0.5;
-        if !x.is_finite() || !y.is_finite() {
+        // Far outside any texture's repeat (or not a number): the first texel.
+        if !(x.abs() < 1.0e8 && y.abs() < 1.0e8) {
             return l.texels[0];
         }
         let (x0, y0) = (x.floor(), y.floor());
         let (fx, fy) = (x - x0, y - y0);
-        let ix = |i: f32| coord(i, l.w, wrap[0]);
-        let iy = |i: f32| coord(i, l.h, wrap[1]);
-        let (xa, xb, ya, yb) = (ix(x0), ix(x0 + 1.0), iy(y0), iy(y0 + 1.0));
-        let t = |xx: usize, yy: usize| l.texels[yy * l.w + xx];
-        let (a, b, c, d) = (t(xa, ya), t(xb, ya), t(xa, yb), t(xb, yb));
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let (xa, xb) = (coord(x0, l.w, wrap[0]), coord(x0 + 1, l.w, wrap[0]));
+        let (ya, yb) = (coord(y0, l.h, wrap[1]), coord(y0 + 1, l.h, wrap[1]));
+        let (ra, rb) = (ya * l.w, yb * l.w);
+        let (a, b, c, d) = (
+            l.texels[ra + xa],
+            l.texels[ra + xb],
+            l.texels[rb + xa],
+            l.texels[rb + xb],
+        );
         let mut out = [0.0; 4];
         for k in 0..4 {
             let top = a[k] + (b[k] - a[k]) * fx;
@@ -117,13 +123,15 @@ impl Mips {
 
 /// A texel index on one axis: repeated or clamped.
 #[inline]
-fn coord(i: f32, n: usize, wrap: bool) -> usize {
-    let n_i = n as i64;
-    let i = if i.abs() > 1.0e9 { 0 } else { i as i64 };
+fn coord(i: i64, n: usize, wrap: bool) -> usize {
     if wrap {
-        i.rem_euclid(n_i) as usize
+        if n.is_power_of_two() {
+            (i & (n as i64 - 1)) as usize
+        } else {
+            i.rem_euclid(n as i64) as usize
+        }
     } else {
-        i.clamp(0, n_i - 1) as usize
+        i.clamp(0, n as i64 - 1) as usize
     }
 }
 
