@@ -153,9 +153,12 @@ fn collision(pen: &mut Pen, world: &Mat4, shape: &Shape) {
             boxed(pen, world, &extent, c);
         }
         Shape::Sphere(centre, r) => {
-            for (u, v) in [([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]), ([1.0, 0.0, 0.0], [0.0, 0.0, 1.0])]
-                .into_iter()
-                .chain([([0.0, 1.0, 0.0], [0.0, 0.0, 1.0])])
+            for (u, v) in [
+                ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+                ([1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+            ]
+            .into_iter()
+            .chain([([0.0, 1.0, 0.0], [0.0, 0.0, 1.0])])
             {
                 circle(pen, world, *centre, u, v, *r, c);
             }
@@ -232,10 +235,7 @@ impl<'a> Pen<'a> {
     /// rasterizer places it.
     fn screen(&self, c: [f32; 4]) -> [f32; 2] {
         let (w, h) = (self.image.width as f32, self.image.height as f32);
-        [
-            (c[0] / c[3] * 0.5 + 0.5) * w,
-            (0.5 - c[1] / c[3] * 0.5) * h,
-        ]
+        [(c[0] / c[3] * 0.5 + 0.5) * w, (0.5 - c[1] / c[3] * 0.5) * h]
     }
 
     /// The segment from `a` to `b`, cut at the near plane.
@@ -428,7 +428,10 @@ mod tests {
                     painted += 1;
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
                     assert!(off_line(cx, cy) < 1.0, "pixel {x},{y} is off the line");
-                    assert!((24.0..77.0).contains(&cx), "pixel {x},{y} is beyond the ends");
+                    assert!(
+                        (24.0..77.0).contains(&cx),
+                        "pixel {x},{y} is beyond the ends"
+                    );
                 }
             }
         }
