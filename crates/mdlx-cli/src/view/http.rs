@@ -143,12 +143,28 @@ where
                     Err(r) => r,
                 };
                 let _ = response.write(&mut stream);
-                let _ = stream.shutdown(std::net::Shutdown::Both);
+                finish(&mut stream);
                 open.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
             // `open` was counted for a thread that never ran.
             eprintln!("mdlx: warning: view: cannot start a thread for a connection");
+        }
+    }
+}
+
+/// Closes a connection after its response: what the client still sends (the rest of a
+/// refused request) is read and dropped for a moment first, since closing with unread
+/// input resets the connection, and the client may then lose the response.
+fn finish(stream: &mut TcpStream) {
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut buf = [0u8; 4096];
+    let mut left = 1 << 20;
+    while left > 0 {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => left -= n.min(left),
         }
     }
 }
