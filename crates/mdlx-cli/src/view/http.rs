@@ -44,6 +44,7 @@ impl Request {
 }
 
 /// A response.
+#[derive(Debug)]
 pub(crate) struct Response {
     /// The status code.
     pub status: u16,
