@@ -87,6 +87,7 @@ prepare scripts/gltf-judges.sh "the glTF judges" && judges_ready=1
 prepare scripts/blender-judge.sh "Blender" && blender_ready=1
 prepare scripts/sarif-judge.sh "the SARIF judges" || true
 prepare scripts/smpq-judge.sh "StormLib (smpq)" || true
+prepare scripts/view-judge.sh "the browser test of mdlx view" || true
 
 # Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
 if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi

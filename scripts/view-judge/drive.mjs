@@ -151,6 +151,7 @@ try {
   result.timings.playing = {
     frames: after - before, seconds, framesPerSecond: (after - before) / seconds,
     medianRenderMs: median(recent.map((t) => t.render)),
+    medianEncodeMs: median(recent.map((t) => t.encode)),
     medianRoundTripMs: median(recent.map((t) => t.roundTrip)),
   };
   check("playing, frames keep coming", after - before >= 3, result.timings.playing);

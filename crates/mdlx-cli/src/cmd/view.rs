@@ -18,7 +18,8 @@
 //!   the model at `t` ms into sequence `seq` (none: the bind pose), framed over the
 //!   sequence from `yaw`/`pitch` degrees, `zoom` times closer, player `team`'s colour,
 //!   `w` x `h` pixels, `ss`² samples a pixel, with the guides whose flags are 1. The
-//!   header `X-Render-Ms` says how long drawing took.
+//!   headers `X-Render-Ms` and `X-Encode-Ms` say how long drawing (guides included) and
+//!   the PNG encoding took.
 
 use crate::cli::ViewArgs;
 use crate::files;
@@ -153,12 +154,13 @@ fn frame(live: &Live, r: &Request) -> Response {
         overlay::draw(&scene, at, &options, &guides, &mut picture);
     }
     let ms = started.elapsed().as_secs_f64() * 1000.0;
-    let mut resp = Response::new(
-        200,
-        "image/png",
-        mdlx::render::output::encode::png(&picture),
-    );
+    let encoding = Instant::now();
+    let png = mdlx::render::output::encode::png(&picture);
+    let encode_ms = encoding.elapsed().as_secs_f64() * 1000.0;
+    let mut resp = Response::new(200, "image/png", png);
     resp.headers.push(("X-Render-Ms", format!("{ms:.1}")));
+    resp.headers
+        .push(("X-Encode-Ms", format!("{encode_ms:.1}")));
     resp.headers
         .push(("X-Model-Revision", revision.to_string()));
     resp
