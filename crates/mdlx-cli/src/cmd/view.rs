@@ -48,6 +48,11 @@ pub(crate) fn run(ctx: &Ctx, input: &Path, args: &ViewArgs) -> Result<ExitCode> 
         );
     }
     let live = Arc::new(Live::open(*ctx, input, &args.textures)?);
+    if !ctx.quiet {
+        for note in live.json()["notes"].as_array().into_iter().flatten() {
+            eprintln!("{}", note.as_str().unwrap_or_default());
+        }
+    }
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, args.port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
     let port = listener.local_addr()?.port();
@@ -141,7 +146,13 @@ fn frame(live: &Live, r: &Request) -> Response {
     let mut options = RenderOptions::new(w, h, zoomed(framed, zoom));
     options.background = BACKGROUND;
     options.team_color = TEAM_COLORS[team];
-    options.supersample = r.num("ss", 2.0).clamp(1.0, 4.0) as u32;
+    // Samples per pixel: as asked, fewer if the picture would take more than about
+    // 8 million samples (some 160 MB of working memory).
+    let mut ss = r.num("ss", 2.0).clamp(1.0, 4.0) as u64;
+    while ss > 1 && u64::from(w) * u64::from(h) * ss * ss > 8 << 20 {
+        ss -= 1;
+    }
+    options.supersample = ss as u32;
     let at = AnimTime::new(sequence, t);
     let mut picture = scene.render(at, &options);
     let guides = Overlays {
