@@ -9,6 +9,8 @@
 //     background the server names);
 //  2. the sequence list reads Stand, Spin;
 //  3. "Spin" picked, at 250 ms (the cube turned 45 degrees) the picture differs from 0 ms;
+//     dragging the picture orbits, the wheel zooms in (more of the picture is the cube),
+//     the wireframe box draws;
 //  4. playing, frames keep coming, one at a time (the count and the times are reported);
 //     paused again at 250 ms the picture is the same as before (frames are deterministic);
 //  5. an edit on disk (a geoset animation colour added) reloads the page and changes the
@@ -103,6 +105,16 @@ try {
     }
     return n;
   }, a, b);
+  // Waits until no frame has come for 400 ms (paused, the last change has been drawn).
+  async function settle() {
+    for (;;) {
+      const before = await shown();
+      await new Promise((r) => setTimeout(r, 400));
+      const now = await shown();
+      const busy = await page.evaluate(() => window.mdlxView.busy());
+      if (now.frames === before.frames && !busy) return now;
+    }
+  }
   const setTime = (ms) => page.evaluate((ms) => {
     const s = document.getElementById("time");
     s.value = String(ms);
@@ -137,6 +149,39 @@ try {
   const b = await snap("spin250");
   const turned = await diff("spin0", "spin250");
   check("Spin at 250 ms (turned 45 degrees) differs from 0 ms", turned > b.width * b.height * 0.01, { turned, b });
+
+  // 3b. The camera and the guides: a drag turns the view, the wheel zooms, the wireframe
+  // draws; "Reset camera" and the box unticked give the first picture back.
+  const box = await (await page.$("#frame")).boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  f = await shown();
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx + 60, cy + 20, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction(() => !document.getElementById("frame").dataset.url.includes("yaw=35.0&"),
+    { timeout: WAIT, polling: 50 });
+  f = await settle();
+  await snap("dragged");
+  const dragged = await diff("spin250", "dragged");
+  check("dragging orbits the camera", dragged > 0 && !f.url.includes("yaw=35.0&"), { dragged, url: f.url });
+  await page.click("#reset");
+  await page.mouse.move(cx, cy);
+  await page.mouse.wheel({ deltaY: -400 });
+  await page.waitForFunction(() => !document.getElementById("frame").dataset.url.includes("zoom=1.000"),
+    { timeout: WAIT, polling: 50 });
+  await settle();
+  const zoomedIn = await page.evaluate(() => window.mdlxView.view.zoom);
+  const bigger = (await snap("zoomed")).notBackground;
+  check("the wheel zooms in", zoomedIn > 1 && bigger > b.notBackground, { zoomedIn, bigger, before: b.notBackground });
+  await page.click("#reset");
+  f = await shown();
+  await page.click("#wire");
+  await frameWith({ seq: 1, t: 250, wire: 1, yaw: "35.0", zoom: "1.000" }, f.frames);
+  await snap("wire");
+  const wired = await diff("spin250", "wire");
+  check("the wireframe box draws", wired > 100, { wired });
+  await page.click("#wire");
 
   // 4. Playing: frames one at a time; the count over 3 s and what they took.
   await page.click("#play");

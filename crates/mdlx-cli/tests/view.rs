@@ -330,5 +330,5 @@ fn the_page_in_a_browser() {
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     // Every step ran (a driver that stopped early would list fewer).
-    assert_eq!(names.len(), 12, "{names:?}");
+    assert_eq!(names.len(), 15, "{names:?}");
 }

@@ -129,7 +129,7 @@ where
             let _ = Response::error(503, "too many connections").write(&mut stream);
             continue;
         }
-        let (handle, open) = (handle.clone(), open.clone());
+        let (handle, count) = (handle.clone(), open.clone());
         let spawned = std::thread::Builder::new()
             .name("mdlx-view-conn".into())
             .spawn(move || {
@@ -145,10 +145,11 @@ where
                 };
                 let _ = response.write(&mut stream);
                 finish(&mut stream);
-                open.fetch_sub(1, Ordering::SeqCst);
+                count.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
-            // `open` was counted for a thread that never ran.
+            // The connection is dropped; its count with it.
+            open.fetch_sub(1, Ordering::SeqCst);
             eprintln!("mdlx: warning: view: cannot start a thread for a connection");
         }
     }
