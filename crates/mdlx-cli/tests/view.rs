@@ -175,6 +175,32 @@ fn serves_the_model_and_its_frames() {
     assert!(text(&body).contains("id=\"sequences\""));
 }
 
+/// The team parameter paints team colour: the cube's texture made the team colour
+/// (replaceable id 1), player 0 (red) and player 1 (blue) give a red and a blue cube.
+#[test]
+fn team_colour_follows_the_player() {
+    let dir = temp_dir("view-team");
+    let mdl = cube_mdl(&dir);
+    let text = std::fs::read_to_string(&mdl).unwrap();
+    let team = text.replace(
+        "Image \"Textures\\Cube.blp\",",
+        "Image \"\",\n\t\tReplaceableId 1,",
+    );
+    assert_ne!(team, text);
+    std::fs::write(&mdl, team).unwrap();
+    let server = start(&mdl);
+    let m = model_json(&server);
+    assert_eq!(m["textures"][0]["path"], "team colour");
+    assert_eq!(m["textures"][0]["found"], true);
+    let centre = |player: u32| {
+        let img = frame(&server, &format!("seq=0&t=0&w=64&h=64&team={player}"));
+        pixel(&img, 32, 32)
+    };
+    let (red, blue) = (centre(0), centre(1));
+    assert!(red[0] > 2 * red[2].max(1), "player 0: {red:?}");
+    assert!(blue[2] > 2 * blue[0].max(1), "player 1: {blue:?}");
+}
+
 #[test]
 fn refuses_what_it_does_not_serve() {
     let dir = temp_dir("view-refuses");

@@ -441,6 +441,29 @@ mod tests {
     }
 
     #[test]
+    fn a_sphere_is_a_ring_facing_the_camera() {
+        // Radius 2 about the origin, seen from depth 10: the circle across the view is a
+        // ring of 50 * 2 / 10 = 10 pixels about the centre (50, 50); the other two circles
+        // are edge-on (the two axes through the centre). A pixel on the ring's diagonal is
+        // painted; pixels on the diagonal well inside and outside it are not.
+        let mut img = blank();
+        let mut pen = Pen::new(&mut img, &camera());
+        collision(
+            &mut pen,
+            &crate::anim::math::IDENTITY,
+            &Shape::Sphere([0.0; 3], 2.0),
+        );
+        let d = 10.0 / std::f32::consts::SQRT_2; // 7.07
+        let on = |r: f32| {
+            let (x, y) = ((50.0 + r) as usize, (50.0 - r) as usize);
+            (0..2).any(|k| alpha(&img, x + k, y) > 60 || alpha(&img, x, y + k) > 60)
+        };
+        assert!(on(d), "the ring is not at 10 pixels");
+        assert!(!on(4.0), "something inside the ring");
+        assert!(!on(11.0), "something outside the ring");
+    }
+
+    #[test]
     fn a_line_through_the_eye_plane_is_cut_not_mirrored() {
         // From in front (0, 0, 0) (the centre) to behind the eye (20, 0, 5): only the part
         // in front shows, running up from the centre (z grows toward the eye).
