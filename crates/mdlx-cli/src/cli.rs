@@ -403,7 +403,8 @@ pub(crate) enum Command {
     ///
     /// The file is looked at every 300 ms: when it changes, it is read again and the page
     /// follows. A save that does not read keeps the last model that did on screen, with
-    /// the reader's error (file:line:col) shown above it.
+    /// the reader's error (file:line:col) shown above it. (The file must read when the
+    /// server starts.)
     ///
     /// The pictures are drawn by the same renderer as `mdlx render` (frames sent to the
     /// page as PNG), not by WebGL in the browser: there is one source of truth for how a
