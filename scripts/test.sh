@@ -90,6 +90,7 @@ prepare scripts/sarif-judge.sh "the SARIF judges" || true
 prepare scripts/smpq-judge.sh "StormLib (smpq)" || true
 prepare scripts/m3v-render.sh "mdx-m3-viewer's renderer" || true
 prepare scripts/pillow-anim.sh "Pillow for animations" || true
+prepare scripts/view-judge.sh "the browser test of mdlx view" || true
 
 # Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
 if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi

@@ -44,6 +44,7 @@ impl Command {
             | Command::Check { common, .. }
             | Command::Pose { common, .. }
             | Command::Render { common, .. }
+            | Command::View { common, .. }
             | Command::Optimize { common, .. } => Some(*common),
             Command::Roundtrip { .. }
             | Command::Completions { .. }
@@ -391,6 +392,34 @@ pub(crate) enum Command {
         #[command(flatten)]
         args: RenderArgs,
     },
+    /// Show a model in the browser, moving, and follow its file as you edit it.
+    ///
+    /// Starts a small web server on 127.0.0.1 (nothing beyond this machine can reach it)
+    /// and prints its address, `mdlx view: http://127.0.0.1:PORT/`; open it in a browser
+    /// (or pass --open). The page shows the model playing a sequence, with the sequence
+    /// list, play/pause and a time slider; drag to orbit the camera, use the wheel to zoom;
+    /// a team colour; toggles for bones, extents, collision shapes and wireframe; the
+    /// textures used (found, or why not) and the model's `check` findings.
+    ///
+    /// The file is looked at every 300 ms: when it changes, it is read again and the page
+    /// follows. A save that does not read keeps the last model that did on screen, with
+    /// the reader's error (file:line:col) shown above it. (The file must read when the
+    /// server starts.)
+    ///
+    /// The pictures are drawn by the same renderer as `mdlx render` (frames sent to the
+    /// page as PNG), not by WebGL in the browser: there is one source of truth for how a
+    /// material looks, and the viewer shows the same pixels `mdlx render` writes.
+    /// Stop the server with Ctrl-C.
+    View {
+        /// --quiet, --strict.
+        #[command(flatten)]
+        common: Common,
+        /// The model file (MDL, MDX, or any format `convert` reads).
+        file: PathBuf,
+        /// How to serve it.
+        #[command(flatten)]
+        args: ViewArgs,
+    },
     /// Make models smaller with a measured bound on what changes.
     ///
     /// Passes (all by default): records (duplicate and unused textures, materials, texture
@@ -469,6 +498,21 @@ pub(crate) enum Command {
         /// How many passes to time.
         repeat: u32,
     },
+}
+
+/// The options of `mdlx view`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ViewArgs {
+    /// The port to listen on (on 127.0.0.1 only); 0, the default, picks a free one.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub port: u16,
+    /// Open the page in the desktop's browser (with xdg-open).
+    #[arg(long)]
+    pub open: bool,
+    /// Where else to look for textures: folders, archives (maps, war3.mpq), or the game's
+    /// folder.
+    #[arg(long, value_name = "PATH")]
+    pub textures: Vec<std::path::PathBuf>,
 }
 
 /// The options of `mdlx render`.

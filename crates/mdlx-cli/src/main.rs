@@ -8,6 +8,7 @@ mod cmd;
 mod files;
 mod report;
 mod text;
+mod view;
 
 use clap::{CommandFactory, Parser};
 use std::fmt;
@@ -79,7 +80,7 @@ fn main() -> ExitCode {
     let Some(verb) = args.command.common() else {
         if args.common.quiet || args.common.strict {
             eprintln!(
-                "mdlx: error: --quiet and --strict apply to info, convert, check, pose, render and optimize\n\nFor more information, try '--help'."
+                "mdlx: error: --quiet and --strict apply to info, convert, check, pose, render, view and optimize\n\nFor more information, try '--help'."
             );
             return ExitCode::from(2);
         }
@@ -217,6 +218,7 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
             args,
             ..
         } => cmd::render::run(&ctx, &input, &output, &args),
+        cli::Command::View { file, args, .. } => cmd::view::run(&ctx, &file, &args),
         cli::Command::Pose {
             file, moment, json, ..
         } => cmd::pose::run(&ctx, &file, &moment.into(), json),

@@ -15,6 +15,7 @@ pub(crate) mod pose;
 pub(crate) mod render;
 pub(crate) mod roundtrip;
 pub(crate) mod texture;
+pub(crate) mod view;
 
 use crate::report::Note;
 use crate::Ctx;

@@ -38,6 +38,7 @@ mod camera;
 mod draw;
 pub mod effects;
 pub mod output;
+pub mod overlay;
 mod raster;
 mod textures;
 
