@@ -364,7 +364,7 @@ fn pictures_agree_with_mdx_m3_viewer() {
     assert!(cases.len() >= 100, "{} models chosen", cases.len());
     let dir = std::env::temp_dir().join(format!("mdlx-render-vs-m3v-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let cache = TextureCache::new(vec![textures.clone()]);
+    let cache = TextureCache::with_max_side(vec![textures.clone()], 2048);
     let started = std::time::Instant::now();
     let ours: Vec<[RgbaImage; 2]> = cases
         .iter()
@@ -513,7 +513,7 @@ fn thumbnails_of_the_corpus_beside_mdx_m3_viewer() {
     let dir = std::env::temp_dir().join(format!("mdlx-render-speed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let started = std::time::Instant::now();
-    let cache = TextureCache::new(vec![textures.clone()]);
+    let cache = TextureCache::with_max_side(vec![textures.clone()], 2048);
     let half = cases.len().div_ceil(2);
     let drawn: usize = std::thread::scope(|s| {
         let parts: Vec<_> = cases

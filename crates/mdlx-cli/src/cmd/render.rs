@@ -302,6 +302,9 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
         bail!("no models under {}", input.display());
     }
     let (w, h) = args.size.unwrap_or((192, 192));
+    // Thumbnails never read texels finer than their own supersampled pixels: keep no
+    // texture level larger than twice that, so a library of large textures stays small.
+    let max_side = 2 * w.max(h) as usize * args.supersample.unwrap_or(2) as usize;
     let caches: Mutex<HashMap<Vec<PathBuf>, Arc<TextureCache>>> = Mutex::new(HashMap::new());
     let progress = Progress::new(models.len());
     let started = Instant::now();
@@ -315,7 +318,7 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
                 let cache = {
                     let mut c = caches.lock().unwrap_or_else(|e| e.into_inner());
                     c.entry(dirs.clone())
-                        .or_insert_with(|| Arc::new(TextureCache::new(dirs)))
+                        .or_insert_with(|| Arc::new(TextureCache::with_max_side(dirs, max_side)))
                         .clone()
                 };
                 let scene = Scene::new(&d.model, &cache);

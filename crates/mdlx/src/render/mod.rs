@@ -43,7 +43,7 @@ mod raster;
 mod textures;
 
 pub use camera::{Camera, DEFAULT_FOV_Y, DEFAULT_PITCH_DEG, DEFAULT_YAW_DEG};
-pub use textures::{Mips, TextureCache};
+pub use textures::{Mips, TextureCache, DEFAULT_MAX_SIDE};
 
 use crate::anim::{AnimTime, Skeleton};
 use crate::model::{Extent, Model};

@@ -209,3 +209,31 @@ fn the_games_team_colour_files_are_recognised_by_path() {
     );
     assert_eq!(team_file("Textures\\TeamColor12.blp"), None);
 }
+
+#[test]
+fn large_texture_levels_are_dropped_and_the_rest_are_box_filtered() {
+    // 64x32: left half black, right half white, alpha 255.
+    let mut pixels = Vec::new();
+    for _y in 0..32 {
+        for x in 0..64 {
+            let c = if x < 32 { 0 } else { 255 };
+            pixels.extend([c, c, c, 255]);
+        }
+    }
+    let image = RgbaImage {
+        width: 64,
+        height: 32,
+        pixels,
+    };
+    let full = Mips::new(&image);
+    assert_eq!(full.size(), (64, 32));
+    let small = Mips::with_max_side(&image, 16);
+    assert_eq!(small.size(), (16, 8));
+    // The halves stay black and white at every kept level; the 1x1 level is their mean.
+    let left = small.sample(0, 0.1, 0.5, [false; 2]);
+    let right = small.sample(0, 0.9, 0.5, [false; 2]);
+    assert_eq!((left[0], right[0]), (0.0, 1.0));
+    let last = small.level_for(1.0e9);
+    let mean = small.sample(last, 0.5, 0.5, [false; 2]);
+    assert!((mean[0] - 0.5).abs() < 1.0 / 255.0 + 1e-6, "{mean:?}");
+}

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// One texture ready to sample: mip levels, largest first, RGBA floats (straight alpha).
+/// One texture ready to sample: mip levels, largest first, 8-bit RGBA (straight alpha),
+/// sampled into 0..1 floats.
 #[derive(Debug)]
 pub struct Mips {
     levels: Vec<Level>,
@@ -16,20 +17,31 @@ pub struct Mips {
 struct Level {
     w: usize,
     h: usize,
-    texels: Vec<[f32; 4]>,
+    texels: Vec<[u8; 4]>,
 }
+
+/// The largest side a texture keeps by default: levels above it are never read at the
+/// sizes pictures are drawn (a 4096-pixel picture's texels), and dropping them bounds what
+/// a library of large Reforged textures holds in memory.
+pub const DEFAULT_MAX_SIDE: usize = 4096;
 
 impl Mips {
     /// The mip chain of `image`, each level a 2x2 box filter of the one above.
     pub fn new(image: &RgbaImage) -> Mips {
+        Mips::with_max_side(image, DEFAULT_MAX_SIDE)
+    }
+
+    /// [`Mips::new`], keeping only the levels whose sides are at most `max_side` (the
+    /// smallest ones always).
+    pub fn with_max_side(image: &RgbaImage, max_side: usize) -> Mips {
         let (w, h) = (image.width.max(1) as usize, image.height.max(1) as usize);
         let texels = if image.pixels.len() >= w * h * 4 {
             image.pixels[..w * h * 4]
                 .chunks_exact(4)
-                .map(|p| [p[0], p[1], p[2], p[3]].map(|c| f32::from(c) / 255.0))
+                .map(|p| [p[0], p[1], p[2], p[3]])
                 .collect()
         } else {
-            vec![[1.0; 4]; w * h]
+            vec![[255; 4]; w * h]
         };
         let mut levels = vec![Level { w, h, texels }];
         while levels.len() < 16 {
@@ -37,27 +49,12 @@ impl Mips {
             if top.w == 1 && top.h == 1 {
                 break;
             }
-            let (nw, nh) = ((top.w / 2).max(1), (top.h / 2).max(1));
-            let mut t = Vec::with_capacity(nw * nh);
-            for y in 0..nh {
-                for x in 0..nw {
-                    let mut s = [0.0f32; 4];
-                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                        let sx = (x * 2 + dx).min(top.w - 1);
-                        let sy = (y * 2 + dy).min(top.h - 1);
-                        let p = top.texels[sy * top.w + sx];
-                        for k in 0..4 {
-                            s[k] += p[k] * 0.25;
-                        }
-                    }
-                    t.push(s);
-                }
+            let next = half(top);
+            if levels.len() == 1 && top.w.max(top.h) > max_side.max(1) {
+                levels[0] = next;
+            } else {
+                levels.push(next);
             }
-            levels.push(Level {
-                w: nw,
-                h: nh,
-                texels: t,
-            });
         }
         Mips { levels }
     }
@@ -68,7 +65,7 @@ impl Mips {
             levels: vec![Level {
                 w: 1,
                 h: 1,
-                texels: vec![rgba],
+                texels: vec![rgba.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)],
             }],
         }
     }
@@ -97,7 +94,7 @@ impl Mips {
         let y = v * l.h as f32 - 0.5;
         // Far outside any texture's repeat (or not a number): the first texel.
         if !(x.abs() < 1.0e8 && y.abs() < 1.0e8) {
-            return l.texels[0];
+            return l.texels[0].map(|c| f32::from(c) / 255.0);
         }
         let (x0, y0) = (x.floor(), y.floor());
         let (fx, fy) = (x - x0, y - y0);
@@ -113,11 +110,42 @@ impl Mips {
         );
         let mut out = [0.0; 4];
         for k in 0..4 {
-            let top = a[k] + (b[k] - a[k]) * fx;
-            let bottom = c[k] + (d[k] - c[k]) * fx;
-            out[k] = top + (bottom - top) * fy;
+            let (a, b, c, d) = (
+                f32::from(a[k]),
+                f32::from(b[k]),
+                f32::from(c[k]),
+                f32::from(d[k]),
+            );
+            let top = a + (b - a) * fx;
+            let bottom = c + (d - c) * fx;
+            out[k] = (top + (bottom - top) * fy) * (1.0 / 255.0);
         }
         out
+    }
+}
+
+/// The next mip level: each texel the rounded mean of a 2x2 block (edges repeated).
+fn half(top: &Level) -> Level {
+    let (nw, nh) = ((top.w / 2).max(1), (top.h / 2).max(1));
+    let mut t = Vec::with_capacity(nw * nh);
+    for y in 0..nh {
+        for x in 0..nw {
+            let mut s = [0u32; 4];
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                let sx = (x * 2 + dx).min(top.w - 1);
+                let sy = (y * 2 + dy).min(top.h - 1);
+                let p = top.texels[sy * top.w + sx];
+                for k in 0..4 {
+                    s[k] += u32::from(p[k]);
+                }
+            }
+            t.push(s.map(|v| ((v + 2) / 4) as u8));
+        }
+    }
+    Level {
+        w: nw,
+        h: nh,
+        texels: t,
     }
 }
 
@@ -144,14 +172,24 @@ type Slot = Arc<OnceLock<Result<Arc<Mips>, String>>>;
 pub struct TextureCache {
     finder: Mutex<TextureFinder>,
     slots: Mutex<HashMap<String, Slot>>,
+    max_side: usize,
 }
 
 impl TextureCache {
     /// A cache over `dirs` (folders, archives, game folders; see [`TextureFinder`]).
     pub fn new(dirs: Vec<PathBuf>) -> TextureCache {
+        TextureCache::with_max_side(dirs, DEFAULT_MAX_SIDE)
+    }
+
+    /// A cache whose textures keep no level with a side above `max_side` (see
+    /// [`Mips::with_max_side`]): for thumbnails, twice the picture's supersampled side is
+    /// all that is ever read, and a library of 2048-pixel Reforged textures then holds a
+    /// sixteenth of the memory.
+    pub fn with_max_side(dirs: Vec<PathBuf>, max_side: usize) -> TextureCache {
         TextureCache {
             finder: Mutex::new(TextureFinder::new(dirs)),
             slots: Mutex::new(HashMap::new()),
+            max_side,
         }
     }
 
@@ -180,6 +218,6 @@ impl TextureCache {
             crate::texture::decode(&data).map_err(|e| e.to_string())
         };
         let image = image.map_err(|e| format!("{}: {e}", found.shown))?;
-        Ok(Arc::new(Mips::new(&image)))
+        Ok(Arc::new(Mips::with_max_side(&image, self.max_side)))
     }
 }
