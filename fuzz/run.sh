@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs="${1:-60}"; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(read_any check optimize mpq_read texture_decode mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip gltf_source gltf_import)
+[ ${#targets[@]} -eq 0 ] && targets=(read_any check optimize render mpq_read texture_decode mdx_decode mdx_roundtrip mdx_via_mdl mdl_parse mdl_roundtrip ms3d_parse alpha_roundtrip gltf_source gltf_import)
 shared=../../shared/corpus
 seed() { # TARGET KIND
   local dir="corpus/$1"; mkdir -p "$dir"
