@@ -197,7 +197,7 @@ pub(super) fn hd_slots(m: &Material, version: u32) -> Option<[i32; 4]> {
 
 /// A layer's texture id at the time of `clock` (`KMTF`, or the static one; for 1100+, the
 /// first slot's).
-fn layer_texture(l: &Layer, clock: &Clock) -> i32 {
+pub(super) fn layer_texture(l: &Layer, clock: &Clock) -> i32 {
     let fixed = l
         .texture_slots
         .first()

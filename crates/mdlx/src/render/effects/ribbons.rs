@@ -26,7 +26,7 @@
 use super::{quad, Blend, EffectBatch, EffectVertex};
 use crate::anim::math::{transform_point, Vec3};
 use crate::anim::{Clock, Pose};
-use crate::format::track::{KMTA, KMTF, KRAL, KRCO, KRHA, KRHB, KRTX, KRVS};
+use crate::format::track::{KMTA, KRAL, KRCO, KRHA, KRHB, KRTX, KRVS};
 use crate::model::layer_flags;
 use crate::model::{Layer, Model, RibbonEmitter};
 
@@ -160,7 +160,7 @@ impl<'m> Emitter<'m> {
             color[3] *= layer_alpha.min(1.0);
             let flags = layer.map_or(0, |l| l.flags);
             out.push(EffectBatch {
-                texture_id: layer.map_or(-1, |l| layer_texture(l, clock)),
+                texture_id: layer.map_or(-1, |l| crate::render::draw::layer_texture(l, clock)),
                 blend: layer.map_or(Blend::Blend, |l| Blend::from_filter_mode(l.filter_mode)),
                 unshaded: flags & (layer_flags::UNSHADED | layer_flags::UNLIT) != 0,
                 priority_plane: material.map_or(0, |m| m.priority_plane),
@@ -202,18 +202,5 @@ impl<'m> Emitter<'m> {
             }
         }
         out
-    }
-}
-
-/// A layer's texture id at the time of `clock` (`KMTF`, or the static one; for 1100+, the
-/// first slot's).
-fn layer_texture(l: &Layer, clock: &Clock) -> i32 {
-    let fixed = l
-        .texture_slots
-        .first()
-        .map_or(l.texture_id, |s| s.texture_id);
-    match l.tracks.integer(KMTF) {
-        Some(t) => clock.sample(Some(t), fixed as u32) as i32,
-        None => fixed,
     }
 }
