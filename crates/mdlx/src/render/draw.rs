@@ -15,6 +15,8 @@ const AMBIENT: f32 = 0.55;
 const DIFFUSE: f32 = 0.5;
 /// Largest picture side drawn (before supersampling), to bound memory.
 pub(crate) const MAX_SIDE: u32 = 8192;
+/// The most samples a picture holds (supersampling included): 8192 x 8192.
+const MAX_SAMPLES: usize = 8192 * 8192;
 
 pub(super) fn bounds(scene: &Scene, at: AnimTime) -> Option<Extent> {
     let clock = scene.skeleton.clock(at);
@@ -86,11 +88,16 @@ impl Frame<'_> {
 }
 
 pub(super) fn render(scene: &Scene, at: AnimTime, opts: &RenderOptions) -> RgbaImage {
-    let ss = opts.supersample.clamp(1, 4) as usize;
     let (ow, oh) = (
         opts.width.clamp(1, MAX_SIDE) as usize,
         opts.height.clamp(1, MAX_SIDE) as usize,
     );
+    // Fewer samples a pixel for a large picture: never more than MAX_SAMPLES in all (about
+    // 1.3 GB of colour and depth at the most).
+    let mut ss = opts.supersample.clamp(1, 4) as usize;
+    while ss > 1 && ow * oh * ss * ss > MAX_SAMPLES {
+        ss -= 1;
+    }
     let (w, h) = (ow * ss, oh * ss);
     let bg = opts.background.map(|c| f32::from(c) / 255.0);
     let mut target = Target::new(w, h, [bg[0] * bg[3], bg[1] * bg[3], bg[2] * bg[3], bg[3]]);

@@ -144,7 +144,9 @@ pub struct RenderOptions {
     pub background: [u8; 4],
     /// The team colour replaceable textures take.
     pub team_color: [u8; 3],
-    /// Samples per pixel along each axis (1 to 4; 2 by default: four samples a pixel).
+    /// Samples per pixel along each axis (1 to 4; 2 by default: four samples a pixel),
+    /// lowered for a picture so large that it would hold more than 8192 x 8192 samples.
+    /// Sides are clamped to 8192 pixels.
     pub supersample: u32,
     /// Whether lit layers are lit (on by default); off, every layer draws as unshaded.
     pub light: bool,
