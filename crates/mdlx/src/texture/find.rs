@@ -168,7 +168,8 @@ impl TextureFinder {
 }
 
 /// The names tried for `path`, lower case, as parts: as given, then a `.blp` path as
-/// `.dds`, `.tga` and `.png`. `None` for an empty path or one that climbs (`..`).
+/// `.dds`, `.tga` and `.png`, and a `.tif` path as `.dds`, `.blp`, `.tga` and `.png`.
+/// `None` for an empty path or one that climbs (`..`).
 fn candidates(path: &str) -> Option<Vec<Vec<String>>> {
     let norm = path.replace('\\', "/").to_lowercase();
     let parts: Vec<String> = norm
@@ -179,13 +180,24 @@ fn candidates(path: &str) -> Option<Vec<Vec<String>>> {
     if parts.is_empty() || parts.iter().any(|p| p == "..") {
         return None;
     }
+    let last = parts.last().expect("not empty");
+    // Reforged models name their textures `.tif`, and the game reads the `.dds` of the
+    // same name (its archives hold no `.tif`); maps that carry HD models do the same.
+    let (stem, others): (&str, &[&str]) = if let Some(stem) = last.strip_suffix(".blp") {
+        (stem, &["dds", "tga", "png"])
+    } else if let Some(stem) = last
+        .strip_suffix(".tif")
+        .or_else(|| last.strip_suffix(".tiff"))
+    {
+        (stem, &["dds", "blp", "tga", "png"])
+    } else {
+        ("", &[])
+    };
     let mut out = vec![parts.clone()];
-    if let Some(stem) = parts.last().and_then(|l| l.strip_suffix(".blp")) {
-        for ext in ["dds", "tga", "png"] {
-            let mut p = parts.clone();
-            *p.last_mut().expect("not empty") = format!("{stem}.{ext}");
-            out.push(p);
-        }
+    for ext in others {
+        let mut p = parts.clone();
+        *p.last_mut().expect("not empty") = format!("{stem}.{ext}");
+        out.push(p);
     }
     Some(out)
 }
@@ -194,5 +206,53 @@ fn from_disk(f: &Path) -> Found {
     Found {
         shown: f.display().to_string(),
         bytes: std::fs::read(f).map_err(|e| format!("{}: {e}", f.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(path: &str) -> Vec<String> {
+        candidates(path)
+            .unwrap()
+            .into_iter()
+            .map(|p| p.join("/"))
+            .collect()
+    }
+
+    #[test]
+    fn a_tif_path_is_looked_for_as_dds_first() {
+        assert_eq!(
+            names("Units\\Human\\Footman_Diffuse.TIF"),
+            [
+                "units/human/footman_diffuse.tif",
+                "units/human/footman_diffuse.dds",
+                "units/human/footman_diffuse.blp",
+                "units/human/footman_diffuse.tga",
+                "units/human/footman_diffuse.png",
+            ]
+        );
+        assert_eq!(names("a.tiff")[1], "a.dds");
+        assert_eq!(
+            names("Textures/Foo.blp")[1..],
+            ["textures/foo.dds", "textures/foo.tga", "textures/foo.png"]
+        );
+        assert_eq!(names("x.dds"), ["x.dds"]);
+        assert!(candidates("../x.blp").is_none());
+    }
+
+    #[test]
+    fn a_dds_beside_the_model_stands_for_its_tif() {
+        let dir = std::env::temp_dir().join(format!("mdlx-find-tif-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("Textures")).unwrap();
+        std::fs::write(dir.join("Textures/kain_Emissive.dds"), b"DDS ").unwrap();
+        let mut f = TextureFinder::new(vec![dir.clone()]);
+        assert_eq!(
+            f.find("Textures\\kain_emissive.tif"),
+            Some(dir.join("Textures/kain_Emissive.dds"))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
