@@ -10,7 +10,8 @@
 //
 // What the page supplies to the viewer (its path solver):
 //  - textures (.blp .tga .dds .png .jpg .jpeg .gif .webp) are fetched from texBase + the
-//    path as the model writes it; the server resolves it against the job's folders;
+//    path as the model writes it (a .tif as the .dds of the same name, which is what the
+//    game reads); the server resolves it against the job's folders;
 //  - the team colour and team glow images the viewer asks for
 //    (ReplaceableTextures\TeamColor\TeamColorNN, ReplaceableTextures\TeamGlow\TeamGlowNN) are
 //    generated here, never read from a folder: team colour = an 8x8 image of the player's
@@ -75,6 +76,8 @@
     if (typeof src !== 'string') return src; // the model itself, handed over already parsed
     const team = TEAM_PATH.exec(src);
     if (team) return teamImage(team[1].toLowerCase() === 'color' ? 'color' : 'glow', +team[2]);
+    // Reforged models name `.tif` textures; the game reads the `.dds` of the same name.
+    if (/\.tiff?$/i.test(src)) src = src.replace(/\.tiff?$/i, '.dds');
     if (current && IMAGE_EXT.test(src)) return current.texBase + encodeURIComponent(src);
     if (current && src !== '') current.unsupplied.add(src);
     return undefined;

@@ -566,6 +566,10 @@ pub(crate) struct RenderArgs {
     /// Do not draw particle emitters 2 and ribbons.
     #[arg(long)]
     pub no_effects: bool,
+    /// The level of detail to draw (Reforged models carry each mesh at levels 0 to 3; the
+    /// game draws one level at a time, 0 at the highest setting).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub lod: u32,
     /// Do not light the model (every layer drawn as unshaded).
     #[arg(long)]
     pub no_light: bool,

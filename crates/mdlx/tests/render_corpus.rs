@@ -31,7 +31,9 @@ fn every_corpus_model_draws() {
         // As `mdlx render` draws a thumbnail: half-way into Stand, at most a second in.
         let length = stand.map_or(0.0, |s| f64::from(model.sequences[s].length()));
         let at = AnimTime::new(stand, (length * 0.5).min(1000.0).floor());
-        let extent = scene.sequence_bounds(stand, 4).unwrap_or(model.info.extent);
+        let extent = scene
+            .sequence_bounds(stand, 4, 0)
+            .unwrap_or(model.info.extent);
         let picture = scene.render(
             at,
             &RenderOptions::new(96, 96, Camera::default_framing(&extent, 1.0)),

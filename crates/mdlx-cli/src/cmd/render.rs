@@ -205,7 +205,7 @@ fn options(
             let yaw = args.yaw.unwrap_or(mdlx::render::DEFAULT_YAW_DEG) + turn;
             let pitch = args.pitch.unwrap_or(mdlx::render::DEFAULT_PITCH_DEG);
             let extent = scene
-                .sequence_bounds(sequence, 8)
+                .sequence_bounds(sequence, 8, args.lod)
                 .unwrap_or(scene.model().info.extent);
             let framed =
                 Camera::framing(&extent, yaw.to_radians(), pitch.to_radians(), fov, aspect);
@@ -231,6 +231,7 @@ fn options(
     }
     o.light = !args.no_light;
     o.effects = !args.no_effects;
+    o.lod = args.lod;
     Ok(o)
 }
 

@@ -37,7 +37,7 @@ impl Loaded {
     pub(crate) fn bounds(&self, scene: &Scene, sequence: Option<usize>) -> Option<Extent> {
         let mut b = self.bounds.lock().unwrap_or_else(|e| e.into_inner());
         *b.entry(sequence)
-            .or_insert_with(|| scene.sequence_bounds(sequence, 8))
+            .or_insert_with(|| scene.sequence_bounds(sequence, 8, 0))
     }
 }
 

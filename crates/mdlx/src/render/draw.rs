@@ -18,13 +18,17 @@ pub(crate) const MAX_SIDE: u32 = 8192;
 /// The most samples a picture holds (supersampling included): 8192 x 8192.
 const MAX_SAMPLES: usize = 8192 * 8192;
 
-pub(super) fn bounds(scene: &Scene, at: AnimTime) -> Option<Extent> {
+pub(super) fn bounds(scene: &Scene, at: AnimTime, lod: u32) -> Option<Extent> {
     let clock = scene.skeleton.clock(at);
     let pose = scene.skeleton.pose_at(&clock, None);
     let posed = posed_geosets(scene.model, &scene.skeleton, &pose, &clock);
     let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
     let mut any = false;
-    for g in posed.iter().filter(|g| g.visible) {
+    let lod = level_drawn(scene.model, lod);
+    for g in posed
+        .iter()
+        .filter(|g| g.visible && scene.model.geosets[g.index].shows_at_lod(lod))
+    {
         for p in &g.positions {
             if p.iter().all(|c| c.is_finite() && c.abs() < 1e7) {
                 any = true;
@@ -40,6 +44,21 @@ pub(super) fn bounds(scene: &Scene, at: AnimTime) -> Option<Extent> {
         min,
         max,
     })
+}
+
+/// The level of detail drawn when `lod` is asked for: `lod` itself when some geoset shows
+/// there; otherwise the nearest level the model has, the finer one on a tie (a model made
+/// of level-3 geosets alone still shows; mdx-m3-viewer draws nothing of it).
+pub(super) fn level_drawn(model: &Model, lod: u32) -> u32 {
+    if model.geosets.iter().any(|g| g.shows_at_lod(lod)) {
+        return lod;
+    }
+    model
+        .geosets
+        .iter()
+        .map(|g| g.lod)
+        .min_by_key(|&l| (l.abs_diff(lod), l))
+        .unwrap_or(lod)
 }
 
 /// One layer of one geoset, to draw.
@@ -123,7 +142,12 @@ pub(super) fn render(scene: &Scene, at: AnimTime, opts: &RenderOptions) -> RgbaI
         lit: opts.light,
         ss: ss as f32,
     };
-    let items = draw_list(scene.model, &posed, &clock);
+    let items = draw_list(
+        scene.model,
+        &posed,
+        &clock,
+        level_drawn(scene.model, opts.lod),
+    );
     for item in &items {
         draw_layer(&mut target, &frame, &clock, &vp, item);
     }
@@ -143,15 +167,20 @@ pub(super) fn render(scene: &Scene, at: AnimTime, opts: &RenderOptions) -> RgbaI
     resolve(&target, ow, oh, ss)
 }
 
-/// Every layer to draw, in order: those that write depth first, in geoset and layer order;
+/// Every layer to draw, of the geosets shown at level of detail `lod`, in order: those that write depth first, in geoset and layer order;
 /// then the others by priority plane (stable, so geoset and layer order within one).
-fn draw_list<'a>(model: &'a Model, posed: &'a [PosedGeoset], clock: &Clock) -> Vec<Item<'a>> {
+fn draw_list<'a>(
+    model: &'a Model,
+    posed: &'a [PosedGeoset],
+    clock: &Clock,
+    lod: u32,
+) -> Vec<Item<'a>> {
     let mut items = Vec::new();
     for g in posed {
-        if !g.visible || g.alpha <= 0.0 {
+        let geoset = &model.geosets[g.index];
+        if !g.visible || g.alpha <= 0.0 || !geoset.shows_at_lod(lod) {
             continue;
         }
-        let geoset = &model.geosets[g.index];
         let material = model.materials.get(geoset.material_id as usize);
         let layers = material.map_or(1, |m| m.layers.len().max(1));
         for layer in 0..layers {

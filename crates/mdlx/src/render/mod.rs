@@ -152,6 +152,11 @@ pub struct RenderOptions {
     pub light: bool,
     /// Whether particle emitters 2 and ribbons are drawn (on by default).
     pub effects: bool,
+    /// The level of detail drawn (0, the finest, by default): Reforged models carry each
+    /// mesh at up to four levels, and the game draws the geosets of one level (and those
+    /// marked for every level) at a time. Models before 900 are all level 0. A model with
+    /// no geoset at this level is drawn at the nearest level it has.
+    pub lod: u32,
 }
 
 impl RenderOptions {
@@ -166,6 +171,7 @@ impl RenderOptions {
             supersample: 2,
             light: true,
             effects: true,
+            lod: 0,
         }
     }
 }
@@ -237,15 +243,21 @@ impl<'m> Scene<'m> {
         &self.missing
     }
 
-    /// The box around every vertex of the geosets that show at `at`, or `None` when
-    /// nothing shows.
-    pub fn bounds(&self, at: AnimTime) -> Option<Extent> {
-        draw::bounds(self, at)
+    /// The box around every vertex of the geosets that show at `at` at level of detail
+    /// `lod` (see [`RenderOptions::lod`]), or `None` when nothing shows.
+    pub fn bounds(&self, at: AnimTime, lod: u32) -> Option<Extent> {
+        draw::bounds(self, at, lod)
     }
 
     /// The box around what shows at `times` evenly spread moments of sequence `sequence`
-    /// (its first frame only without one): a framing that holds for the whole sequence.
-    pub fn sequence_bounds(&self, sequence: Option<usize>, times: usize) -> Option<Extent> {
+    /// (its first frame only without one) at level of detail `lod`: a framing that holds
+    /// for the whole sequence.
+    pub fn sequence_bounds(
+        &self,
+        sequence: Option<usize>,
+        times: usize,
+        lod: u32,
+    ) -> Option<Extent> {
         let length = sequence
             .and_then(|s| self.model.sequences.get(s))
             .map_or(0.0, |s| f64::from(s.length()));
@@ -253,7 +265,7 @@ impl<'m> Scene<'m> {
         let mut out: Option<Extent> = None;
         for k in 0..n {
             let t = length * k as f64 / n as f64;
-            if let Some(b) = self.bounds(AnimTime::new(sequence, t)) {
+            if let Some(b) = self.bounds(AnimTime::new(sequence, t), lod) {
                 out = Some(match out {
                     None => b,
                     Some(o) => union(&o, &b),

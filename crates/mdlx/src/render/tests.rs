@@ -237,3 +237,56 @@ fn large_texture_levels_are_dropped_and_the_rest_are_box_filtered() {
     let mean = small.sample(last, 0.5, 0.5, [false; 2]);
     assert!((mean[0] - 0.5).abs() < 1.0 / 255.0 + 1e-6, "{mean:?}");
 }
+
+#[test]
+fn only_the_geosets_of_the_level_of_detail_drawn_show() {
+    // A white quad at level 0 behind a team-coloured one at level 1.
+    let front = Quad {
+        x: 5.0,
+        team: true,
+        ..Quad::plain("None", 1.0)
+    };
+    let mut m = model(&[Quad::plain("None", 1.0), front]);
+    m.geosets[1].lod = 1;
+    let cache = TextureCache::new(vec![]);
+    let at = AnimTime::new(None, 0.0);
+    let centre = |m: &Model, lod: u32| {
+        let mut o = RenderOptions::new(64, 64, camera(true));
+        o.background = BG;
+        o.team_color = [255, 0, 0];
+        o.lod = lod;
+        px(&Scene::new(m, &cache).render(at, &o), 32, 32)
+    };
+    const WHITE: [u8; 4] = [255, 255, 255, 255];
+    const RED: [u8; 4] = [255, 0, 0, 255];
+    assert_eq!(centre(&m, 0), WHITE, "level 0 only");
+    assert_eq!(centre(&m, 1), RED, "level 1 only, in front");
+    m.geosets[1].lod = 2;
+    assert_eq!(
+        centre(&m, 1),
+        WHITE,
+        "levels 0 and 2, 1 asked: 0, the finer"
+    );
+    m.geosets[1].lod = crate::model::Geoset::EVERY_LOD;
+    assert_eq!(centre(&m, 0), RED, "every level, drawn at 0");
+    assert_eq!(centre(&m, 3), RED, "every level, drawn at 3");
+    m.geosets[0].lod = 3;
+    assert_eq!(centre(&m, 0), RED, "the level-3 quad is not drawn at 0");
+}
+
+#[test]
+fn a_model_without_the_level_asked_for_draws_its_nearest() {
+    let mut m = model(&[Quad::plain("None", 1.0), Quad::plain("None", 1.0)]);
+    m.geosets[0].lod = 3;
+    m.geosets[1].lod = 2;
+    assert_eq!(draw::level_drawn(&m, 0), 2);
+    assert_eq!(draw::level_drawn(&m, 3), 3);
+    m.geosets[1].lod = 1;
+    assert_eq!(draw::level_drawn(&m, 2), 1, "the finer on a tie");
+    m.geosets[1].lod = crate::model::Geoset::EVERY_LOD;
+    assert_eq!(
+        draw::level_drawn(&m, 0),
+        0,
+        "a geoset for every level shows at 0"
+    );
+}

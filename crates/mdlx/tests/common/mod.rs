@@ -274,6 +274,16 @@ pub(crate) fn texture_links(files: &[PathBuf], tex: &Path, tag: &str) -> PathBuf
                 continue;
             }
             let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+            // A `.tif` the model names is the `.dds` the game reads (and the corpus holds).
+            let lower = base.to_ascii_lowercase();
+            let base = match (lower.rfind(".tif"), local.rsplit_once('.')) {
+                (Some(i), Some((_, ext)))
+                    if lower.ends_with(".tif") || lower.ends_with(".tiff") =>
+                {
+                    format!("{}.{ext}", &base[..i])
+                }
+                _ => base.to_string(),
+            };
             let link = dir.join(base);
             if !link.exists() {
                 std::os::unix::fs::symlink(tex.join(local), link).unwrap();
