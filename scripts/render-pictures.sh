@@ -37,7 +37,11 @@ else
   awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     { n = split($col["referenced_by"], refs, ";")
       for (j = 1; j <= n; j++) { split(refs[j], part, "|"); k = split(part[2], seg, /[\\\/]/)
-        if (k > 0) print seg[k] "\t" $col["local_file"] } }' "$corpus/textures/MANIFEST.tsv" |
+        name = seg[k]; file = $col["local_file"]
+        # A .tif the model names is the .dds the game reads (and the corpus holds).
+        if (tolower(name) ~ /\.tiff?$/ && match(file, /\.[A-Za-z0-9]+$/))
+          sub(/\.[Tt][Ii][Ff][Ff]?$/, substr(file, RSTART), name)
+        if (k > 0) print name "\t" file } }' "$corpus/textures/MANIFEST.tsv" |
     while IFS=$'\t' read -r name file; do
       [[ -e "$textures/$name" ]] || ln -s "$corpus/textures/$file" "$textures/$name"
     done
@@ -57,7 +61,7 @@ done
 # Ten side by side with mdx-m3-viewer.
 eval "$("$root/scripts/m3v-render.sh")"
 rm -rf "$out/vs-m3v"
-MDLX_RENDER_DOCS="$out/vs-m3v" MDLX_RENDER_PICK="${MDLX_RENDER_PICK:-GuardianLordaeron,DivineShield,RageBuffHH,Heal__Green,Hero_Arcanist,HFMRock_Cove.mdx,SpearmanWC1v2,Shuriken,FrostAura,citywallcorneralt}" \
+MDLX_RENDER_DOCS="$out/vs-m3v" MDLX_RENDER_PICK="${MDLX_RENDER_PICK:-GuardianLordaeron,DivineShield,Enchantress__Fireshield,Orb__lightgreen,Hero_Arcanist,HFMRock_Cove.mdx,SpearmanWC1v2,war3mapImported__Kain.mdx,FrostAura,citywallcorneralt}" \
   MDLX_RENDER_CORPUS="${MDLX_RENDER_CORPUS:-}" MDLX_RENDER_TEXTURES="${MDLX_RENDER_TEXTURES:-}" \
   cargo test -p mdlx --test render_vs_m3v -- --nocapture > "$tmp/vs.log" 2>&1 || true
 grep -E "render_vs_m3v|within|ours " "$tmp/vs.log" >&2 || true

@@ -45,10 +45,8 @@ const MUST_PASS: f64 = 0.7;
 const SIZE: u32 = 192;
 
 fn corpus() -> Option<(Vec<PathBuf>, PathBuf)> {
-    if let (Some(m), Some(t)) = (
-        std::env::var_os("MDLX_RENDER_CORPUS"),
-        std::env::var_os("MDLX_RENDER_TEXTURES"),
-    ) {
+    let var = |k| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let (Some(m), Some(t)) = (var("MDLX_RENDER_CORPUS"), var("MDLX_RENDER_TEXTURES")) {
         let mut files: Vec<PathBuf> = std::fs::read_dir(m)
             .ok()?
             .filter_map(|e| e.ok().map(|e| e.path()))
