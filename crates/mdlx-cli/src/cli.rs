@@ -79,11 +79,6 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Extract the files of an archive into a folder, backslashes in names as folders.
-    ///
-    /// Each file is written whole or not at all; a file that cannot be read (a sector that
-    /// does not decompress, data cut short) is reported with its name and why, nothing is
-    /// written for it, and the exit status is 1.
     /// Write a new archive: the input's files with some added, replaced, removed or
     /// renamed.
     ///
@@ -110,6 +105,11 @@ pub(crate) enum Command {
         #[arg(long)]
         drop_unreadable: bool,
     },
+    /// Extract the files of an archive into a folder, backslashes in names as folders.
+    ///
+    /// Each file is written whole or not at all; a file that cannot be read (a sector that
+    /// does not decompress, data cut short) is reported with its name and why, nothing is
+    /// written for it, and the exit status is 1.
     Extract {
         /// The archive.
         archive: PathBuf,

@@ -471,3 +471,31 @@ fn readme_completion_install_works_in_an_empty_home() {
     let text = std::fs::read_to_string(&written).unwrap();
     assert!(text.contains("complete -F"), "{text}");
 }
+
+/// `mdlx --help` says what every command does in a line of its own, and the line belongs to
+/// the command (a doc comment once slipped from `extract` onto `update`).
+#[test]
+fn every_command_has_its_own_one_line_summary() {
+    let help = String::from_utf8(mdlx(&["--help"]).stdout).unwrap();
+    let commands: Vec<(&str, &str)> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let (name, rest) = l.split_once(' ').unwrap_or((l, ""));
+            Some((name, rest.trim()))
+        })
+        .collect();
+    assert!(commands.len() >= 10, "{help}");
+    for (name, summary) in &commands {
+        assert!(!summary.is_empty(), "`{name}` has no summary in:\n{help}");
+    }
+    let summary = |n: &str| commands.iter().find(|c| c.0 == n).unwrap().1;
+    assert!(summary("extract").starts_with("Extract"), "{help}");
+    assert!(
+        summary("update").starts_with("Write a new archive"),
+        "{help}"
+    );
+}
