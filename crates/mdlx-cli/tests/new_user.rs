@@ -482,10 +482,10 @@ fn every_command_has_its_own_one_line_summary() {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| {
+        .map(|l| {
             let l = l.trim_start();
             let (name, rest) = l.split_once(' ').unwrap_or((l, ""));
-            Some((name, rest.trim()))
+            (name, rest.trim())
         })
         .collect();
     assert!(commands.len() >= 10, "{help}");
