@@ -447,7 +447,14 @@ fn pictures_agree_with_mdx_m3_viewer() {
         return;
     };
     let cases = choose(&files);
-    assert!(cases.len() >= 100, "{} models chosen", cases.len());
+    // The shared corpus must give the 100 the issue asks for; a folder given instead (models
+    // from elsewhere) is compared whatever its size.
+    let own_folder = std::env::var_os("MDLX_RENDER_CORPUS").is_some_and(|v| !v.is_empty());
+    assert!(
+        own_folder || cases.len() >= 100,
+        "{} models chosen",
+        cases.len()
+    );
     let dir = std::env::temp_dir().join(format!("mdlx-render-vs-m3v-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let stand_in_dir = dir.join("hd-stand-ins");
@@ -576,7 +583,7 @@ fn pictures_agree_with_mdx_m3_viewer() {
     );
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
-        rows.len() >= 100,
+        own_folder || rows.len() >= 100,
         "only {} models drawn by both",
         rows.len()
     );
