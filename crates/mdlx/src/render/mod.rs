@@ -8,7 +8,7 @@
 //! let textures = TextureCache::new(vec![]);
 //! let scene = Scene::new(&model, &textures);
 //! let at = AnimTime::new(Some(0), 0.0);
-//! let extent = scene.bounds(at).unwrap();
+//! let extent = scene.bounds(at, 0).unwrap(); // level of detail 0
 //! let options = RenderOptions::new(64, 64, Camera::default_framing(&extent, 1.0));
 //! let picture = scene.render(at, &options);
 //! assert_eq!(picture.pixels.len(), 64 * 64 * 4);
@@ -22,6 +22,8 @@
 //!   two-sided, unshaded, no-depth-test and no-depth-set flags are honoured; its alpha
 //!   (`KMTA`), animated texture (`KMTF`) and texture animation move with time, as do the
 //!   geoset animation's alpha and colour.
+//! - **One level of detail** ([`RenderOptions::lod`], 0 by default), as the game draws
+//!   Reforged models: the geosets of that level and those marked for every level.
 //! - **Team colour and glow**: replaceable textures 1 and 2 become the team colour
 //!   ([`RenderOptions::team_color`]): a solid colour, and a soft round glow of it.
 //! - **HD materials** (Reforged): the diffuse texture shaded by the normal map (with the
