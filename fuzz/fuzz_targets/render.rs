@@ -19,7 +19,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let cache = TextureCache::new(vec![]);
     let scene = Scene::new(model, &cache);
     let at = AnimTime::new(sequence, time);
-    let extent = scene.bounds(at).unwrap_or(model.info.extent);
+    let extent = scene.bounds(at, 0).unwrap_or(model.info.extent);
     let yaw = f32::from(pick(2)) * 0.05;
     let camera = Camera::framing(&extent, yaw, 0.3, 0.8, 1.0);
     let options = RenderOptions::new(24, 24, camera);
