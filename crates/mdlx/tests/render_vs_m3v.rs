@@ -237,9 +237,8 @@ fn hd_stand_ins(cases: &[Case], found: &Path, dir: &Path) -> usize {
             let mut path = t.path.text().replace('\\', "/");
             // What mdx-m3-viewer is given for a `.tif` (see scripts/m3v-render/page.js); our
             // finder would also take a `.blp` of that name, which the judge does not get.
-            let lower = path.to_ascii_lowercase();
-            if let Some(stem) = lower.strip_suffix(".tif").or(lower.strip_suffix(".tiff")) {
-                path = format!("{}.dds", &path[..stem.len()]);
+            if let Some(stem) = common::tif_stem(&path) {
+                path = format!("{stem}.dds");
             }
             if t.replaceable_id != 0 || path.is_empty() || finder.find(&path).is_some() {
                 continue;

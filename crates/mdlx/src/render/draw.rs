@@ -167,8 +167,9 @@ pub(super) fn render(scene: &Scene, at: AnimTime, opts: &RenderOptions) -> RgbaI
     resolve(&target, ow, oh, ss)
 }
 
-/// Every layer to draw, of the geosets shown at level of detail `lod`, in order: those that write depth first, in geoset and layer order;
-/// then the others by priority plane (stable, so geoset and layer order within one).
+/// Every layer to draw, of the geosets shown at level of detail `lod`, in order: those that
+/// write depth first, in geoset and layer order; then the others by priority plane (stable,
+/// so geoset and layer order within one).
 fn draw_list<'a>(
     model: &'a Model,
     posed: &'a [PosedGeoset],

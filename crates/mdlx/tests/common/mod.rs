@@ -252,6 +252,16 @@ pub(crate) fn texture_manifest(dir: &Path) -> Vec<TextureEntry> {
         .collect()
 }
 
+/// `path` without its `.tif` or `.tiff` ending (any case), when it has one: Reforged models
+/// name `.tif` textures, and the game reads the `.dds` of the same name.
+pub(crate) fn tif_stem(path: &str) -> Option<&str> {
+    let lower = path.to_ascii_lowercase();
+    [".tif", ".tiff"]
+        .iter()
+        .find(|e| lower.ends_with(*e))
+        .map(|e| &path[..path.len() - e.len()])
+}
+
 /// One folder of links to the texture corpus's files under the file names models give
 /// them (the manifest's `referenced_by`), as both renderers take it.
 pub(crate) fn texture_links(files: &[PathBuf], tex: &Path, tag: &str) -> PathBuf {
@@ -275,13 +285,8 @@ pub(crate) fn texture_links(files: &[PathBuf], tex: &Path, tag: &str) -> PathBuf
             }
             let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
             // A `.tif` the model names is the `.dds` the game reads (and the corpus holds).
-            let lower = base.to_ascii_lowercase();
-            let base = match (lower.rfind(".tif"), local.rsplit_once('.')) {
-                (Some(i), Some((_, ext)))
-                    if lower.ends_with(".tif") || lower.ends_with(".tiff") =>
-                {
-                    format!("{}.{ext}", &base[..i])
-                }
+            let base = match (tif_stem(base), local.rsplit_once('.')) {
+                (Some(stem), Some((_, ext))) => format!("{stem}.{ext}"),
                 _ => base.to_string(),
             };
             let link = dir.join(base);
