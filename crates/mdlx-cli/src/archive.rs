@@ -31,6 +31,25 @@ pub(crate) fn is_archive(path: &Path) -> bool {
         && (&head == b"HM3W" || &head[..3] == b"MPQ")
 }
 
+/// The places a model's textures are looked for, in order: the map or archive it is inside
+/// (a model named `ARCHIVE:INNER`), else its own folder; then `extra` (`--textures`). The
+/// one list every command that finds textures uses (check, convert, render, view).
+pub(crate) fn texture_places(model: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut places = Vec::with_capacity(extra.len() + 1);
+    if let Some((archive, _)) = split(model) {
+        places.push(archive);
+    } else if !crate::files::is_stdio(model) {
+        places.push(
+            model
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        );
+    }
+    places.extend(extra.iter().cloned());
+    places
+}
+
 /// `ARCHIVE:INNER` split, when the path does not exist itself and the part before a `:`
 /// is an archive.
 pub(crate) fn split(path: &Path) -> Option<(PathBuf, String)> {

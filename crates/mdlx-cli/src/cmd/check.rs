@@ -204,17 +204,7 @@ fn check_one(ctx: &Ctx, file: &Path, opts: &Options, s: &Settings) -> Checked {
         };
         let mut findings = mdlx::check::check_as(&model, as_kind.kind);
         kind = Some(as_kind);
-        let mut dirs: Vec<PathBuf> = Vec::new();
-        if let Some((archive, _)) = crate::archive::split(file) {
-            // A model inside a map: its textures are in the map first.
-            dirs.push(archive);
-        } else if !files::is_stdio(file) {
-            dirs.push(
-                file.parent()
-                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-            );
-        }
-        dirs.extend(opts.textures.iter().cloned());
+        let dirs = crate::archive::texture_places(file, &opts.textures);
         findings.extend(mdlx::check::check_textures(&model, dirs));
         let map = match d.source {
             mdlx::Source::Mdx { .. } => Some(SourceMap::mdx(&data)),

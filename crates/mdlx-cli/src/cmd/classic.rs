@@ -1,7 +1,6 @@
 //! Reforged to classic in `mdlx convert --version 800`: the library's conversion
 //! ([`mdlx::convert::to_classic`]), its report as notes.
 
-use crate::files;
 use crate::report::Note;
 use std::path::Path;
 
@@ -24,16 +23,7 @@ pub(crate) fn to_classic(
     texture_dirs: &[std::path::PathBuf],
     lod: Option<u32>,
 ) -> Result<Converted, String> {
-    let mut dirs = Vec::new();
-    if !files::is_stdio(input) {
-        let dir = input.parent().unwrap_or(Path::new(""));
-        dirs.push(if dir.as_os_str().is_empty() {
-            Path::new(".").to_path_buf()
-        } else {
-            dir.to_path_buf()
-        });
-    }
-    dirs.extend(texture_dirs.iter().cloned());
+    let dirs = crate::archive::texture_places(input, texture_dirs);
     let done = mdlx::convert::to_classic(
         model,
         &mdlx::convert::classic::ClassicOptions {

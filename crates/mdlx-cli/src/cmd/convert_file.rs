@@ -349,18 +349,7 @@ fn write_options(
                 .transpose()?;
         }
         Format::Glb | Format::Gltf => {
-            if let Some((archive, _)) = crate::archive::split(input) {
-                // A model inside a map: its textures are in the map first.
-                w.gltf.texture_dirs.push(archive);
-            } else if !files::is_stdio(input) {
-                let dir = input.parent().unwrap_or(Path::new(""));
-                w.gltf.texture_dirs.push(if dir.as_os_str().is_empty() {
-                    Path::new(".").to_path_buf()
-                } else {
-                    dir.to_path_buf()
-                });
-            }
-            w.gltf.texture_dirs.extend(opts.textures.iter().cloned());
+            w.gltf.texture_dirs = crate::archive::texture_places(input, &opts.textures);
             w.gltf.linear = opts.linear;
             if let Some(c) = opts.team_color {
                 w.gltf.team_color = c;

@@ -105,7 +105,7 @@ pub(crate) fn run(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> 
     let d = super::decode(&data, input, &super::read_options(ctx, input))?;
     ctx.print_notes(&files::shown(input), &d.notes);
     let model = d.model;
-    let cache = TextureCache::new(texture_dirs(input, &args.textures));
+    let cache = TextureCache::new(crate::archive::texture_places(input, &args.textures));
     let scene = Scene::new(&model, &cache);
     if !ctx.quiet {
         for (path, why) in scene.missing() {
@@ -135,21 +135,6 @@ pub(crate) fn run(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// The folders and archives textures are looked for in: the model's map or folder first.
-fn texture_dirs(input: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some((archive, _)) = crate::archive::split(input) {
-        dirs.push(archive);
-    } else if !files::is_stdio(input) {
-        dirs.push(
-            input
-                .parent()
-                .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-        );
-    }
-    dirs.extend(extra.iter().cloned());
-    dirs
-}
 
 fn sequence_of(model: &Model, args: &RenderArgs) -> Result<Option<usize>> {
     Ok(args
@@ -315,7 +300,7 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
             let r = (|| -> Result<RgbaImage> {
                 let data = files::read(file)?;
                 let d = super::decode(&data, file, &super::read_options(ctx, file))?;
-                let dirs = texture_dirs(file, &args.textures);
+                let dirs = crate::archive::texture_places(file, &args.textures);
                 let cache = {
                     let mut c = caches.lock().unwrap_or_else(|e| e.into_inner());
                     c.entry(dirs.clone())

@@ -155,20 +155,12 @@ fn location(message: &str) -> Option<String> {
     })
 }
 
-/// The folders textures are looked for in: the model's own, then `--textures`.
-pub(crate) fn texture_dirs(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
-    let mut dirs = vec![path
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)];
-    dirs.extend(extra.iter().cloned());
-    dirs
-}
 
 /// Reads the model and gathers what the page lists.
 fn load(ctx: &Ctx, path: &Path, textures: &[PathBuf]) -> Result<Loaded> {
     let data = files::read(path)?;
     let d = crate::cmd::decode(&data, path, &crate::cmd::read_options(ctx, path))?;
-    let dirs = texture_dirs(path, textures);
+    let dirs = crate::archive::texture_places(path, textures);
     let cache = TextureCache::new(dirs.clone());
     let model = d.model;
     let mut notes = Vec::new();

@@ -207,7 +207,7 @@ rules! {
         "a geoset of a model with bones has neither matrix groups nor skin weights";
     TOO_MANY_TRIANGLES "too-many-triangles" Warning false "tuner Inspect (20,000 triangles)"
         "a geoset has 20,000 triangles or more";
-    SEQUENCE_EXTENTS "sequence-extent-count" Warning false "m3v testGeoset (Magos fails to parse, version 800)"
+    SEQUENCE_EXTENTS "sequence-extent-count" Warning true "m3v testGeoset (Magos fails to parse, version 800)"
         "a version 800 geoset's sequence extents are not one per sequence";
     BAD_FACE_INDEX "face-index-out-of-range" Error false
         "mdlx: the game reads past the vertex list; neither tool looks"

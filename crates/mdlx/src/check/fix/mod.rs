@@ -7,6 +7,7 @@
 //! | `duplicate-key` | of several keys at one time, all but the last stored removed: the one the sampler uses ([`crate::anim::sample::sorted_keys`]) |
 //! | `redundant-key` | a key its neighbours reproduce removed (see below) |
 //! | `unused-material`, `unused-texture`, `unused-texture-animation`, `unused-global-sequence` | a record no index refers to removed, every reference to the others renumbered |
+//! | `sequence-extent-count` | a version 800 geoset without one extent per sequence given one: the geoset's own extent for each (extents bound what the game culls and selects, so one that holds the whole geoset changes nothing it draws) |
 //!
 //! **Redundant keys.** A key goes when the track's value with and without it is the same,
 //! within a tenth of the tolerance, at its time and half way to each neighbour, and:
@@ -141,6 +142,7 @@ pub fn fix(model: &Model, opts: &FixOptions) -> Result<Fixed, FixError> {
     usage::visit_tracks_mut(&mut m, &mut keys);
     let mut actions = keys.actions;
     let maps = remove_unused(&mut m, &mut actions);
+    sequence_extents(&mut m, &mut actions);
     let poses_checked = if actions.is_empty() {
         0
     } else {
@@ -234,6 +236,28 @@ impl Redundancy {
             AnyTrack::Vector3(t) => one(&self.0, t),
             AnyTrack::Quaternion(t) => one(&self.0, t),
             AnyTrack::Integer(t) => one(&self.0, t),
+        }
+    }
+}
+
+/// Gives every geoset of a version 800 model one extent per sequence (Magos fails to read
+/// a classic geoset without): the geoset's own, for each.
+fn sequence_extents(m: &mut Model, actions: &mut Vec<FixAction>) {
+    if m.version != crate::format::version::CLASSIC {
+        return;
+    }
+    let n = m.sequences.len();
+    for (i, g) in m.geosets.iter_mut().enumerate() {
+        if g.sequence_extents.len() != n {
+            actions.push(FixAction {
+                rule: "sequence-extent-count",
+                path: format!("geosets[{i}].sequence_extents"),
+                message: format!(
+                    "{} extents for {n} sequences: each sequence given the geoset's own extent",
+                    g.sequence_extents.len()
+                ),
+            });
+            g.sequence_extents = vec![g.extent; n];
         }
     }
 }

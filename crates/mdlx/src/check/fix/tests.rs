@@ -42,11 +42,33 @@ fn model(tracks: Vec<Animation>) -> Model {
             }],
             ..Material::default()
         }],
-        geosets: vec![Geoset::default()],
+        geosets: vec![Geoset {
+            sequence_extents: vec![Default::default(); 2],
+            ..Geoset::default()
+        }],
         bones: vec![bone],
         pivot_points: vec![[0.0; 3]],
         ..Model::default()
     }
+}
+
+#[test]
+fn a_classic_geoset_without_one_extent_per_sequence_gets_its_own_for_each() {
+    let mut m = model(Vec::new());
+    m.geosets[0].extent.radius = 7.0;
+    m.geosets[0].sequence_extents.truncate(1);
+    let f = fixed(&m);
+    assert_eq!(
+        rules(&f),
+        [("sequence-extent-count", "geosets[0].sequence_extents")]
+    );
+    assert_eq!(f.model.geosets[0].sequence_extents, vec![m.geosets[0].extent; 2]);
+    assert!(crate::check::check(&f.model)
+        .iter()
+        .all(|x| x.rule.id != "sequence-extent-count"));
+    // A Reforged model is not touched: the rule is for version 800.
+    m.version = 1000;
+    assert!(fixed(&m).actions.is_empty());
 }
 
 fn translation(interpolation: Interpolation, keys: &[(i32, f32)]) -> Animation {

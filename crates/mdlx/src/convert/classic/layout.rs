@@ -2,7 +2,8 @@
 //! sequences in time order without overlap.
 
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
-use crate::model::{AnyTrack, EventTrack, Model, Track, Tracks};
+use crate::anim::sample::sorted_keys;
+use crate::model::{AnyTrack, EventTrack, Interpolation, Key, Model, Track, Tracks};
 use crate::Loss;
 use std::collections::HashMap;
 
@@ -60,6 +61,16 @@ pub(super) fn renumber_nodes(m: &mut Model, losses: &mut Vec<Loss>) {
 /// Moves overlapping sequences apart (the classic client wants them in time order
 /// without overlap): each starts 100 ms after the previous one ends, every track's keys of
 /// its time copied to its new time. Sequences already apart stay as they are.
+///
+/// A moved sequence poses exactly as it did over its old interval: where a track has keys
+/// inside the interval but none on its start or end, the value held there (the first or
+/// last key's, as [`crate::anim::sample`] holds it) becomes a key on that end, and the
+/// curve between it and its neighbour is flat (the neighbour's copy's tangent on that side
+/// made flat too; in the original no key before the first or after the last of the
+/// interval was used, so that tangent shaped nothing the sequence showed). Without the
+/// opening key, a sequence that lay inside a longer one (a short `Song 1` inside
+/// `Stand 3`) would begin with keys in the middle of its interval, and the game would warp
+/// its first value in from the end of the sequence.
 pub(super) fn separate_sequences(m: &mut Model, losses: &mut Vec<Loss>) {
     let overlap = m.sequences.iter().enumerate().any(|(i, s)| {
         m.sequences[..i]
@@ -74,8 +85,8 @@ pub(super) fn separate_sequences(m: &mut Model, losses: &mut Vec<Loss>) {
     let mut cursor = 0u32;
     for &[a, b] in &old {
         let len = b.saturating_sub(a);
-        new.push([cursor, cursor + len]);
-        cursor = cursor + len + 100;
+        new.push([cursor, cursor.saturating_add(len)]);
+        cursor = cursor.saturating_add(len).saturating_add(100);
     }
     let moves: Vec<([u32; 2], i64)> = old
         .iter()
@@ -90,10 +101,47 @@ pub(super) fn separate_sequences(m: &mut Model, losses: &mut Vec<Loss>) {
     losses.push(Loss::new(
         "",
         format!(
-            "{} sequences overlapped in time; laid out one after another (100 ms apart), their keys copied",
+            "{} sequences overlapped in time; laid out one after another (100 ms apart), their keys copied and keyed at both ends",
             old.len()
         ),
     ));
+}
+
+/// A tangent that makes the curve between two keys of the same value flat.
+trait Flat: Copy {
+    fn flat(value: Self, interpolation: Interpolation) -> Self;
+}
+
+/// Hermite tangents of numbers and vectors are slopes (flat: 0); Bezier tangents are
+/// control points (flat: the value).
+impl Flat for f32 {
+    fn flat(value: f32, interpolation: Interpolation) -> f32 {
+        if interpolation == Interpolation::Hermite {
+            0.0
+        } else {
+            value
+        }
+    }
+}
+
+impl Flat for [f32; 3] {
+    fn flat(value: [f32; 3], interpolation: Interpolation) -> [f32; 3] {
+        [0, 1, 2].map(|i| f32::flat(value[i], interpolation))
+    }
+}
+
+/// Rotation tangents are the inner control points of the squad spline: flat is the value.
+impl Flat for [f32; 4] {
+    fn flat(value: [f32; 4], _: Interpolation) -> [f32; 4] {
+        value
+    }
+}
+
+/// Integers always step.
+impl Flat for u32 {
+    fn flat(value: u32, _: Interpolation) -> u32 {
+        value
+    }
 }
 
 /// Copies each sequence's keys to its new time.
@@ -103,20 +151,43 @@ struct Retime<'a> {
 }
 
 impl Retime<'_> {
-    fn track<T: Clone>(&self, t: &mut Track<T>) {
+    fn track<T: Flat>(&self, t: &mut Track<T>) {
         if t.global_sequence_id >= 0 {
             return;
         }
-        let mut keys = Vec::with_capacity(t.keys.len());
-        for ([a, b], d) in self.moves {
-            for k in &t.keys {
-                let time = i64::from(k.time);
-                if time >= i64::from(*a) && time <= i64::from(*b) {
-                    let mut c = k.clone();
-                    c.time = (time + d) as i32;
-                    keys.push(c);
-                }
+        let sorted = sorted_keys(t).into_owned();
+        let interpolation = t.interpolation;
+        let flat_key = |time: i32, value: T| Key {
+            time,
+            value,
+            in_tan: T::flat(value, interpolation),
+            out_tan: T::flat(value, interpolation),
+        };
+        let mut keys = Vec::with_capacity(sorted.len() + 2 * self.moves.len());
+        for &([a, b], d) in self.moves {
+            let (a, b) = (i64::from(a), i64::from(b));
+            let lo = sorted.partition_point(|k| i64::from(k.time) < a);
+            let hi = sorted.partition_point(|k| i64::from(k.time) <= b);
+            let Some(inside) = sorted.get(lo..hi).filter(|k| !k.is_empty()) else {
+                // No key in the interval: the static value applies, as before.
+                continue;
+            };
+            let mut run = inside.to_vec();
+            let first = run[0];
+            if i64::from(first.time) > a {
+                run[0].in_tan = T::flat(first.value, interpolation);
+                run.insert(0, flat_key(a as i32, first.value));
             }
+            let last = run.len() - 1;
+            if i64::from(run[last].time) < b {
+                let value = run[last].value;
+                run[last].out_tan = T::flat(value, interpolation);
+                run.push(flat_key(b as i32, value));
+            }
+            keys.extend(run.into_iter().map(|mut k| {
+                k.time = (i64::from(k.time) + d) as i32;
+                k
+            }));
         }
         t.keys = keys;
     }
@@ -151,25 +222,5 @@ impl TrackVisitorMut for Retime<'_> {
             }
         }
         track.times = times;
-    }
-}
-
-/// Gives every geoset one extent per sequence (Magos' editor fails to read a classic
-/// geoset without; Reforged files do not always have them): the geoset's own extent where
-/// the count differs.
-pub(super) fn extents_per_sequence(m: &mut Model, losses: &mut Vec<Loss>) {
-    let n = m.sequences.len();
-    let mut fixed = 0;
-    for g in &mut m.geosets {
-        if g.sequence_extents.len() != n {
-            g.sequence_extents = vec![g.extent; n];
-            fixed += 1;
-        }
-    }
-    if fixed > 0 {
-        losses.push(Loss::new(
-            "",
-            format!("{fixed} geosets had not one extent per sequence: each sequence's is the geoset's own"),
-        ));
     }
 }

@@ -47,8 +47,8 @@
 //!   listed. The layers keep the HD layer's classic flags (unshaded, two-sided,
 //!   unfogged, the depth bits), alpha and alpha animation. Non-HD layers of a 900+ model
 //!   just lose their 900+ fields, as `to_version` does.
-//! - **Textures.** Every texture in use whose path is not a BLP (`.dds`, `.tif`, ...)
-//!   is named `.blp` (same folder and stem; a diffuse with the team-colour mask gets
+//! - **Textures.** Every texture in use whose path the classic client does not read (not
+//!   a BLP or a TGA: `.dds`, `.tif`, ...) is named `.blp` (same folder and stem; a diffuse with the team-colour mask gets
 //!   `_TC`). With [`ClassicOptions::texture_dirs`] (looked up by
 //!   [`TextureFinder`]) each is decoded, composed, resized to
 //!   powers of two of at most [`MAX_SIDE`](textures::MAX_SIDE) (512) a side and encoded
@@ -59,6 +59,20 @@
 //!   are removed.
 //! - **The rest** (tangents, bind poses, face effects, popcorn emitters, the 1000+ and
 //!   1200+ fields) goes through [`Model::to_version`], which lists each.
+//! - **Sequences** that overlap in time (or are out of time order) are laid out one after
+//!   another, each posing exactly as it did over its old interval (its tracks keyed at
+//!   both ends).
+//!
+//! **Only Reforged content is converted.** A model whose content is already classic (the
+//! version change to 800 loses nothing: no skin weights, HD materials, levels of detail,
+//! tangents or other 900+ records) comes back as [`Model::to_version`] gives it, byte for
+//! byte: a classic model taken to a Reforged version and back is itself again, texture
+//! paths included (classic models made for the Reforged client name `.dds` files, and
+//! keep them; renaming them would name files their maps do not have). Repairs a model may
+//! want either way (one extent per sequence for Magos, a still bone for vertices bound to
+//! nothing) are not made here; `check --fix` makes the safe ones. A model with Reforged
+//! content keeps its BLP and TGA textures as they are named (the classic client reads
+//! both) and has the others named `.blp`.
 //!
 //! A model that would have no geoset left is refused with the reason.
 
@@ -125,6 +139,17 @@ pub fn to_classic(model: &Model, opts: &ClassicOptions) -> Result<Classic, Strin
             skinning_error: 0.0,
         });
     }
+    let (down, lost) = model.to_version(ver::CLASSIC)?;
+    if lost.is_empty() {
+        // No Reforged content: the lossless version change, byte for byte (what only a
+        // repair would change stays with `check --fix`).
+        return Ok(Classic {
+            model: down,
+            losses: Vec::new(),
+            textures: Vec::new(),
+            skinning_error: 0.0,
+        });
+    }
     let mut losses = Vec::new();
     let mut m = model.clone();
     skinning::keep_lod(&mut m, opts.lod, &mut losses)?;
@@ -171,7 +196,6 @@ pub fn to_classic(model: &Model, opts: &ClassicOptions) -> Result<Classic, Strin
     losses.extend(more);
     layout::renumber_nodes(&mut m, &mut losses);
     layout::separate_sequences(&mut m, &mut losses);
-    layout::extents_per_sequence(&mut m, &mut losses);
     let mut finder = finder.into_inner();
     let textures = textures::textures(&mut m, &jobs, finder.as_mut(), &was_used, &mut losses);
     Ok(Classic {

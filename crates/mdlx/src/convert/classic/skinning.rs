@@ -237,20 +237,22 @@ fn still_bone(m: &mut Model, losses: &mut Vec<Loss>) -> u32 {
             return n.node.object_id;
         }
     }
+    // Object ids come from the file: one past the largest bone's, saturating (a broken
+    // id of 0xFFFFFFFF stays what it is rather than wrapping to 0).
     let id = m
         .bones
         .iter()
-        .map(|b| b.node.object_id + 1)
+        .map(|b| b.node.object_id.saturating_add(1))
         .max()
         .unwrap_or(0);
     let shift = |x: &mut u32| {
         if *x >= id {
-            *x += 1
+            *x = x.saturating_add(1)
         }
     };
     let shift_parent = |p: &mut i32| {
-        if *p >= id as i32 {
-            *p += 1
+        if i64::from(*p) >= i64::from(id) {
+            *p = p.saturating_add(1)
         }
     };
     for n in nodes_mut(m) {

@@ -23,9 +23,14 @@ fn blp_path(path: &str, suffix: &str) -> String {
     format!("{}{suffix}.blp", &path[..cut.unwrap_or(path.len())])
 }
 
-fn is_blp(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".blp")
+/// Whether the classic client reads the texture at `path`: BLP, and TGA (which custom
+/// models ship beside them and the game reads; a `.tga` renamed `.blp` would name a file
+/// the map does not have).
+fn reads_classic(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".blp") || lower.ends_with(".tga")
 }
+
 
 /// What to make of each texture: per job, the texture record it ends up as and the file
 /// to write, if one must be written.
@@ -61,7 +66,7 @@ pub(super) fn textures(
                     continue;
                 };
                 let old = rec.path.text().into_owned();
-                if rec.replaceable_id != 0 || old.is_empty() || is_blp(&old) {
+                if rec.replaceable_id != 0 || old.is_empty() || reads_classic(&old) {
                     Made {
                         record: t,
                         write: None,
