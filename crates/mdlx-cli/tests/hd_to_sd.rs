@@ -125,7 +125,12 @@ fn a_model_inside_a_map_finds_its_textures_in_the_map() {
         "--put".into(),
         format!("war3mapImported\\blob.mdx={}", s(&model)),
     ];
-    for t in ["blob_diff2.dds", "blob_nrm.dds", "blob_orm2.dds", "blob_emis.dds"] {
+    for t in [
+        "blob_diff2.dds",
+        "blob_nrm.dds",
+        "blob_orm2.dds",
+        "blob_emis.dds",
+    ] {
         let file = corpus().join(format!("textures/{prefix}{t}"));
         args.extend(["--put".into(), format!("{t}={}", s(file))]);
     }
@@ -140,7 +145,10 @@ fn a_model_inside_a_map_finds_its_textures_in_the_map() {
     println!("{err}");
     assert!(r.status.success(), "{err}");
     // The four textures put into the map are found (the ribbon's is in no folder).
-    for l in err.lines().filter(|l| l.contains("not found in the texture folders")) {
+    for l in err
+        .lines()
+        .filter(|l| l.contains("not found in the texture folders"))
+    {
         assert!(l.contains("ribbonne1_blue"), "{l}");
     }
     let m = mdlx::mdx::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
@@ -157,7 +165,10 @@ fn a_model_inside_a_map_finds_its_textures_in_the_map() {
             written += 1;
         }
     }
-    assert!(written >= 2, "BLP files written beside the model: {written}");
+    assert!(
+        written >= 2,
+        "BLP files written beside the model: {written}"
+    );
 }
 
 /// A classic model taken to a Reforged version and back is itself again: `R1_wall4.mdx`

@@ -82,9 +82,11 @@ fn classic_and_1100_models_come_back_from_1800_byte_identical() {
             ));
             continue;
         }
-        if src.textures.iter().any(|t| {
-            t.path.text().to_ascii_lowercase().ends_with(".tga")
-        }) {
+        if src
+            .textures
+            .iter()
+            .any(|t| t.path.text().to_ascii_lowercase().ends_with(".tga"))
+        {
             tga += 1;
         }
     }
@@ -98,7 +100,10 @@ fn classic_and_1100_models_come_back_from_1800_byte_identical() {
     for s in &skipped {
         println!("not taken up: {s}");
     }
-    assert!(n[0] >= 470 && n[1] >= 30, "the corpus's 800 and 1100 MDX files: {n:?}");
+    assert!(
+        n[0] >= 470 && n[1] >= 30,
+        "the corpus's 800 and 1100 MDX files: {n:?}"
+    );
     assert!(tga >= 4, "TGA-textured models among them: {tga}");
     assert!(skipped.len() <= CANNOT_GO_UP.len(), "{skipped:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -261,7 +266,9 @@ fn laid_apart_source(row: &common::ManifestRow) -> Option<(String, Model)> {
         "mdl" => mdlx::mdl::from_bytes(&data).map_err(|e| e.to_string()),
         _ => return None,
     };
-    let model = model.ok().filter(|m| mdlx::model::is_known_version(m.version))?;
+    let model = model
+        .ok()
+        .filter(|m| mdlx::model::is_known_version(m.version))?;
     let name = common::name(&path);
     if overlap(&model) {
         let src = if model.version >= 900 {
@@ -330,6 +337,9 @@ fn overlapping_sequences_laid_apart_pose_as_before_with_no_new_error() {
         failures.len()
     );
     println!("without Reforged content, so not laid apart: {classic:?}");
-    assert!(files >= 70 && nested >= 50, "models laid apart: {files}, {nested} nested");
+    assert!(
+        files >= 70 && nested >= 50,
+        "models laid apart: {files}, {nested} nested"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -209,7 +209,8 @@ const STAND_INS: [[u8; 4]; 5] = [
 /// Stand-ins, written to `dir`, for the textures of the HD models among `cases` that the
 /// corpus does not have (most Reforged textures are the game's own and not in it), so
 /// that both renderers draw the same inputs and the comparison measures their shading,
-/// not how each fills a hole (ours draws a missing texture white, mdx-m3-viewer black).
+/// not how each fills a hole (ours draws a missing texture by its layer's role, light grey for
+/// a surface; mdx-m3-viewer black).
 /// Each is an 8x8 texture of one colour, in the format its path names (a `.tif` as the
 /// `.dds` the game reads for it). Returns how many were written.
 fn hd_stand_ins(cases: &[Case], found: &Path, dir: &Path) -> usize {

@@ -110,7 +110,7 @@ pub(crate) fn run(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> 
     if !ctx.quiet {
         for (path, why) in scene.missing() {
             eprintln!(
-                "mdlx: warning: {}: texture {path}: {why} (drawn white)",
+                "mdlx: warning: {}: texture {path}: {why} (drawn by its layer's role: grey, or nothing where it adds light)",
                 files::shown(input)
             );
         }
@@ -134,7 +134,6 @@ pub(crate) fn run(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> 
     files::write(output, &bytes, input)?;
     Ok(ExitCode::SUCCESS)
 }
-
 
 fn sequence_of(model: &Model, args: &RenderArgs) -> Result<Option<usize>> {
     Ok(args

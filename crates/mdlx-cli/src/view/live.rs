@@ -155,7 +155,6 @@ fn location(message: &str) -> Option<String> {
     })
 }
 
-
 /// Reads the model and gathers what the page lists.
 fn load(ctx: &Ctx, path: &Path, textures: &[PathBuf]) -> Result<Loaded> {
     let data = files::read(path)?;

@@ -76,7 +76,7 @@ struct Frame<'a> {
     textures: &'a [Option<Arc<Mips>>],
     team: Arc<Mips>,
     glow: Arc<Mips>,
-    white: Arc<Mips>,
+    stand_ins: StandIns,
     light_dir: Vec3,
     lit: bool,
     /// Supersampling factor: mip levels are chosen for the picture's own pixels, as a
@@ -85,14 +85,65 @@ struct Frame<'a> {
     ss: f32,
 }
 
+/// What a texture that cannot be drawn (not found, a replaceable texture the game supplies,
+/// or no texture record) is drawn as, by what it does, so that the shape still reads:
+/// surfaces a light grey that the light shades; what adds light a faint grey (a white
+/// additive layer would paint the whole model white); what multiplies no change; HD normal
+/// maps flat, HD emissive maps black.
+struct StandIns {
+    /// Diffuse colour: light grey (200 of 255), opaque.
+    surface: Arc<Mips>,
+    /// Additive layers: a tenth of white, about what an unknown glow or effect texture
+    /// (bright marks on black) adds on average; the shape shows as a faint glow, and it
+    /// takes many layers over one another to reach white.
+    faint: Arc<Mips>,
+    /// HD emissive maps: black, which adds nothing (most of an emissive map is black).
+    nothing: Arc<Mips>,
+    /// Modulate: white (no change).
+    white: Arc<Mips>,
+    /// Modulate 2x: mid grey (times two: no change).
+    half: Arc<Mips>,
+    /// HD normal map: the surface's own normal.
+    flat_normal: Arc<Mips>,
+    /// Particles and ribbons: a soft white disc, which their colour tints (a square of
+    /// grey per particle would hide the model behind the cloud).
+    particle: Arc<Mips>,
+}
+
+impl StandIns {
+    fn new() -> StandIns {
+        let grey = 200.0 / 255.0;
+        StandIns {
+            surface: Arc::new(Mips::solid([grey, grey, grey, 1.0])),
+            faint: Arc::new(Mips::solid([0.1, 0.1, 0.1, 1.0])),
+            nothing: Arc::new(Mips::solid([0.0; 4])),
+            white: Arc::new(Mips::solid([1.0; 4])),
+            half: Arc::new(Mips::solid([0.5, 0.5, 0.5, 1.0])),
+            flat_normal: Arc::new(Mips::solid([0.5, 0.5, 1.0, 1.0])),
+            particle: Arc::new(glow([1.0; 3])),
+        }
+    }
+
+    /// The stand-in of a layer drawn with `blend`.
+    fn for_blend(&self, blend: Blend) -> &Arc<Mips> {
+        match blend {
+            Blend::Opaque | Blend::AlphaKey | Blend::Blend => &self.surface,
+            Blend::Additive | Blend::AddAlpha => &self.faint,
+            Blend::Modulate => &self.white,
+            Blend::Modulate2x => &self.half,
+        }
+    }
+}
+
 impl Frame<'_> {
-    /// The texture of model texture `id`, and whether it wraps across (u, v).
-    fn texture(&self, id: i32) -> (Arc<Mips>, [bool; 2]) {
+    /// The texture of model texture `id` (or `stand_in` when it cannot be drawn), and
+    /// whether it wraps across (u, v).
+    fn texture(&self, id: i32, stand_in: &Arc<Mips>) -> (Arc<Mips>, [bool; 2]) {
         let Some(t) = usize::try_from(id)
             .ok()
             .and_then(|i| self.model.textures.get(i))
         else {
-            return (self.white.clone(), [true; 2]);
+            return (stand_in.clone(), [true; 2]);
         };
         let wrap = [t.flags & 1 != 0, t.flags & 2 != 0];
         let mips = match (t.path.is_empty(), t.replaceable_id) {
@@ -100,7 +151,7 @@ impl Frame<'_> {
             (true, 2) => self.glow.clone(),
             _ => self.textures[id as usize]
                 .clone()
-                .unwrap_or_else(|| self.white.clone()),
+                .unwrap_or_else(|| stand_in.clone()),
         };
         (mips, wrap)
     }
@@ -137,7 +188,7 @@ pub(super) fn render(scene: &Scene, at: AnimTime, opts: &RenderOptions) -> RgbaI
         textures: &scene.textures,
         team: Arc::new(Mips::solid([tc[0], tc[1], tc[2], 1.0])),
         glow: Arc::new(glow(tc)),
-        white: Arc::new(Mips::solid([1.0; 4])),
+        stand_ins: StandIns::new(),
         light_dir,
         lit: opts.light,
         ss: ss as f32,
@@ -350,7 +401,15 @@ fn draw_layer(target: &mut Target, f: &Frame, clock: &Clock, vp: &Mat4, item: &I
     };
     match hd {
         Some(slots) => {
-            let [d, n, o, e] = slots.map(|id| f.texture(id));
+            let si = &f.stand_ins;
+            let [d, n, o, e] = [
+                f.texture(slots[0], si.for_blend(item.blend)),
+                f.texture(slots[1], &si.flat_normal),
+                // ORM and emissive: a 1x1 texture is read as none (occlusion 1, no team
+                // colour mask, no glow).
+                f.texture(slots[2], &si.white),
+                f.texture(slots[3], &si.nothing),
+            ];
             let light = (!unshaded).then_some(f.light_dir);
             let team = f.team.sample(0, 0.5, 0.5, [false; 2]);
             raster::draw(target, &tris, state, |v, fp| {
@@ -381,7 +440,7 @@ fn draw_layer(target: &mut Target, f: &Frame, clock: &Clock, vp: &Mat4, item: &I
         }
         None => {
             let tex_id = layer.map_or(-1, |l| layer_texture(l, clock));
-            let (tex, wrap) = f.texture(tex_id);
+            let (tex, wrap) = f.texture(tex_id, f.stand_ins.for_blend(item.blend));
             let size = tex.size().0.max(tex.size().1) as f32;
             raster::draw(target, &tris, state, |v, fp| {
                 let level = tex.level_for(fp * size * ss);
@@ -439,7 +498,13 @@ fn draw_effect(target: &mut Target, f: &Frame, vp: &Mat4, b: &effects::EffectBat
             }
         })
         .collect();
-    let (tex, wrap) = f.texture(b.texture_id);
+    // No texture (a ribbon without a material): white, which its colour tints.
+    let stand_in = if b.texture_id < 0 {
+        &f.stand_ins.white
+    } else {
+        &f.stand_ins.particle
+    };
+    let (tex, wrap) = f.texture(b.texture_id, stand_in);
     let size = tex.size().0.max(tex.size().1) as f32;
     let state = State {
         blend: b.blend,

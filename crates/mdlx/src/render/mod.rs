@@ -34,7 +34,12 @@
 //!   its texture; unshaded and unlit layers ignore it.
 //! - **Effects**: particle emitters 2 and ribbons ([`effects`]).
 //! - **Antialiasing**: [`RenderOptions::supersample`]² samples per pixel, averaged.
-//! - Textures the finder cannot supply are drawn white, and listed by [`Scene::missing`].
+//! - Textures the finder cannot supply (and replaceable textures the game supplies) are
+//!   listed by [`Scene::missing`] and drawn by what their layer does, so that the shape
+//!   still reads: a surface light grey (200 of 255), lit like any other; an additive
+//!   layer a faint grey (a tenth of white; a white one would paint the whole model white);
+//!   a modulating layer no change; an HD normal map flat, an HD emissive map black; a
+//!   particle or ribbon a soft white disc tinted by its colour.
 
 mod camera;
 mod draw;

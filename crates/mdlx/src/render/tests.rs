@@ -8,13 +8,37 @@ use super::*;
 
 /// One quad per entry, in the plane x = `x`, spanning -s..s in y and z, facing +X, with a
 /// layer of `filter` mode, `alpha`, extra layer `flags` (MDL words) and a texture: team
-/// colour when `team`, else a file that is never found (drawn white).
+/// colour when `team`, else a white TGA file (`white.tga`, made in a folder of its own).
+/// `Quad::missing` draws a file that is never found instead.
 struct Quad {
     x: f32,
     filter: &'static str,
     alpha: f32,
     flags: &'static str,
     team: bool,
+}
+
+/// Texture ids of the test model: the white file, team colour, a file never found.
+const WHITE: u8 = 0;
+const TEAM: u8 = 1;
+const MISSING: u8 = 2;
+
+/// A folder holding `white.tga` (1 x 1, white, opaque), made once per test process.
+fn white_dir() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("mdlx-render-white-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let white = RgbaImage {
+            width: 1,
+            height: 1,
+            pixels: vec![255; 4],
+        };
+        let bytes = crate::texture::write::tga_to_bytes(&white, false).unwrap();
+        std::fs::write(d.join("white.tga"), bytes).unwrap();
+        d
+    })
+    .clone()
 }
 
 impl Quad {
@@ -32,13 +56,18 @@ impl Quad {
 const S: f32 = 10.0;
 
 fn model(quads: &[Quad]) -> Model {
+    model_with(quads, |q| if q.team { TEAM } else { WHITE })
+}
+
+/// [`model`] with the texture of each quad chosen by `texture`.
+fn model_with(quads: &[Quad], texture: impl Fn(&Quad) -> u8) -> Model {
     let mut mdl = String::from("Version { FormatVersion 800, }\nModel \"t\" { BlendTime 0, }\n");
-    mdl += &format!("Textures 2 {{\n Bitmap {{ Image \"nowhere.blp\", }}\n Bitmap {{ Image \"\", ReplaceableId 1, }}\n}}\nMaterials {} {{\n", quads.len());
+    mdl += &format!("Textures 3 {{\n Bitmap {{ Image \"white.tga\", }}\n Bitmap {{ Image \"\", ReplaceableId 1, }}\n Bitmap {{ Image \"nowhere.blp\", }}\n}}\nMaterials {} {{\n", quads.len());
     for q in quads {
         mdl += &format!(
             " Material {{ Layer {{ FilterMode {}, static TextureID {}, static Alpha {}, {} }} }}\n",
             q.filter,
-            u8::from(q.team),
+            texture(q),
             q.alpha,
             q.flags
         );
@@ -75,9 +104,12 @@ fn camera(from_front: bool) -> Camera {
 const BG: [u8; 4] = [51, 102, 153, 255];
 
 fn draw(quads: &[Quad], from_front: bool, team: [u8; 3]) -> RgbaImage {
-    let m = model(quads);
-    let cache = TextureCache::new(vec![]);
-    let scene = Scene::new(&m, &cache);
+    draw_model(&model(quads), from_front, team)
+}
+
+fn draw_model(m: &Model, from_front: bool, team: [u8; 3]) -> RgbaImage {
+    let cache = TextureCache::new(vec![white_dir()]);
+    let scene = Scene::new(m, &cache);
     let mut o = RenderOptions::new(64, 64, camera(from_front));
     o.background = BG;
     o.team_color = team;
@@ -248,7 +280,7 @@ fn only_the_geosets_of_the_level_of_detail_drawn_show() {
     };
     let mut m = model(&[Quad::plain("None", 1.0), front]);
     m.geosets[1].lod = 1;
-    let cache = TextureCache::new(vec![]);
+    let cache = TextureCache::new(vec![white_dir()]);
     let at = AnimTime::new(None, 0.0);
     let centre = |m: &Model, lod: u32| {
         let mut o = RenderOptions::new(64, 64, camera(true));
@@ -257,14 +289,14 @@ fn only_the_geosets_of_the_level_of_detail_drawn_show() {
         o.lod = lod;
         px(&Scene::new(m, &cache).render(at, &o), 32, 32)
     };
-    const WHITE: [u8; 4] = [255, 255, 255, 255];
+    const OPAQUE_WHITE: [u8; 4] = [255, 255, 255, 255];
     const RED: [u8; 4] = [255, 0, 0, 255];
-    assert_eq!(centre(&m, 0), WHITE, "level 0 only");
+    assert_eq!(centre(&m, 0), OPAQUE_WHITE, "level 0 only");
     assert_eq!(centre(&m, 1), RED, "level 1 only, in front");
     m.geosets[1].lod = 2;
     assert_eq!(
         centre(&m, 1),
-        WHITE,
+        OPAQUE_WHITE,
         "levels 0 and 2, 1 asked: 0, the finer"
     );
     m.geosets[1].lod = crate::model::Geoset::EVERY_LOD;
@@ -289,4 +321,29 @@ fn a_model_without_the_level_asked_for_draws_its_nearest() {
         0,
         "a geoset for every level shows at 0"
     );
+}
+
+/// A texture that cannot be found is drawn by what its layer does, so that the shape
+/// still reads: a surface light grey (200 of 255; the quads are unshaded, so exactly
+/// that), an additive layer a tenth of white added to the background, a modulating layer
+/// no change; the picture lists it as missing either way.
+#[test]
+fn a_missing_texture_is_drawn_by_what_its_layer_does() {
+    let missing = |f: &'static str, alpha: f32| {
+        let m = model_with(&[Quad::plain(f, alpha)], |_| MISSING);
+        let cache = TextureCache::new(vec![white_dir()]);
+        assert_eq!(Scene::new(&m, &cache).missing().len(), 1, "listed");
+        px(&draw_model(&m, true, [0; 3]), 32, 32)
+    };
+    assert_eq!(missing("None", 1.0), [200, 200, 200, 255]);
+    assert_eq!(missing("Transparent", 1.0), [200, 200, 200, 255]);
+    for f in ["Additive", "AddAlpha"] {
+        let got = missing(f, 1.0);
+        let want = BG.map(|c| f32::from(c) / 255.0 + 0.1);
+        assert!(close(got, [want[0], want[1], want[2]]), "{f}: {got:?}");
+    }
+    for f in ["Modulate", "Modulate2x"] {
+        let got = missing(f, 1.0);
+        assert!((0..3).all(|k| got[k].abs_diff(BG[k]) <= 1), "{f}: {got:?}");
+    }
 }

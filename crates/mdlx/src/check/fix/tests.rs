@@ -62,7 +62,10 @@ fn a_classic_geoset_without_one_extent_per_sequence_gets_its_own_for_each() {
         rules(&f),
         [("sequence-extent-count", "geosets[0].sequence_extents")]
     );
-    assert_eq!(f.model.geosets[0].sequence_extents, vec![m.geosets[0].extent; 2]);
+    assert_eq!(
+        f.model.geosets[0].sequence_extents,
+        vec![m.geosets[0].extent; 2]
+    );
     assert!(crate::check::check(&f.model)
         .iter()
         .all(|x| x.rule.id != "sequence-extent-count"));

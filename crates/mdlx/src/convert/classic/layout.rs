@@ -1,8 +1,8 @@
 //! What the classic client wants of a model's layout: object ids in node order, and
 //! sequences in time order without overlap.
 
-use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::anim::sample::sorted_keys;
+use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::model::{AnyTrack, EventTrack, Interpolation, Key, Model, Track, Tracks};
 use crate::Loss;
 use std::collections::HashMap;

@@ -31,7 +31,6 @@ fn reads_classic(path: &str) -> bool {
     lower.ends_with(".blp") || lower.ends_with(".tga")
 }
 
-
 /// What to make of each texture: per job, the texture record it ends up as and the file
 /// to write, if one must be written.
 struct Made {
