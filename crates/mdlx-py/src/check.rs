@@ -138,7 +138,7 @@ fn report_dict<'py>(py: Python<'py>, r: &mdlx::optimize::Report) -> PyResult<Bou
     for (pass, p) in &r.passes {
         let e = PyDict::new(py);
         e.set_item("pass", pass.name())?;
-        e.set_item("changes", p.changes.iter().cloned().collect::<Vec<_>>())?;
+        e.set_item("changes", p.changes.to_vec())?;
         e.set_item("skipped", p.skipped.clone())?;
         e.set_item("saved_raw", p.saved_raw)?;
         e.set_item("saved_deflated", p.saved_deflated)?;

@@ -22,9 +22,13 @@ pyo3::create_exception!(
     "Anything the library refuses or could not do: bad input (with its place), a file that cannot be read or written, an option out of range."
 );
 
-/// An error on its way to Python: the message and what the library said about where.
+/// An error on its way to Python (boxed: it travels in every `Result` of the bindings).
 #[derive(Debug, Default)]
-pub(crate) struct Failure {
+pub(crate) struct Failure(Box<Details>);
+
+/// The message and what the library said about where.
+#[derive(Debug, Default)]
+pub(crate) struct Details {
     message: String,
     offset: Option<u64>,
     chunk: Vec<String>,
@@ -42,10 +46,10 @@ pub(crate) type Result<T> = std::result::Result<T, Failure>;
 impl Failure {
     /// An error with a message and no place.
     pub(crate) fn msg(message: impl Into<String>) -> Failure {
-        Failure {
+        Failure::from(Details {
             message: message.into(),
-            ..Failure::default()
-        }
+            ..Details::default()
+        })
     }
 
     /// A model that could not be read. With `file`, the message is the one the `mdlx` tool
@@ -55,10 +59,10 @@ impl Failure {
             Some(f) => e.render(f),
             None => e.to_string(),
         };
-        let mut out = Failure {
+        let mut out = Details {
             message,
             file: file.map(str::to_owned),
-            ..Failure::default()
+            ..Details::default()
         };
         match e {
             mdlx::Error::Mdx(m) => {
@@ -88,38 +92,38 @@ impl Failure {
             }
             _ => {}
         }
-        out
+        Failure::from(out)
     }
 
     /// A glTF document that could not be imported.
     pub(crate) fn gltf(e: &mdlx::gltf::GltfError) -> Failure {
-        Failure {
+        Failure::from(Details {
             message: e.to_string(),
             offset: e.offset,
             json_path: Some(e.path.clone()).filter(|p| !p.is_empty()),
-            ..Failure::default()
-        }
+            ..Details::default()
+        })
     }
 
     /// A model that could not be written.
     pub(crate) fn write(e: &mdlx::WriteError) -> Failure {
         let mut out = Failure::msg(e.to_string());
         if let mdlx::WriteError::Mdx(m) = e {
-            out.offset = Some(m.offset);
-            out.chunk = m.path.clone();
+            out.0.offset = Some(m.offset);
+            out.0.chunk = m.path.clone();
         }
         out
     }
 
     /// An archive, or a file in it, that could not be read; `archive` names the archive.
     pub(crate) fn mpq(e: &mdlx::mpq::MpqError, archive: &str) -> Failure {
-        Failure {
+        Failure::from(Details {
             message: format!("{archive}: {e}"),
             offset: e.offset,
             member: e.file.clone(),
             file: Some(archive.to_owned()),
-            ..Failure::default()
-        }
+            ..Details::default()
+        })
     }
 
     /// A file system error while doing `what` (`cannot read x.mdx`).
@@ -139,18 +143,24 @@ pub(crate) fn severity(s: mdlx::mdl::Severity) -> &'static str {
 impl Failure {
     /// The same error naming `file`, when it names none yet.
     pub(crate) fn in_file(mut self, file: &str) -> Failure {
-        if self.file.is_none() {
-            self.file = Some(file.to_owned());
+        if self.0.file.is_none() {
+            self.0.file = Some(file.to_owned());
         }
         self
     }
 }
 
+impl From<Details> for Failure {
+    fn from(d: Details) -> Failure {
+        Failure(Box::new(d))
+    }
+}
+
 impl From<Failure> for PyErr {
-    fn from(f: Failure) -> PyErr {
+    fn from(Failure(f): Failure) -> PyErr {
         Python::attach(|py| {
             let err = MdlxError::new_err(f.message.clone());
-            if let Err(e) = set_attributes(py, &err, f) {
+            if let Err(e) = set_attributes(py, &err, *f) {
                 return e;
             }
             err
@@ -159,7 +169,7 @@ impl From<Failure> for PyErr {
 }
 
 /// Sets the place attributes of `err` from `f`.
-fn set_attributes(py: Python<'_>, err: &PyErr, f: Failure) -> PyResult<()> {
+fn set_attributes(py: Python<'_>, err: &PyErr, f: Details) -> PyResult<()> {
     let value = err.value(py);
     value.setattr("offset", f.offset)?;
     value.setattr("chunk", PyList::new(py, f.chunk)?)?;

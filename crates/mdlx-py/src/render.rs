@@ -35,12 +35,11 @@ fn sequence_of(model: &mdlx::Model, which: Option<&str>) -> Result<Option<usize>
     }
 }
 
+/// Textures not found (drawn white): the model's path and why.
+type Missing = Vec<(String, String)>;
+
 /// `Model.render`: the PNG's bytes and the textures that were not found (drawn white).
-pub(crate) fn render(
-    py: Python<'_>,
-    m: &Model,
-    args: RenderArgs,
-) -> PyResult<(Vec<u8>, Vec<(String, String)>)> {
+pub(crate) fn render(py: Python<'_>, m: &Model, args: RenderArgs) -> PyResult<(Vec<u8>, Missing)> {
     let (w, h) = args.size;
     if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
         return Err(Failure::msg("width and height are 1 to 8192 pixels").into());
