@@ -3,7 +3,8 @@
 # of the bindings, in the two forms Blender installs:
 #
 #   scripts/blender-addon.sh [WHEEL] [OUT_DIR]
-#       WHEEL    default $MDLX_WHEEL, else what scripts/python-wheel.sh builds
+#       WHEEL    default $MDLX_WHEEL, else what scripts/python-wheel.sh builds in release
+#                mode (optimized, for users: a few minutes more than the tests' dev wheel)
 #       OUT_DIR  default target/blender-addon
 #
 # 1. OUT_DIR/io_scene_mdlx-VERSION-classic.zip: a classic add-on (Blender 3.x and 4.x,
@@ -20,7 +21,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 wheel="${1:-${MDLX_WHEEL:-}}"
 if [[ -z "$wheel" ]]; then
-    eval "$("$root/scripts/python-wheel.sh")"
+    eval "$(MDLX_PY_PROFILE="${MDLX_PY_PROFILE:-release}" "$root/scripts/python-wheel.sh")"
     wheel="$MDLX_WHEEL"
 fi
 out="${2:-$root/target/blender-addon}"
