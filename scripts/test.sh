@@ -9,6 +9,10 @@
 # test binary that crashed). The exit status is 0 only when cargo test succeeded and no
 # test failed.
 #
+# After cargo test, scripts/python-wheel.sh builds the Python wheel, and
+# scripts/test-python.sh (pytest) and scripts/test-blender-addon.sh (the Blender add-on in
+# Blender 3.4, bpy 4.5 and 5.0) count as suites too.
+#
 # The peer checks (crates/mdlx/tests/peer_mdl.rs, peer_alpha.rs, check_vs_m3v.rs) need the peer tools and
 # the MDL that mdx-m3-viewer and war3-model write from the corpus; scripts/peer-mdl.sh
 # installs them (node, npm, cargo, about a minute the first time) and repairs a broken
@@ -113,4 +117,16 @@ suite() {
 if [ -n "$peers_ready" ]; then suite scripts/test-peer-repair.sh; fi
 if [ -n "$judges_ready" ]; then suite scripts/test-gltf-judges.sh; fi
 if [ -n "$blender_ready" ]; then suite scripts/test-blender-judge.sh; fi
+# The Python bindings (crates/mdlx-py) and the Blender add-on built on them: the wheel is
+# built after cargo test, in its target folder (maturin from PyPI, in a cached venv), then
+# pytest runs on it and the add-on is tried in every Blender there is (3.4, bpy 4.5, 5.0).
+if wheel_env="$(scripts/python-wheel.sh)"; then
+  eval "$wheel_env"
+  suite scripts/test-python.sh
+  suite scripts/test-blender-addon.sh
+else
+  { echo "test scripts/python-wheel.sh builds and installs the wheel ... FAILED"
+    echo "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out"; } | tee -a "$repair_log"
+  status=1
+fi
 finish "$status" "$note"
