@@ -547,7 +547,7 @@ fn write_animation(
             json!({ "mdlx": m })
         }),
         channels,
-        name: Some(seq.name.to_string()),
+        name: Some(super::short_name(&seq.name.to_string())),
         samplers,
     });
 }

@@ -52,7 +52,7 @@ pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     out
 }
 
-fn base64(data: &[u8]) -> String {
+pub(super) fn base64(data: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut s = String::with_capacity(data.len().div_ceil(3) * 4);
     for c in data.chunks(3) {

@@ -166,14 +166,14 @@ impl<'m> Materials<'m> {
         let img = root.push(gltf_json::Image {
             buffer_view: Some(view),
             mime_type: Some(gltf_json::image::MimeType("image/png".into())),
-            name: Some(path.clone()),
+            name: Some(super::short_name(&path)),
             uri: None,
             extensions: None,
             extras: Default::default(),
         });
         let sampler = self.sampler(root, tex.flags);
         Some(root.push(gltf_json::Texture {
-            name: Some(path),
+            name: Some(super::short_name(&path)),
             sampler: Some(sampler),
             source: img,
             extensions: None,
@@ -414,6 +414,25 @@ impl<'m> Materials<'m> {
         }
         self.missing
     }
+}
+
+/// The texture the export draws material `mi`'s base colour from: an HD material's diffuse
+/// slot, else the first layer that is not team colour or glow.
+pub(crate) fn base_texture(model: &Model, mi: usize) -> Option<i32> {
+    let m = model.materials.get(mi)?;
+    if let Some((_, slots)) = hd_textures(m, model.version) {
+        return Some(slots[0]);
+    }
+    let replaceable = |id: i32| {
+        usize::try_from(id)
+            .ok()
+            .and_then(|i| model.textures.get(i))
+            .map_or(0, |t| t.replaceable_id)
+    };
+    m.layers
+        .iter()
+        .find(|l| !matches!(replaceable(l.texture_id), 1 | 2))
+        .map(|l| l.texture_id)
 }
 
 fn plain_pbr(base: Option<Info>, factor: [f32; 4]) -> PbrMetallicRoughness {

@@ -12,6 +12,7 @@ mod nodes;
 mod visibility;
 
 pub use document::glb;
+pub(crate) use material::base_texture;
 
 use super::curves::Notes;
 use super::Losses;
@@ -37,6 +38,12 @@ pub struct ExportOptions {
     /// within [`LINEAR_TOLERANCE`] of the model's size, and rotation keys more than
     /// [`LINEAR_MAX_ANGLE`] apart get keys between them.
     pub linear: bool,
+    /// The model itself in the root node's `extras` (`mdlx.source`: its MDX bytes, base64),
+    /// so that importing the file back after an editor gives every part the editor did not
+    /// change exactly as it was (Blender keeps node `extras` as custom properties and writes
+    /// them out again; see [`crate::gltf::import`]). On by default; off for a smaller file
+    /// meant only for viewers.
+    pub source: bool,
 }
 
 /// With [`ExportOptions::linear`]: how far (as a fraction of the model's size) sampled
@@ -51,6 +58,7 @@ impl Default for ExportOptions {
             team_color: [255, 3, 3],
             texture_dirs: Vec::new(),
             linear: false,
+            source: true,
         }
     }
 }
@@ -124,6 +132,47 @@ fn raw_hex(s: &crate::model::FixedString) -> Option<String> {
         .then(|| b.iter().map(|x| format!("{x:02x}")).collect())
 }
 
+/// The longest name Blender keeps (its names are 63 bytes; a longer one is cut, and Blender
+/// 3.4 and 4.5 fail to import a joint whose name it cuts inside a character).
+const BLENDER_NAME: usize = 63;
+
+/// `name` cut to [`BLENDER_NAME`] bytes on a character boundary (the model's own name stays
+/// whole in the node's record, and in `mdlx.source`).
+pub(crate) fn short_name(name: &str) -> String {
+    let mut end = name.len().min(BLENDER_NAME);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    name[..end].to_string()
+}
+
+/// The model's MDX bytes as `mdlx.source` in the root node's extras.
+fn embed_source(model: &Model, linear: bool, root: &mut Root, losses: &mut Losses) {
+    let bytes = match crate::mdx::to_bytes(model) {
+        Ok(b) => b,
+        Err(e) => {
+            losses.add(
+                "model",
+                format!("the model is not embedded for a lossless way back ({e})"),
+            );
+            return;
+        }
+    };
+    let Some(node) = root.nodes.first_mut() else {
+        return;
+    };
+    let mut v: serde_json::Value = node
+        .extras
+        .as_ref()
+        .and_then(|e| serde_json::from_str(e.get()).ok())
+        .unwrap_or_else(|| serde_json::json!({"mdlx": {}}));
+    v["mdlx"]["source"] = serde_json::Value::String(document::base64(&bytes));
+    // How the animations were written, for the import to write them again the same way
+    // and tell what an editor changed (a number: Blender 3.4 turns booleans into numbers).
+    v["mdlx"]["linear"] = serde_json::json!(u8::from(linear));
+    node.extras = extras(v);
+}
+
 /// Exports `model` as glTF.
 pub fn export(model: &Model, options: &ExportOptions) -> Export {
     let mut root = Root {
@@ -139,6 +188,9 @@ pub fn export(model: &Model, options: &ExportOptions) -> Export {
 
     // The root, then one glTF node per model node, in the skeleton's order.
     let mut children = nodes::skeleton_nodes(model, &skeleton, &mut root, &mut losses);
+    if options.source {
+        embed_source(model, options.linear, &mut root, &mut losses);
+    }
     // Geosets: skinning first, to know whether an extra joint is needed for vertices
     // bound to no node.
     let geo = mesh::geosets(model, &skeleton, &mut losses);

@@ -4,7 +4,7 @@
 use super::animation::track_global;
 use super::buffer::Bin;
 use super::mesh::Geo;
-use super::{extras, finite3, raw_hex, translate, Losses};
+use super::{extras, finite3, raw_hex, short_name, translate, Losses};
 use crate::anim::{NodeKind, Skeleton};
 use crate::format::track::{self, KGRT, KGSC, KGTR};
 use crate::format::version as ver;
@@ -33,7 +33,7 @@ pub(super) fn skeleton_nodes(
         name: Some(if model_name.is_empty() {
             "model".into()
         } else {
-            model_name
+            short_name(&model_name)
         }),
         extras: extras(json!({"mdlx": {"kind": "root", "version": model.version,
             "global_sequences": model.global_sequences}})),
@@ -52,7 +52,7 @@ pub(super) fn skeleton_nodes(
             );
         }
         root.push(gltf_json::Node {
-            name: Some(sn.node.name.to_string()),
+            name: Some(short_name(&sn.node.name.to_string())),
             translation: finite3(t).then_some(t),
             extras: extras(node_extras(model, sn.kind, sn.index, losses, &place)),
             ..Default::default()
@@ -209,7 +209,7 @@ pub(super) fn node_extras(
             &c.node
         }
     };
-    let mut out = json!({"kind": kind.name(), "object_id": node.object_id,
+    let mut out = json!({"kind": kind.name(), "index": index, "object_id": node.object_id,
         "parent_id": node.parent_id, "flags": node.flags});
     if let Some(h) = raw_hex(&node.name) {
         out["name_hex"] = json!(h);
@@ -292,7 +292,7 @@ pub(super) fn cameras(
             0.8
         };
         let cam = root.push(gltf_json::Camera {
-            name: Some(c.name.to_string()),
+            name: Some(short_name(&c.name.to_string())),
             orthographic: None,
             perspective: Some(gltf_json::camera::Perspective {
                 aspect_ratio: None,
@@ -307,11 +307,11 @@ pub(super) fn cameras(
             extras: Default::default(),
         });
         let node = root.push(gltf_json::Node {
-            name: Some(c.name.to_string()),
+            name: Some(short_name(&c.name.to_string())),
             camera: Some(cam),
             translation: finite3(eye).then_some(eye),
             rotation,
-            extras: extras(json!({"mdlx": {"kind": "Camera",
+            extras: extras(json!({"mdlx": {"kind": "Camera", "index": i,
                 "target": c.target_position, "field_of_view": c.field_of_view}})),
             ..Default::default()
         });
@@ -381,7 +381,7 @@ pub(super) fn lights(model: &Model, skeleton: &Skeleton, root: &mut Root, losses
             } else {
                 1.0
             },
-            name: Some(sn.node.name.to_string()),
+            name: Some(short_name(&sn.node.name.to_string())),
             range,
             spot: None,
             type_: Checked::Valid(type_),

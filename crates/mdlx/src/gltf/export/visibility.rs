@@ -184,7 +184,8 @@ fn visibility_rig(
         let node = gltf_json::Node {
             name: original.name.clone(),
             translation: original.translation,
-            extras: extras(json!({"mdlx": {"kind": "copy", "geoset": gi, "of": i + 1}})),
+            extras: extras(json!({"mdlx": {"kind": "copy", "geoset": gi, "of": i + 1,
+                "of_kind": skeleton.nodes[i].kind.name(), "of_index": skeleton.nodes[i].index}})),
             ..Default::default()
         };
         let c = root.push(node).value();

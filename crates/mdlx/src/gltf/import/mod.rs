@@ -122,6 +122,7 @@
 
 mod animation;
 mod graph;
+mod keep;
 mod keys;
 mod material;
 mod mesh;
@@ -256,6 +257,18 @@ pub struct Import {
     /// What the import did to fit the game (its scale, sequence names, added keys and
     /// sequences) and what is still not standard: notes, not losses.
     pub notes: Vec<Loss>,
+    /// Which glTF node and material each node and material came from (for the
+    /// reconciliation with an embedded model).
+    pub(crate) sources: Sources,
+}
+
+/// Where the imported records came from in the glTF document.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Sources {
+    /// By object id: the glTF node (`None` for a node made for static meshes).
+    pub(crate) nodes: Vec<Option<usize>>,
+    /// By material id: the glTF material (`None`: primitives without one).
+    pub(crate) materials: Vec<Option<usize>>,
 }
 
 /// glTF's +Y up to Warcraft III's +Z up, for a quaternion.
@@ -381,9 +394,40 @@ fn fixed(text: &str, max: usize, place: &str, field: &str, losses: &mut Losses) 
     }
 }
 
-/// Imports the default scene of `source`.
+/// Imports the default scene of `source`. A file this crate exported with its model
+/// embedded ([`crate::gltf::ExportOptions::source`]) gives that model back, with what an
+/// editor changed in the glTF (see `keep`), at the model's own version.
 pub fn import(source: &Source, options: &ImportOptions) -> Result<Import, GltfError> {
-    Importer::new(source, options)?.run()
+    match keep::embedded(&source.root) {
+        Some(Ok(kept)) if options.scale == ImportScale::Metres => {
+            // The glTF as this import reads any glTF, at the embedded model's kind of
+            // skinning, its materials from the glTF's own images: what changed is taken
+            // from it.
+            let opts = ImportOptions {
+                version: if kept.version >= 900 {
+                    kept.version.min(1100)
+                } else {
+                    800
+                },
+                game_ready: false,
+                renames: Vec::new(),
+                ..options.clone()
+            };
+            let mut fresh = Importer::new(source, &opts)?;
+            fresh.materials_from_extras = false;
+            let fresh = fresh.run()?;
+            keep::reconcile(kept, fresh, source, &opts)
+        }
+        Some(Err(e)) => {
+            let mut out = Importer::new(source, options)?.run()?;
+            out.losses.push(Loss::new(
+                "model",
+                format!("the model embedded in the file does not read ({e}): the glTF alone is imported"),
+            ));
+            Ok(out)
+        }
+        _ => Importer::new(source, options)?.run(),
+    }
 }
 
 struct Importer<'a> {
@@ -398,6 +442,8 @@ struct Importer<'a> {
     scene_order: Vec<usize>,
     /// What `extras.mdlx` says of each node.
     mdlx: Vec<Option<Value>>,
+    /// (kind, index) -> the glTF node whose extras name them.
+    identity: HashMap<(String, u64), usize>,
     /// Per animation: (node, property) -> channel.
     channels: Vec<BTreeMap<(usize, u8), GChannel>>,
     /// Animation durations (seconds).
@@ -411,6 +457,9 @@ struct Importer<'a> {
     rotation_error: f32,
     /// Global sequence durations a file this crate exported lists.
     global_sequences: Vec<u32>,
+    /// Whether a material this crate exported is rebuilt from its `extras` (else from the
+    /// glTF's own material, images and all).
+    materials_from_extras: bool,
 }
 
 fn prop_code(p: Property) -> u8 {

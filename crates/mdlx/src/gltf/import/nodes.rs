@@ -68,13 +68,7 @@ impl Importer<'_> {
                 ));
             }
             if self.kind_of(j) == Some("copy") {
-                if let Some(of) = self.mdlx[j]
-                    .as_ref()
-                    .and_then(|m| m.get("of"))
-                    .and_then(Value::as_u64)
-                    .map(|o| o as usize)
-                    .filter(|&o| o < self.doc.nodes.len())
-                {
+                if let Some(of) = self.original_of(j) {
                     j = of;
                 }
             }

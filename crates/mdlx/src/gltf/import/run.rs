@@ -33,7 +33,20 @@ impl<'a> Importer<'a> {
         }
         let doc = &src.root;
         let g = graph(doc)?;
-        let mdlx = doc.nodes.iter().map(|n| mdlx_extras(&n.extras)).collect();
+        let mdlx: Vec<Option<Value>> = doc.nodes.iter().map(|n| mdlx_extras(&n.extras)).collect();
+        // The first node of each (kind, index) this crate's extras name.
+        let mut identity = HashMap::new();
+        for (i, m) in mdlx.iter().enumerate() {
+            let Some(m) = m else { continue };
+            if let (Some(kind), Some(index)) = (
+                m.get("kind").and_then(Value::as_str),
+                m.get("index").and_then(Value::as_u64),
+            ) {
+                if kind != "copy" {
+                    identity.entry((kind.to_string(), index)).or_insert(i);
+                }
+            }
+        }
         Ok(Importer {
             src,
             doc,
@@ -41,6 +54,7 @@ impl<'a> Importer<'a> {
             in_scene: vec![false; doc.nodes.len()],
             scene_order: Vec::new(),
             mdlx,
+            identity,
             g,
             losses: Losses::default(),
             channels: Vec::new(),
@@ -51,11 +65,29 @@ impl<'a> Importer<'a> {
             size: 1.0,
             rotation_error: 0.0,
             global_sequences: Vec::new(),
+            materials_from_extras: true,
         })
     }
 
     pub(super) fn kind_of(&self, node: usize) -> Option<&str> {
         self.mdlx[node].as_ref()?.get("kind")?.as_str()
+    }
+
+    /// The node a visibility rig's copy `node` copies: the one whose extras name the kind
+    /// and index the copy's do (node indices change when an editor writes the file again;
+    /// Blender keeps extras), else the node at the index the copy names.
+    pub(super) fn original_of(&self, node: usize) -> Option<usize> {
+        let m = self.mdlx[node].as_ref()?;
+        if let (Some(kind), Some(index)) = (
+            m.get("of_kind").and_then(Value::as_str),
+            m.get("of_index").and_then(Value::as_u64),
+        ) {
+            return self.identity.get(&(kind.to_string(), index)).copied();
+        }
+        m.get("of")
+            .and_then(Value::as_u64)
+            .map(|o| o as usize)
+            .filter(|&o| o < self.doc.nodes.len())
     }
 
     pub(super) fn run(mut self) -> Result<Import, GltfError> {
@@ -87,6 +119,7 @@ impl<'a> Importer<'a> {
             ..Default::default()
         };
         let mut mats = material::Materials::new(self.src, self.opts);
+        mats.from_extras = self.materials_from_extras;
         let built = mesh::build(&mut self, &meshes, &mut mats)?;
         let mut geosets = Vec::new();
         let mut sources = Vec::new();
@@ -144,6 +177,13 @@ impl<'a> Importer<'a> {
                 ),
             );
         }
+        let material_sources = mats.sources();
+        let mut node_sources = vec![None; model.pivot_points.len()];
+        for w in self.wnodes.iter().filter(|w| !w.synthetic) {
+            if let Some(slot) = node_sources.get_mut(w.object_id as usize) {
+                *slot = Some(w.gnode);
+            }
+        }
         let textures = mats.into_textures();
         notes.extend(self.finish(&mut model));
         Ok(Import {
@@ -153,6 +193,10 @@ impl<'a> Importer<'a> {
             geosets: sources,
             skin_error,
             rotation_error: self.rotation_error,
+            sources: Sources {
+                nodes: node_sources,
+                materials: material_sources,
+            },
             scale,
             height,
             notes,

@@ -35,6 +35,8 @@ pub(super) struct Materials<'a> {
     stems: HashMap<String, usize>,
     /// The base colour (r, g, b) of each model material, for geoset colours.
     tints: Vec<[f32; 3]>,
+    /// Whether a material this crate exported is rebuilt from its `extras`.
+    pub(super) from_extras: bool,
 }
 
 const WHITE: &str = "Textures\\white.blp";
@@ -58,6 +60,7 @@ impl<'a> Materials<'a> {
             images: HashMap::new(),
             stems: HashMap::new(),
             tints: Vec::new(),
+            from_extras: true,
         }
     }
 
@@ -85,7 +88,8 @@ impl<'a> Materials<'a> {
         let place = m.map_or("(no material)".to_string(), |i| format!("materials[{i}]"));
         let pbr = gm.map(|g| &g.pbr_metallic_roughness);
         let factor = pbr.map_or([1.0; 4], |p| p.base_color_factor.0);
-        if let Some(material) = gm.and_then(|g| self.material_from_extras(g)) {
+        let from_extras = if self.from_extras { gm } else { None };
+        if let Some(material) = from_extras.and_then(|g| self.material_from_extras(g)) {
             self.materials.push(material);
             self.tints.push([factor[0], factor[1], factor[2]]);
             let id = self.materials.len() as u32 - 1;
@@ -351,6 +355,18 @@ impl<'a> Materials<'a> {
     }
 
     /// The texture files to write beside the model.
+    /// Per model material, the glTF material it was made from (`None`: primitives
+    /// without one).
+    pub(super) fn sources(&self) -> Vec<Option<usize>> {
+        let mut out = vec![None; self.materials.len()];
+        for (&g, &m) in &self.by_gltf {
+            if let Some(slot) = out.get_mut(m as usize) {
+                *slot = g;
+            }
+        }
+        out
+    }
+
     pub(super) fn into_textures(self) -> Vec<ImportedTexture> {
         self.files
     }

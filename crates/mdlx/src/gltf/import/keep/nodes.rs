@@ -1,0 +1,492 @@
+//! Nodes: which of the glTF's nodes is which of the model's, and what of each changed.
+
+use super::sequences::Seqs;
+use super::{same_name, tracks, Changes, Ids, TOLERANCE};
+use crate::anim::math::{invert_affine, mul, Mat4};
+use crate::anim::{Clock, NodeKind, Skeleton};
+use crate::format::track::{KGRT, KGSC, KGTR};
+use crate::gltf::import::Import;
+use crate::model::{Model, Node, Tracks};
+use std::collections::{BTreeSet, HashMap};
+
+/// The most moments a sequence is compared at (the glTF's key times, spread evenly when
+/// there are more: Blender sampling at a thousand frames a second keys every millisecond).
+const MAX_MOMENTS: usize = 4000;
+
+/// Where the nodes went: the result's object id of each node of the fresh model and of the
+/// embedded model (by their object ids; `None`: not in the result).
+pub(super) struct NodeMap {
+    pub(super) of_fresh: Vec<Option<u32>>,
+    pub(super) of_kept: Vec<Option<u32>>,
+}
+
+/// The node of `m` of `kind` and `index`.
+pub(super) fn node_mut(m: &mut Model, kind: NodeKind, index: usize) -> Option<&mut Node> {
+    Some(match kind {
+        NodeKind::Bone => &mut m.bones.get_mut(index)?.node,
+        NodeKind::Light => &mut m.lights.get_mut(index)?.node,
+        NodeKind::Helper => &mut m.helpers.get_mut(index)?.node,
+        NodeKind::Attachment => &mut m.attachments.get_mut(index)?.node,
+        NodeKind::ParticleEmitter => &mut m.particle_emitters.get_mut(index)?.node,
+        NodeKind::ParticleEmitter2 => &mut m.particle_emitters2.get_mut(index)?.node,
+        NodeKind::PopcornEmitter => &mut m.popcorn_emitters.get_mut(index)?.node,
+        NodeKind::RibbonEmitter => &mut m.ribbon_emitters.get_mut(index)?.node,
+        NodeKind::EventObject => &mut m.event_objects.get_mut(index)?.node,
+        NodeKind::CollisionShape => &mut m.collision_shapes.get_mut(index)?.node,
+    })
+}
+
+/// The transform of every node relative to its parent's, at one moment.
+fn locals(s: &Skeleton, clock: &Clock) -> Vec<Mat4> {
+    let pose = s.pose_at(clock, None);
+    s.nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let w = pose.nodes[i].world;
+            match n.parent.and_then(|p| invert_affine(&pose.nodes[p].world)) {
+                Some(inv) => mul(&inv, &w),
+                None => w,
+            }
+        })
+        .collect()
+}
+
+/// Whether two local transforms differ: translations by more than the tolerance of
+/// `size`, the rest (rotation and scale) by more than the tolerance of the larger of 1 and
+/// the transform's scale.
+fn differ(a: &Mat4, b: &Mat4, size: f32) -> bool {
+    let scale = (0..12)
+        .map(|k| a[k].abs().max(b[k].abs()))
+        .filter(|v| v.is_finite())
+        .fold(1.0f32, f32::max);
+    (0..16).any(|k| {
+        let d = (a[k] - b[k]).abs();
+        let tol = if (12..15).contains(&k) {
+            TOLERANCE * size
+        } else {
+            TOLERANCE * scale
+        };
+        !(d <= tol) && (a[k].is_finite() || b[k].is_finite())
+    })
+}
+
+/// The key times (ms) of the transform tracks of the fresh model inside `w`, with its ends,
+/// at most [`MAX_MOMENTS`] of them.
+fn moments(f: &Model, w: [u32; 2]) -> Vec<u32> {
+    let mut set: BTreeSet<u32> = BTreeSet::from([w[0], w[1]]);
+    for n in f.nodes() {
+        for a in n
+            .tracks
+            .iter()
+            .filter(|a| [KGTR, KGRT, KGSC].contains(&a.tag))
+        {
+            let times: Vec<i32> = match &a.track {
+                crate::model::AnyTrack::Vector3(t) => t.keys.iter().map(|k| k.time).collect(),
+                crate::model::AnyTrack::Quaternion(t) => t.keys.iter().map(|k| k.time).collect(),
+                _ => Vec::new(),
+            };
+            set.extend(
+                times
+                    .into_iter()
+                    .filter_map(|t| u32::try_from(t).ok())
+                    .filter(|t| (w[0]..=w[1]).contains(t)),
+            );
+        }
+    }
+    let all: Vec<u32> = set.into_iter().collect();
+    if all.len() <= MAX_MOMENTS {
+        return all;
+    }
+    let step = all.len() as f64 / MAX_MOMENTS as f64;
+    (0..MAX_MOMENTS)
+        .map(|i| all[((i as f64 * step) as usize).min(all.len() - 1)])
+        .chain(std::iter::once(w[1]))
+        .collect()
+}
+
+/// Per kept node, per result sequence: whether the glTF moves it otherwise than `base`
+/// (the embedded model as this crate's own glTF gives it back, with the same
+/// sequences: what the glTF would hold had nothing changed it). `pairs` are (kept node,
+/// base node, fresh node).
+fn changed_motion(
+    base: &Model,
+    f: &Model,
+    seqs: &Seqs,
+    kept_nodes: usize,
+    pairs: &[(usize, usize, usize)],
+    size: f32,
+) -> Vec<Vec<bool>> {
+    let (bs, fs) = (Skeleton::new(base), Skeleton::new(f));
+    let mut out = vec![vec![false; seqs.list.len()]; kept_nodes];
+    for r in 0..seqs.list.len() {
+        let (Some(j), Some(i)) = (seqs.kept[r], seqs.fresh[r]) else {
+            continue;
+        };
+        let (Some(bw), fw) = (
+            base.sequences.get(j).map(|s| s.interval),
+            f.sequences[i].interval,
+        ) else {
+            continue;
+        };
+        let len = (bw[1].saturating_sub(bw[0])).min(fw[1].saturating_sub(fw[0]));
+        for t in moments(f, fw) {
+            let e = f64::from(t.saturating_sub(fw[0]).min(len));
+            let a = locals(&bs, &Clock::unwrapped(base, j, e));
+            let b = locals(&fs, &Clock::unwrapped(f, i, e));
+            for &(ki, bk, fk) in pairs {
+                if !out[ki][r] && differ(&a[bk], &b[fk], size) {
+                    out[ki][r] = true;
+                    if std::env::var_os("MDLX_KEEP_DEBUG").is_some() {
+                        eprintln!(
+                            "node {ki} seq {r} t {t} e {e}\n S {:?}\n F {:?}",
+                            a[bk], b[fk]
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Which fresh node is which kept node: the glTF node each fresh node came from, and the
+/// identity its extras carry. Returns (per fresh node the kept node, per kept node whether
+/// some glTF node still carries it).
+fn identify(
+    kept: &Skeleton,
+    fs: &Skeleton,
+    fresh: &Import,
+    ids: &Ids,
+) -> (Vec<Option<usize>>, Vec<bool>) {
+    let by_id: HashMap<(NodeKind, usize), usize> = kept
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| ((n.kind, n.index), i))
+        .collect();
+    let mut present = vec![false; kept.nodes.len()];
+    for id in ids.nodes.iter().flatten() {
+        if let Some(&i) = by_id.get(id) {
+            present[i] = true;
+        }
+    }
+    let of_fresh = fs
+        .nodes
+        .iter()
+        .map(|n| {
+            let g = fresh
+                .sources
+                .nodes
+                .get(n.node.object_id as usize)
+                .copied()
+                .flatten()?;
+            by_id.get(&ids.nodes[g]?).copied()
+        })
+        .collect();
+    (of_fresh, present)
+}
+
+/// Whether fresh node `k` is not a node of its own: one of this crate's helpers, or the
+/// node Blender makes under a light's bone to hold the light.
+fn not_a_node(fs: &Skeleton, k: usize, fresh: &Import, ids: &Ids) -> bool {
+    let Some(g) = fresh
+        .sources
+        .nodes
+        .get(fs.nodes[k].node.object_id as usize)
+        .copied()
+        .flatten()
+    else {
+        return true;
+    };
+    ids.ours[g]
+        || (fs.nodes[k].kind == NodeKind::Light
+            && ids.nodes[g].is_none()
+            && ids.parent[g].is_some_and(|p| matches!(ids.nodes[p], Some((NodeKind::Light, _)))))
+}
+
+/// The glTF an import reads: the fresh import of it, and what its `extras` say.
+pub(super) struct Read<'a> {
+    pub(super) import: &'a Import,
+    pub(super) ids: &'a Ids,
+}
+
+/// Merges the nodes (see the module documentation of [`super`]) into `out`, a copy of
+/// `kept` with the result's sequences, `base` the embedded model's own glTF read back.
+/// Returns where each fresh node went.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn merge(
+    out: &mut Model,
+    kept: &Model,
+    fresh: &Import,
+    ids: &Ids,
+    base: &Read,
+    doc: &gltf_json::Root,
+    seqs: &Seqs,
+    size: f32,
+    changes: &mut Changes,
+) -> NodeMap {
+    let f = &fresh.model;
+    let (ks, fs) = (Skeleton::new(kept), Skeleton::new(f));
+    let (kept_of, present) = identify(&ks, &fs, fresh, ids);
+    let bs = Skeleton::new(&base.import.model);
+    let (kept_of_base, _) = identify(&ks, &bs, base.import, base.ids);
+    let mut base_of = vec![None; ks.nodes.len()];
+    for (b, k) in kept_of_base.iter().enumerate() {
+        if let Some(k) = k {
+            base_of[*k] = Some(b);
+        }
+    }
+    let pairs: Vec<(usize, usize)> = kept_of
+        .iter()
+        .enumerate()
+        .filter_map(|(k, i)| i.map(|i| (i, k)))
+        .collect();
+    let triples: Vec<(usize, usize, usize)> = pairs
+        .iter()
+        .filter_map(|&(ki, fk)| base_of[ki].map(|bk| (ki, bk, fk)))
+        .collect();
+    let mut motion = changed_motion(&base.import.model, f, seqs, ks.nodes.len(), &triples, size);
+    // A node the embedded model's own glTF does not give back cannot be compared: the
+    // glTF's motion for it is taken.
+    for &(ki, _) in &pairs {
+        if base_of[ki].is_none() {
+            motion[ki].iter_mut().for_each(|m| *m = true);
+        }
+    }
+    let mut of_fresh: Vec<Option<u32>> = vec![None; f.pivot_points.len().max(f.node_count())];
+    let mut reparent: Vec<(NodeKind, usize, usize)> = Vec::new();
+    for &(ki, fk) in &pairs {
+        let (kn, fnode) = (&ks.nodes[ki], &fs.nodes[fk]);
+        of_fresh[fnode.node.object_id as usize] = Some(kn.node.object_id);
+        let place = format!(
+            "{}[{}] {:?}",
+            kn.kind.name(),
+            kn.index,
+            kn.node.name.to_string()
+        );
+        let moved = fnode
+            .pivot
+            .iter()
+            .zip(kn.pivot)
+            .any(|(a, b)| !((a - b).abs() <= TOLERANCE * size));
+        let parent_changed = kn.parent != fnode.parent.and_then(|p| kept_of[p])
+            || (kn.parent.is_some() && fnode.parent.is_none());
+        let gname = fresh
+            .sources
+            .nodes
+            .get(fnode.node.object_id as usize)
+            .copied()
+            .flatten()
+            .and_then(|g| doc.nodes[g].name.clone())
+            .unwrap_or_default();
+        let Some(node) = node_mut(out, kn.kind, kn.index) else {
+            continue;
+        };
+        if !same_name(&kn.node.name.to_string(), &gname) {
+            node.name.set(&gname);
+            changes.add(format!("{place} renamed {gname:?}"));
+        }
+        if parent_changed {
+            reparent.push((kn.kind, kn.index, fk));
+        }
+        if moved {
+            if let Some(p) = out.pivot_points.get_mut(kn.node.object_id as usize) {
+                *p = fnode.pivot;
+            }
+            changes.add(format!("{place}: pivot moved"));
+        }
+        let all = moved || parent_changed;
+        let node = node_mut(out, kn.kind, kn.index).expect("found above");
+        let mut edited = Vec::new();
+        for r in 0..seqs.list.len() {
+            let (sw, fw, rw) = seqs.windows(kept, f, r);
+            let Some(fw) = fw else { continue };
+            if sw.is_none() || all || motion[ki][r] {
+                tracks::replace(&mut node.tracks, &fnode.node.tracks, fw, rw, size);
+                if sw.is_some() {
+                    edited.push(seqs.list[r].name.to_string());
+                }
+            }
+        }
+        if !edited.is_empty() {
+            changes.add(format!("{place}: motion in {}", edited.join(", ")));
+        }
+    }
+    // New nodes: the glTF's nodes that carry no identity.
+    let mut next = out.pivot_points.len().max(out.node_count()) as u32;
+    let mut added: Vec<(NodeKind, usize, usize)> = Vec::new();
+    for k in 0..fs.nodes.len() {
+        if kept_of[k].is_some() || not_a_node(&fs, k, fresh, ids) {
+            continue;
+        }
+        let fnode = &fs.nodes[k];
+        let mut tr = Tracks::default();
+        for r in 0..seqs.list.len() {
+            if let (_, Some(fw), rw) = seqs.windows(kept, f, r) {
+                tracks::replace(&mut tr, &fnode.node.tracks, fw, rw, size);
+            }
+        }
+        let node = Node {
+            object_id: next,
+            parent_id: -1,
+            tracks: tr,
+            ..fnode.node.clone()
+        };
+        of_fresh[fnode.node.object_id as usize] = Some(next);
+        if out.pivot_points.len() < next as usize {
+            out.pivot_points.resize(next as usize, [0.0; 3]);
+        }
+        out.pivot_points.push(fnode.pivot);
+        next += 1;
+        let index = push_node(out, f, fnode.kind, fnode.index, node);
+        added.push((fnode.kind, index, k));
+        changes.add(format!(
+            "new {} {:?}",
+            fnode.kind.name(),
+            fnode.node.name.to_string()
+        ));
+    }
+    // Parents of the new and re-parented nodes, by the result's object ids.
+    for (kind, index, fk) in reparent.into_iter().chain(added) {
+        let parent = fs.nodes[fk]
+            .parent
+            .and_then(|p| of_fresh[fs.nodes[p].node.object_id as usize])
+            .map_or(-1, |id| id as i32);
+        if let Some(n) = node_mut(out, kind, index) {
+            if n.parent_id != parent {
+                changes.add(format!(
+                    "{}[{index}] {:?}: new parent",
+                    kind.name(),
+                    n.name.to_string()
+                ));
+            }
+            n.parent_id = parent;
+        }
+    }
+    let mut of_kept: Vec<Option<u32>> = (0..kept.pivot_points.len().max(kept.node_count()))
+        .map(|i| Some(i as u32))
+        .collect();
+    let gone: Vec<usize> = (0..ks.nodes.len()).filter(|&i| !present[i]).collect();
+    if !gone.is_empty() {
+        remove_nodes(out, &ks, &gone, changes);
+        // The result's ids moved down past the removed ones.
+        let removed: BTreeSet<u32> = gone.iter().map(|&i| ks.nodes[i].node.object_id).collect();
+        let down = |id: u32| id - removed.range(..id).count() as u32;
+        for id in of_fresh.iter_mut().flatten() {
+            *id = down(*id);
+        }
+        for (i, id) in of_kept.iter_mut().enumerate() {
+            *id = (!removed.contains(&(i as u32))).then(|| down(i as u32));
+        }
+    }
+    NodeMap { of_fresh, of_kept }
+}
+
+/// Adds `node` to `out` as a record of `kind`, the rest of the record as the fresh model's
+/// record `index` of that kind has it. Returns its index among the records of its kind.
+fn push_node(out: &mut Model, f: &Model, kind: NodeKind, index: usize, node: Node) -> usize {
+    macro_rules! push {
+        ($list:ident) => {{
+            let mut r = f.$list[index].clone();
+            r.node = node;
+            out.$list.push(r);
+            out.$list.len() - 1
+        }};
+    }
+    match kind {
+        NodeKind::Bone => {
+            let mut r = f.bones[index].clone();
+            r.node = node;
+            r.geoset_id = -1;
+            r.geoset_animation_id = -1;
+            out.bones.push(r);
+            out.bones.len() - 1
+        }
+        NodeKind::Light => push!(lights),
+        NodeKind::Helper => push!(helpers),
+        NodeKind::Attachment => {
+            let mut r = f.attachments[index].clone();
+            r.node = node;
+            r.attachment_id = out.attachments.len() as u32;
+            out.attachments.push(r);
+            out.attachments.len() - 1
+        }
+        NodeKind::ParticleEmitter => push!(particle_emitters),
+        NodeKind::ParticleEmitter2 => push!(particle_emitters2),
+        NodeKind::PopcornEmitter => push!(popcorn_emitters),
+        NodeKind::RibbonEmitter => push!(ribbon_emitters),
+        NodeKind::EventObject => push!(event_objects),
+        NodeKind::CollisionShape => push!(collision_shapes),
+    }
+}
+
+/// Removes the kept nodes `gone` (skeleton indices of `ks`, the embedded model's) from
+/// `out`: their children go to their parents, every later object id one lower for each
+/// removed below it (pivots, parents, matrix groups and bind poses follow).
+fn remove_nodes(out: &mut Model, ks: &Skeleton, gone: &[usize], changes: &mut Changes) {
+    let removed: BTreeSet<u32> = gone.iter().map(|&i| ks.nodes[i].node.object_id).collect();
+    // Where a removed node's children go: its nearest ancestor that stays.
+    let mut up: HashMap<u32, i32> = HashMap::new();
+    for &i in gone {
+        let mut p = ks.nodes[i].parent;
+        while let Some(q) = p.filter(|&q| removed.contains(&ks.nodes[q].node.object_id)) {
+            p = ks.nodes[q].parent;
+        }
+        up.insert(
+            ks.nodes[i].node.object_id,
+            p.map_or(-1, |q| ks.nodes[q].node.object_id as i32),
+        );
+        changes.add(format!(
+            "{}[{}] {:?} removed (the glTF has no such node)",
+            ks.nodes[i].kind.name(),
+            ks.nodes[i].index,
+            ks.nodes[i].node.name.to_string()
+        ));
+    }
+    let new_id = |id: u32| id - removed.range(..id).count() as u32;
+    macro_rules! retain {
+        ($($list:ident),*) => {$(
+            out.$list.retain(|r| !removed.contains(&r.node.object_id));
+        )*};
+    }
+    retain!(
+        bones,
+        lights,
+        helpers,
+        attachments,
+        particle_emitters,
+        particle_emitters2,
+        popcorn_emitters,
+        ribbon_emitters,
+        event_objects,
+        collision_shapes
+    );
+    for n in out.nodes_mut() {
+        if let Ok(p) = u32::try_from(n.parent_id) {
+            let p = match up.get(&p) {
+                Some(&q) => q,
+                None => p as i32,
+            };
+            n.parent_id = u32::try_from(p).map_or(-1, |p| new_id(p) as i32);
+        }
+        n.object_id = new_id(n.object_id);
+    }
+    let mut id = 0u32;
+    out.pivot_points.retain(|_| {
+        id += 1;
+        !removed.contains(&(id - 1))
+    });
+    let mut id = 0u32;
+    out.bind_poses.retain(|_| {
+        id += 1;
+        !removed.contains(&(id - 1))
+    });
+    for g in &mut out.geosets {
+        for m in &mut g.matrix_indices {
+            if !removed.contains(m) {
+                *m = new_id(*m);
+            }
+        }
+    }
+}
