@@ -224,10 +224,14 @@ pub(crate) enum Command {
         /// (default ff0303, the red player's).
         #[arg(long, value_name = "RRGGBB", value_parser = parse_color)]
         team_color: Option<[u8; 3]>,
-        /// glTF output: linear keys only (Hermite/Bezier translations and scalings sampled,
-        /// rotation keys at most 0.05 rad apart), for Blender 3.4, whose importer replaces
-        /// glTF's cubic tangents with its own handles and blends rotations component-wise.
+        /// glTF output: Hermite and Bezier translations and scalings as glTF cubic splines
+        /// (exact) instead of linear keys within 1e-5 of the model's size, the default:
+        /// Blender replaces glTF's cubic tangents with its own handles, and a file that
+        /// comes back from an editor is compared with linear keys.
         #[arg(long)]
+        cubic: bool,
+        /// glTF output: linear keys only (now the default; kept for scripts that pass it).
+        #[arg(long, hide = true, conflicts_with = "cubic")]
         linear: bool,
         /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
         /// write (without it, all of them).

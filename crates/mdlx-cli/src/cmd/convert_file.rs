@@ -57,7 +57,7 @@ pub(crate) struct Options {
     pub textures: Vec<PathBuf>,
     /// glTF output: the colour of team-colour layers.
     pub team_color: Option<[u8; 3]>,
-    /// glTF output: linear keys only (for Blender).
+    /// glTF output: linear keys only (the default; `--cubic` turns it off).
     pub linear: bool,
     /// The model version to write (`None`: the input's; glTF input: 800). A Warcraft III
     /// model of another version is converted ([`mdlx::convert::to_version`]).

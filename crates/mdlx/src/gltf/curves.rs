@@ -286,14 +286,22 @@ fn piece<T: Value>(
         for w in ks.windows(2) {
             let (a, b) = (&w[0], &w[1]);
             let spline = |u: f32| T::hermite(a.value, a.out_tan, b.in_tan, b.value, u);
-            let (points, err, jumps) = sample_points(&spline);
-            notes.rotation_error = notes.rotation_error.max(err);
+            let (points, _, jumps) = sample_points(&spline);
             notes.rotation_jumps += jumps;
             let (ta, tb) = (at(a), at(b));
-            for &u in &points {
-                let v = if u >= 1.0 { b.value } else { spline(u) };
-                out.push(hold(ta + (tb - ta) * f64::from(u), v));
+            let inner = points.iter().filter(|&&u| u < 1.0).map(|&u| f64::from(u));
+            let kept = whole_ms(ta, tb, inner);
+            // The error of the samples as kept (on whole milliseconds), jumps aside.
+            let us: Vec<f32> = std::iter::once(0.0)
+                .chain(kept.iter().map(|&(_, u)| u as f32))
+                .chain(std::iter::once(1.0))
+                .collect();
+            let err = slerp_error(&spline, &us, jumps > 0);
+            notes.rotation_error = notes.rotation_error.max(err);
+            for (t, u) in kept {
+                out.push(hold(t, spline(u as f32)));
             }
+            out.push(hold(tb, b.value));
         }
         if at(&ks[ks.len() - 1]) < span {
             out.push(hold(span, ks[ks.len() - 1].value));
@@ -342,6 +350,48 @@ fn piece<T: Value>(
         out.push(hold(span, ks[ks.len() - 1].value));
     }
     Some(Curve { interp, keys: out })
+}
+
+/// The times (ms) `ta + (tb - ta) * u` of the fractions `us`, each on the nearest whole
+/// millisecond strictly between `ta` and `tb` (a time that rounds onto an end or onto the
+/// time before it is left out), with the fraction of the interval it is at.
+///
+/// Every key the export adds between the model's keys (sampled splines, linear steps,
+/// the baked grid) lies on a whole millisecond: the game's unit, so that an import (which
+/// keys whole milliseconds) holds the glTF's curve exactly, and a model read back from the
+/// glTF poses as the glTF does at every time an editor samples it.
+pub(crate) fn whole_ms(ta: f64, tb: f64, us: impl IntoIterator<Item = f64>) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    let mut last = ta;
+    for u in us {
+        let t = (ta + (tb - ta) * u).round();
+        if t > last && t < tb {
+            out.push((t, (t - ta) / (tb - ta)));
+            last = t;
+        }
+    }
+    out
+}
+
+/// The largest angle between `spline` and slerp between its values at `us` (0 to 1, in
+/// order), checked a quarter, half and three quarters along each piece; with `jumps`, the
+/// pieces where the spline itself jumps (more than 10 times the tolerance off) are left
+/// out, as [`sample_points`] counts them apart.
+fn slerp_error<T: Value>(spline: &dyn Fn(f32) -> T, us: &[f32], jumps: bool) -> f32 {
+    let q = |u: f32| spline(u).as_quat().unwrap_or([0.0, 0.0, 0.0, 1.0]);
+    let mut worst = 0.0f32;
+    for w in us.windows(2) {
+        let (u0, u1) = (w[0], w[1]);
+        let (q0, q1) = (q(u0), q(u1));
+        let err = [0.25f32, 0.5, 0.75]
+            .iter()
+            .map(|&f| angle(q(u0 + (u1 - u0) * f), qnormalize(slerp(q0, q1, f))))
+            .fold(0.0f32, f32::max);
+        if !(jumps && err > 10.0 * ROTATION_TOLERANCE) {
+            worst = worst.max(err);
+        }
+    }
+    worst
 }
 
 /// Where to sample `spline` over 0..1 so that slerp between neighbouring samples stays
@@ -421,9 +471,9 @@ pub(crate) fn linearize(c: &Curve<Vec3>, tolerance: f32) -> (Curve<Vec3>, f32) {
             steps *= 2;
         };
         worst = worst.max(err);
-        for j in 1..steps {
-            let u = j as f64 / steps as f64;
-            keys.push(flat(a.t + (b.t - a.t) * u, at(u)));
+        let inner = (1..steps).map(|j| j as f64 / steps as f64);
+        for (t, u) in whole_ms(a.t, b.t, inner) {
+            keys.push(flat(t, at(u)));
         }
     }
     if let Some(last) = c.keys.last() {
@@ -450,11 +500,11 @@ pub(crate) fn densify(c: &Curve<Quat>, max_angle: f32) -> Curve<Quat> {
         let (a, b) = (w[0], w[1]);
         keys.push(a);
         let steps = ((angle(a.v, b.v) / max_angle).ceil() as usize).clamp(1, MAX_STEPS);
-        for j in 1..steps {
-            let u = j as f32 / steps as f32;
+        let inner = (1..steps).map(|j| j as f64 / steps as f64);
+        for (t, u) in whole_ms(a.t, b.t, inner) {
             keys.push(CKey {
-                t: a.t + (b.t - a.t) * f64::from(u),
-                v: Quat::lerp(a.v, b.v, u),
+                t,
+                v: Quat::lerp(a.v, b.v, u as f32),
                 ..a
             });
         }

@@ -319,7 +319,7 @@ fn node_channels(
 }
 
 /// The times at which baked nodes are sampled: every key time of their own and their
-/// ancestors' tracks, and a grid of at least 60 a second.
+/// ancestors' tracks, and a grid of at least 60 a second (on whole milliseconds).
 fn bake_times(
     skeleton: &Skeleton,
     len: f64,
@@ -334,11 +334,12 @@ fn bake_times(
             times.extend(key_times[a].iter().copied());
         }
     }
+    // On whole milliseconds, as every key the export adds (see `curves::whole_ms`).
     let step = BAKE_STEP_MS.max(len / BAKE_MAX_GRID);
-    let mut t = 0.0;
-    while t < len {
-        times.insert(t.to_bits());
-        t += step;
+    let mut k = 0.0f64;
+    while k * step < len {
+        times.insert((k * step).round().min(len).to_bits());
+        k += 1.0;
     }
     times.insert(len.to_bits());
     times.insert(0f64.to_bits());

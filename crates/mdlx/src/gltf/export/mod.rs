@@ -32,11 +32,12 @@ pub struct ExportOptions {
     /// Folders to look for textures in, in order (Warcraft III paths are matched without
     /// regard to case, with `\` as `/`; then by file name alone).
     pub texture_dirs: Vec<PathBuf>,
-    /// Only STEP and LINEAR keys, for viewers that do not read glTF's cubic splines
-    /// (Blender 3.4 replaces their tangents with its own handles, and blends rotations
-    /// component by component): Hermite and Bezier translations and scalings are sampled
-    /// within [`LINEAR_TOLERANCE`] of the model's size, and rotation keys more than
-    /// [`LINEAR_MAX_ANGLE`] apart get keys between them.
+    /// Only STEP and LINEAR keys (the default), for viewers that do not read glTF's cubic
+    /// splines as the game does (Blender replaces their tangents with its own handles, and
+    /// blends rotations component by component) and for the way back from an editor
+    /// ([`ExportOptions::source`]): Hermite and Bezier translations and scalings are
+    /// sampled within [`LINEAR_TOLERANCE`] of the model's size, and rotation keys more
+    /// than [`LINEAR_MAX_ANGLE`] apart get keys between them. Off: cubic splines, exact.
     pub linear: bool,
     /// The model itself in the root node's `extras` (`mdlx.source`: its MDX bytes, base64),
     /// so that importing the file back after an editor gives every part the editor did not
@@ -57,7 +58,7 @@ impl Default for ExportOptions {
         ExportOptions {
             team_color: [255, 3, 3],
             texture_dirs: Vec::new(),
-            linear: false,
+            linear: true,
             source: true,
         }
     }

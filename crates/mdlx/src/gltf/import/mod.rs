@@ -257,9 +257,6 @@ pub struct Import {
     /// What the import did to fit the game (its scale, sequence names, added keys and
     /// sequences) and what is still not standard: notes, not losses.
     pub notes: Vec<Loss>,
-    /// Which glTF node and material each node and material came from (for the
-    /// reconciliation with an embedded model).
-    pub(crate) sources: Sources,
 }
 
 /// Where the imported records came from in the glTF document.
@@ -415,8 +412,8 @@ pub fn import(source: &Source, options: &ImportOptions) -> Result<Import, GltfEr
             };
             let mut fresh = Importer::new(source, &opts)?;
             fresh.materials_from_extras = false;
-            let fresh = fresh.run()?;
-            keep::reconcile(kept, fresh, source, &opts)
+            let (fresh, sources) = fresh.run_with_sources()?;
+            keep::reconcile(kept, fresh, &sources, source, &opts)
         }
         Some(Err(e)) => {
             let mut out = Importer::new(source, options)?.run()?;

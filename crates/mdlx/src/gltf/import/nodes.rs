@@ -59,6 +59,12 @@ impl Importer<'_> {
             None => IDENTITY.repeat(n),
         };
         let mut out = Vec::with_capacity(n);
+        let index: HashMap<usize, usize> = skin
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(k, j)| (j.value(), k))
+            .collect();
         for (k, j) in skin.joints.iter().enumerate() {
             let mut j = j.value();
             if j >= self.doc.nodes.len() {
@@ -67,12 +73,19 @@ impl Importer<'_> {
                     format!("node {j} does not exist"),
                 ));
             }
+            let mut bind = k;
             if self.kind_of(j) == Some("copy") {
                 if let Some(of) = self.original_of(j) {
                     j = of;
+                    // Bound as the original is where it is a joint of this skin too (an
+                    // editor that writes one skin over every bone, as Blender does, may
+                    // give the copy a bind frame of its own: Blender 3.4 turns bones).
+                    bind = index.get(&of).copied().unwrap_or(k);
                 }
             }
-            let m: Mat4 = ibm[k * 16..k * 16 + 16].try_into().expect("16 floats");
+            let m: Mat4 = ibm[bind * 16..bind * 16 + 16]
+                .try_into()
+                .expect("16 floats");
             let b = invert_affine(&m).unwrap_or(self.g.safe[j]);
             let w = self.wnode(j, b, Kind::Bone);
             out.push(w);

@@ -90,7 +90,12 @@ impl<'a> Importer<'a> {
             .filter(|&o| o < self.doc.nodes.len())
     }
 
-    pub(super) fn run(mut self) -> Result<Import, GltfError> {
+    pub(super) fn run(self) -> Result<Import, GltfError> {
+        Ok(self.run_with_sources()?.0)
+    }
+
+    /// The import, and which glTF node and material each node and material came from.
+    pub(super) fn run_with_sources(mut self) -> Result<(Import, Sources), GltfError> {
         for note in &self.src.notes {
             self.losses
                 .add(note.path.clone(), format!("not carried: {}", note.message));
@@ -186,21 +191,23 @@ impl<'a> Importer<'a> {
         }
         let textures = mats.into_textures();
         notes.extend(self.finish(&mut model));
-        Ok(Import {
-            model,
-            losses: self.losses.into_list(),
-            textures,
-            geosets: sources,
-            skin_error,
-            rotation_error: self.rotation_error,
-            sources: Sources {
+        Ok((
+            Import {
+                model,
+                losses: self.losses.into_list(),
+                textures,
+                geosets: sources,
+                skin_error,
+                rotation_error: self.rotation_error,
+                scale,
+                height,
+                notes,
+            },
+            Sources {
                 nodes: node_sources,
                 materials: material_sources,
             },
-            scale,
-            height,
-            notes,
-        })
+        ))
     }
 
     pub(super) fn scene_name(&self) -> String {

@@ -81,6 +81,11 @@ fn same_skin(a: &BTreeMap<u32, f32>, b: &BTreeMap<u32, f32>) -> bool {
     close || (a.len() > 4 && b.len() <= 4 && b.keys().all(|k| a.contains_key(k)))
 }
 
+/// How far a normal may turn and be the same (each component of the unit vector):
+/// Blender keeps custom normals in 16-bit angles within a local frame, which moves them by
+/// up to about 2e-3.
+const NORMAL_TOLERANCE: f32 = 1e-2;
+
 /// Whether vertex `b` (of the glTF) is vertex `a` (of the model). Where the model's
 /// position, normal or UV is not a number (or its normal has no direction), the export
 /// wrote a stand-in: any value matches it.
@@ -90,7 +95,7 @@ fn same_vertex(a: &Vertex, b: &Vertex, tol: f32) -> bool {
     };
     let unit = (a.normal.iter().map(|c| c * c).sum::<f32>() - 1.0).abs() < 1e-3;
     near(&a.pos, &b.pos, tol)
-        && (!unit || near(&a.normal, &b.normal, 1e-3))
+        && (!unit || near(&a.normal, &b.normal, NORMAL_TOLERANCE))
         && a.uvs.len() == b.uvs.len()
         && a.uvs.iter().zip(&b.uvs).all(|(x, y)| near(x, y, 1e-5))
         && same_skin(&a.skin, &b.skin)
@@ -200,35 +205,10 @@ fn unchanged(kept: &[Vertex], kg: &Geoset, fresh: &[(Vec<Vertex>, &Geoset)], siz
         for v in verts {
             match class_of(v, kept, &class, &grid, side, tol) {
                 Some(c) => fclass.push(Some(c)),
-                None => {
-                    if std::env::var_os("MDLX_KEEP_DEBUG").is_some() {
-                        eprintln!(
-                            "unmatched {:?} {:?} {:?} {:?}",
-                            v.pos, v.normal, v.uvs, v.skin
-                        );
-                        let d =
-                            |x: &Vertex| (0..3).map(|k| (x.pos[k] - v.pos[k]).powi(2)).sum::<f32>();
-                        if let Some(n) = kept.iter().min_by(|a, b| d(a).total_cmp(&d(b))) {
-                            eprintln!(
-                                "nearest   {:?} {:?} {:?} {:?}",
-                                n.pos, n.normal, n.uvs, n.skin
-                            );
-                        }
-                    }
-                    return false;
-                }
+                None => return false,
             }
         }
         got.extend(triangle_set(g, &fclass));
-    }
-    if got != want && std::env::var_os("MDLX_KEEP_DEBUG").is_some() {
-        eprintln!(
-            "triangles {} {} {:?} {:?}",
-            want.len(),
-            got.len(),
-            want.difference(&got).take(3).collect::<Vec<_>>(),
-            got.difference(&want).take(3).collect::<Vec<_>>()
-        );
     }
     got == want
 }

@@ -2,7 +2,7 @@
 
 use super::{Changes, Ids, TOLERANCE};
 use crate::gltf::export::base_texture;
-use crate::gltf::import::{Import, ImportedTexture};
+use crate::gltf::import::{Import, ImportedTexture, Sources};
 use crate::model::{Material, Model, Texture};
 
 /// Where the materials went, and the textures the result needs written.
@@ -98,6 +98,7 @@ pub(super) fn merge(
     out: &mut Model,
     kept: &Model,
     fresh: &Import,
+    sources: &Sources,
     doc: &gltf_json::Root,
     ids: &Ids,
     changes: &mut Changes,
@@ -109,7 +110,7 @@ pub(super) fn merge(
     };
     let mut wanted: Vec<String> = Vec::new();
     let mut done = std::collections::HashSet::new();
-    for (fm, src) in fresh.sources.materials.iter().enumerate() {
+    for (fm, src) in sources.materials.iter().enumerate() {
         let Some(g) = *src else { continue };
         let Some(mi) = ids
             .materials

@@ -34,6 +34,7 @@
 
 mod geosets;
 mod materials;
+mod motion;
 mod nodes;
 mod sequences;
 mod tracks;
@@ -169,16 +170,20 @@ impl Ids {
 }
 
 /// Whether `got` is `exported` as Blender gives a name back: the same, cut to 63 bytes,
-/// or either with a `.001`-style number after it.
+/// or either with a `.001`-style number after it (Blender cuts the name further to make
+/// room for the number).
 pub(super) fn same_name(exported: &str, got: &str) -> bool {
     let base = match got.rsplit_once('.') {
         Some((b, n)) if n.len() == 3 && n.bytes().all(|c| c.is_ascii_digit()) => b,
         _ => got,
     };
     let short = crate::gltf::export::short_name(exported);
-    [got, base]
-        .iter()
-        .any(|g| *g == exported || *g == short || (!g.is_empty() && short.starts_with(*g)))
+    let cut = |g: &str| g.len() >= 59 && short.starts_with(g);
+    got == exported
+        || got == short
+        || base == exported
+        || base == short
+        || (got != base && cut(base))
 }
 
 /// What the reconciliation found changed, for the import's notes.
@@ -191,11 +196,12 @@ impl Changes {
     }
 }
 
-/// The model `fresh` made of the glTF (with [`Import::sources`]), reconciled with the
+/// The model `fresh` made of the glTF (with `sources`: where its parts came from), reconciled with the
 /// embedded model `kept`: see the module documentation.
 pub(super) fn reconcile(
     kept: Model,
     fresh: Import,
+    sources: &super::Sources,
     src: &Source,
     opts: &super::ImportOptions,
 ) -> Result<Import, GltfError> {
@@ -220,24 +226,27 @@ pub(super) fn reconcile(
     )
     .to_glb();
     let again = Source::from_bytes(&again, None)?;
-    let base = super::Importer::new(&again, opts)?.run()?;
+    let base_player = motion::Player::new(&again, opts)?;
     let base_ids = Ids::of(&again.root);
-    let read = nodes::Read {
-        import: &base,
+    let base = nodes::Base {
+        player: &base_player,
         ids: &base_ids,
     };
+    let glb = motion::Player::new(src, opts)?;
     let node_map = nodes::merge(
         &mut out,
         &kept,
         &fresh,
+        sources,
         &ids,
-        &read,
-        doc,
+        &glb,
+        &base,
+        src,
         &seqs,
         size,
         &mut changes,
     );
-    let mats = materials::merge(&mut out, &kept, &fresh, doc, &ids, &mut changes);
+    let mats = materials::merge(&mut out, &kept, &fresh, sources, doc, &ids, &mut changes);
     let skin_error = geosets::merge(
         &mut out,
         &kept,
@@ -273,6 +282,5 @@ pub(super) fn reconcile(
         scale: 1.0,
         height: fresh.height,
         notes,
-        sources: Default::default(),
     })
 }

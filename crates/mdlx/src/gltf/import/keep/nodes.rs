@@ -1,11 +1,12 @@
 //! Nodes: which of the glTF's nodes is which of the model's, and what of each changed.
 
+use super::motion::{relative, Player};
 use super::sequences::Seqs;
 use super::{same_name, tracks, Changes, Ids, TOLERANCE};
-use crate::anim::math::{invert_affine, mul, Mat4};
-use crate::anim::{Clock, NodeKind, Skeleton};
-use crate::format::track::{KGRT, KGSC, KGTR};
-use crate::gltf::import::Import;
+use crate::anim::math::Mat4;
+use crate::anim::{NodeKind, Skeleton};
+use crate::gltf::import::{Import, Sources};
+use crate::gltf::source::Source;
 use crate::model::{Model, Node, Tracks};
 use std::collections::{BTreeSet, HashMap};
 
@@ -36,22 +37,6 @@ pub(super) fn node_mut(m: &mut Model, kind: NodeKind, index: usize) -> Option<&m
     })
 }
 
-/// The transform of every node relative to its parent's, at one moment.
-fn locals(s: &Skeleton, clock: &Clock) -> Vec<Mat4> {
-    let pose = s.pose_at(clock, None);
-    s.nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let w = pose.nodes[i].world;
-            match n.parent.and_then(|p| invert_affine(&pose.nodes[p].world)) {
-                Some(inv) => mul(&inv, &w),
-                None => w,
-            }
-        })
-        .collect()
-}
-
 /// Whether two local transforms differ: translations by more than the tolerance of
 /// `size`, the rest (rotation and scale) by more than the tolerance of the larger of 1 and
 /// the transform's scale.
@@ -71,78 +56,43 @@ fn differ(a: &Mat4, b: &Mat4, size: f32) -> bool {
     })
 }
 
-/// The key times (ms) of the transform tracks of the fresh model inside `w`, with its ends,
-/// at most [`MAX_MOMENTS`] of them.
-fn moments(f: &Model, w: [u32; 2]) -> Vec<u32> {
-    let mut set: BTreeSet<u32> = BTreeSet::from([w[0], w[1]]);
-    for n in f.nodes() {
-        for a in n
-            .tracks
-            .iter()
-            .filter(|a| [KGTR, KGRT, KGSC].contains(&a.tag))
-        {
-            let times: Vec<i32> = match &a.track {
-                crate::model::AnyTrack::Vector3(t) => t.keys.iter().map(|k| k.time).collect(),
-                crate::model::AnyTrack::Quaternion(t) => t.keys.iter().map(|k| k.time).collect(),
-                _ => Vec::new(),
-            };
-            set.extend(
-                times
-                    .into_iter()
-                    .filter_map(|t| u32::try_from(t).ok())
-                    .filter(|t| (w[0]..=w[1]).contains(t)),
-            );
-        }
-    }
-    let all: Vec<u32> = set.into_iter().collect();
-    if all.len() <= MAX_MOMENTS {
-        return all;
-    }
-    let step = all.len() as f64 / MAX_MOMENTS as f64;
-    (0..MAX_MOMENTS)
-        .map(|i| all[((i as f64 * step) as usize).min(all.len() - 1)])
-        .chain(std::iter::once(w[1]))
-        .collect()
-}
-
 /// Per kept node, per result sequence: whether the glTF moves it otherwise than `base`
-/// (the embedded model as this crate's own glTF gives it back, with the same
-/// sequences: what the glTF would hold had nothing changed it). `pairs` are (kept node,
-/// base node, fresh node).
+/// does (the embedded model's own export: what the glTF would hold had nothing changed
+/// it), compared at the times the glTF keys (see [`motion`]). `nodes` gives each kept
+/// node's glTF node in the glTF and in `base`, `parents` each kept node's parent.
 fn changed_motion(
-    base: &Model,
-    f: &Model,
+    glb: &Player,
+    base: &Player,
     seqs: &Seqs,
-    kept_nodes: usize,
-    pairs: &[(usize, usize, usize)],
+    nodes: &[Option<(usize, usize)>],
+    parents: &[Option<usize>],
     size: f32,
 ) -> Vec<Vec<bool>> {
-    let (bs, fs) = (Skeleton::new(base), Skeleton::new(f));
-    let mut out = vec![vec![false; seqs.list.len()]; kept_nodes];
+    let mut out = vec![vec![false; seqs.list.len()]; nodes.len()];
     for r in 0..seqs.list.len() {
         let (Some(j), Some(i)) = (seqs.kept[r], seqs.fresh[r]) else {
             continue;
         };
-        let (Some(bw), fw) = (
-            base.sequences.get(j).map(|s| s.interval),
-            f.sequences[i].interval,
-        ) else {
-            continue;
-        };
-        let len = (bw[1].saturating_sub(bw[0])).min(fw[1].saturating_sub(fw[0]));
-        for t in moments(f, fw) {
-            let e = f64::from(t.saturating_sub(fw[0]).min(len));
-            let a = locals(&bs, &Clock::unwrapped(base, j, e));
-            let b = locals(&fs, &Clock::unwrapped(f, i, e));
-            for &(ki, bk, fk) in pairs {
-                if !out[ki][r] && differ(&a[bk], &b[fk], size) {
+        let len = glb.duration(i).min(base.duration(j));
+        let mut times: Vec<f32> = glb.times(i).into_iter().filter(|&t| t <= len).collect();
+        if times.len() > MAX_MOMENTS {
+            let step = times.len() as f64 / MAX_MOMENTS as f64;
+            times = (0..MAX_MOMENTS)
+                .map(|k| times[((k as f64 * step) as usize).min(times.len() - 1)])
+                .collect();
+        }
+        for t in times {
+            let (a, b) = (base.game(j, t), glb.game(i, t));
+            for (ki, pair) in nodes.iter().enumerate() {
+                let Some((g, bg)) = *pair else { continue };
+                if out[ki][r] {
+                    continue;
+                }
+                let p = parents[ki].and_then(|p| nodes[p]);
+                let lb = relative(&a, bg, p.map(|p| p.1));
+                let lg = relative(&b, g, p.map(|p| p.0));
+                if differ(&lb, &lg, size) {
                     out[ki][r] = true;
-                    if std::env::var_os("MDLX_KEEP_DEBUG").is_some() {
-                        eprintln!(
-                            "node {ki} seq {r} t {t} e {e}\n S {:?}\n F {:?}",
-                            a[bk], b[fk]
-                        );
-                    }
                 }
             }
         }
@@ -156,7 +106,7 @@ fn changed_motion(
 fn identify(
     kept: &Skeleton,
     fs: &Skeleton,
-    fresh: &Import,
+    sources: &Sources,
     ids: &Ids,
 ) -> (Vec<Option<usize>>, Vec<bool>) {
     let by_id: HashMap<(NodeKind, usize), usize> = kept
@@ -175,8 +125,7 @@ fn identify(
         .nodes
         .iter()
         .map(|n| {
-            let g = fresh
-                .sources
+            let g = sources
                 .nodes
                 .get(n.node.object_id as usize)
                 .copied()
@@ -189,9 +138,8 @@ fn identify(
 
 /// Whether fresh node `k` is not a node of its own: one of this crate's helpers, or the
 /// node Blender makes under a light's bone to hold the light.
-fn not_a_node(fs: &Skeleton, k: usize, fresh: &Import, ids: &Ids) -> bool {
-    let Some(g) = fresh
-        .sources
+fn not_a_node(fs: &Skeleton, k: usize, sources: &Sources, ids: &Ids) -> bool {
+    let Some(g) = sources
         .nodes
         .get(fs.nodes[k].node.object_id as usize)
         .copied()
@@ -205,9 +153,9 @@ fn not_a_node(fs: &Skeleton, k: usize, fresh: &Import, ids: &Ids) -> bool {
             && ids.parent[g].is_some_and(|p| matches!(ids.nodes[p], Some((NodeKind::Light, _)))))
 }
 
-/// The glTF an import reads: the fresh import of it, and what its `extras` say.
-pub(super) struct Read<'a> {
-    pub(super) import: &'a Import,
+/// The embedded model's own export, played, and what its `extras` say.
+pub(super) struct Base<'a> {
+    pub(super) player: &'a Player<'a>,
     pub(super) ids: &'a Ids,
 }
 
@@ -219,41 +167,46 @@ pub(super) fn merge(
     out: &mut Model,
     kept: &Model,
     fresh: &Import,
+    sources: &Sources,
     ids: &Ids,
-    base: &Read,
-    doc: &gltf_json::Root,
+    glb: &Player,
+    base: &Base,
+    src: &Source,
     seqs: &Seqs,
     size: f32,
     changes: &mut Changes,
 ) -> NodeMap {
     let f = &fresh.model;
     let (ks, fs) = (Skeleton::new(kept), Skeleton::new(f));
-    let (kept_of, present) = identify(&ks, &fs, fresh, ids);
-    let bs = Skeleton::new(&base.import.model);
-    let (kept_of_base, _) = identify(&ks, &bs, base.import, base.ids);
-    let mut base_of = vec![None; ks.nodes.len()];
-    for (b, k) in kept_of_base.iter().enumerate() {
-        if let Some(k) = k {
-            base_of[*k] = Some(b);
-        }
-    }
+    let (kept_of, present) = identify(&ks, &fs, sources, ids);
     let pairs: Vec<(usize, usize)> = kept_of
         .iter()
         .enumerate()
         .filter_map(|(k, i)| i.map(|i| (i, k)))
         .collect();
-    let triples: Vec<(usize, usize, usize)> = pairs
-        .iter()
-        .filter_map(|&(ki, fk)| base_of[ki].map(|bk| (ki, bk, fk)))
-        .collect();
-    let mut motion = changed_motion(&base.import.model, f, seqs, ks.nodes.len(), &triples, size);
-    // A node the embedded model's own glTF does not give back cannot be compared: the
-    // glTF's motion for it is taken.
-    for &(ki, _) in &pairs {
-        if base_of[ki].is_none() {
-            motion[ki].iter_mut().for_each(|m| *m = true);
+    // Each kept node's glTF node here and in the base (the first that carries it).
+    let first = |ids: &Ids| {
+        let mut m: HashMap<(NodeKind, usize), usize> = HashMap::new();
+        for (g, id) in ids.nodes.iter().enumerate() {
+            if let Some(id) = id {
+                m.entry(*id).or_insert(g);
+            }
         }
-    }
+        m
+    };
+    let (here, there) = (first(ids), first(base.ids));
+    let nodes: Vec<Option<(usize, usize)>> = ks
+        .nodes
+        .iter()
+        .map(|n| {
+            Some((
+                *here.get(&(n.kind, n.index))?,
+                *there.get(&(n.kind, n.index))?,
+            ))
+        })
+        .collect();
+    let parents: Vec<Option<usize>> = ks.nodes.iter().map(|n| n.parent).collect();
+    let motion = changed_motion(glb, base.player, seqs, &nodes, &parents, size);
     let mut of_fresh: Vec<Option<u32>> = vec![None; f.pivot_points.len().max(f.node_count())];
     let mut reparent: Vec<(NodeKind, usize, usize)> = Vec::new();
     for &(ki, fk) in &pairs {
@@ -272,13 +225,12 @@ pub(super) fn merge(
             .any(|(a, b)| !((a - b).abs() <= TOLERANCE * size));
         let parent_changed = kn.parent != fnode.parent.and_then(|p| kept_of[p])
             || (kn.parent.is_some() && fnode.parent.is_none());
-        let gname = fresh
-            .sources
+        let gname = sources
             .nodes
             .get(fnode.node.object_id as usize)
             .copied()
             .flatten()
-            .and_then(|g| doc.nodes[g].name.clone())
+            .and_then(|g| src.root.nodes[g].name.clone())
             .unwrap_or_default();
         let Some(node) = node_mut(out, kn.kind, kn.index) else {
             continue;
@@ -317,7 +269,7 @@ pub(super) fn merge(
     let mut next = out.pivot_points.len().max(out.node_count()) as u32;
     let mut added: Vec<(NodeKind, usize, usize)> = Vec::new();
     for k in 0..fs.nodes.len() {
-        if kept_of[k].is_some() || not_a_node(&fs, k, fresh, ids) {
+        if kept_of[k].is_some() || not_a_node(&fs, k, sources, ids) {
             continue;
         }
         let fnode = &fs.nodes[k];
