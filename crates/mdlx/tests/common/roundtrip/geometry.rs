@@ -33,6 +33,8 @@ pub(crate) struct Matching {
 }
 
 type Cell = (i64, i64, i64);
+/// Source vertices (geoset, vertex) near a vertex, with their scores.
+type Near = Vec<((usize, usize), f64)>;
 
 fn uv(g: &Geoset, v: usize) -> Option<[f32; 2]> {
     g.uv_sets.first().and_then(|s| s.get(v)).copied()
@@ -78,7 +80,7 @@ impl<'m> Grid<'m> {
     }
 
     /// Every source vertex within the tolerances of vertex `v` of `g`, with its score.
-    fn near(&self, g: &Geoset, v: usize, size: f64) -> Vec<((usize, usize), f64)> {
+    fn near(&self, g: &Geoset, v: usize, size: f64) -> Near {
         let p = g.vertices[v];
         if !p.iter().all(|c| c.is_finite()) {
             return Vec::new();
@@ -121,7 +123,7 @@ pub(crate) fn match_vertices(src: &Model, back: &Model, size: f64) -> Matching {
         .filter(|&g| src.geosets[g].shows_at_lod(0) && !src.geosets[g].faces.is_empty())
         .collect();
     let grid = Grid::new(src, &exported, size);
-    let cands: Vec<Vec<Vec<((usize, usize), f64)>>> = back
+    let cands: Vec<Vec<Near>> = back
         .geosets
         .iter()
         .map(|g| {
