@@ -9,6 +9,7 @@
 #   {"jobs": [{"input": "/abs/a.glb", "output": "/abs/a.blender.glb",
 #              "edits": [{"edit": "rename_action", "old": "Stand", "new": "Stand Two"}],
 #              "python": "optional snippet run after the edits, with bpy, scene, edits",
+#              "tag": "any JSON, echoed in the output line",
 #              "inspect": false,          # report what Blender holds after the import
 #              "fps": null,               # scene fps set before the import (default 24)
 #              "import_options": {}, "export_options": {}}],   # per-job overrides
@@ -155,7 +156,7 @@ def fresh_scene(fps):
 
 
 def run_job(job, request):
-    rec = {"input": job.get("input"), "output": job.get("output"), "error": None,
+    rec = {"input": job.get("input"), "output": job.get("output"), "tag": job.get("tag"), "error": None,
            "blender": bpy.app.version_string, "addon": addon_version()}
     t0 = time.time()
     scene = fresh_scene(job.get("fps") or request.get("fps"))

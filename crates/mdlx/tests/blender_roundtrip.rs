@@ -211,13 +211,13 @@ fn start_blender(
     b: &Blender,
     exe: &Path,
     dir: &Path,
-    jobs: &[(PathBuf, PathBuf)],
+    jobs: &[(PathBuf, PathBuf, String)],
 ) -> std::process::Child {
     let script = common::repo().join("tools/blender-roundtrip/roundtrip.py");
     let request = dir.join(format!("request-{}.json", b.label));
     let list: Vec<serde_json::Value> = jobs
         .iter()
-        .map(|(i, o)| serde_json::json!({"input": i, "output": o}))
+        .map(|(i, o, tag)| serde_json::json!({"input": i, "output": o, "tag": tag}))
         .collect();
     std::fs::write(&request, serde_json::json!({ "jobs": list }).to_string()).unwrap();
     let log = std::fs::File::create(dir.join(format!("blender-{}.log", b.label))).unwrap();
@@ -387,14 +387,13 @@ fn corpus_models_through_blender_come_back_whole() {
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();
     // Every Blender at once (one process each), then their answers.
-    let jobs_of = |b: &Blender| -> Vec<(PathBuf, PathBuf)> {
+    let jobs_of = |b: &Blender| -> Vec<(PathBuf, PathBuf, String)> {
         inputs
             .iter()
-            .map(|i| {
-                (
-                    i.clone(),
-                    i.with_extension(format!("blender{}.glb", b.label)),
-                )
+            .zip(&picks)
+            .map(|(i, p)| {
+                let out = i.with_extension(format!("blender{}.glb", b.label));
+                (i.clone(), out, p.file.clone())
             })
             .collect()
     };
@@ -415,15 +414,15 @@ fn corpus_models_through_blender_come_back_whole() {
         );
         let seconds: f64 = answers.values().filter_map(|a| a["seconds"].as_f64()).sum();
         // Reusing a folder, the files Blender did not get to are left out.
-        let (picks, jobs): (Vec<&Pick>, Vec<(PathBuf, PathBuf)>) = picks
+        let (picks, jobs): (Vec<&Pick>, Vec<(PathBuf, PathBuf, String)>) = picks
             .iter()
             .zip(jobs_of(b))
-            .filter(|(_, (i, _))| !reuse || answers.contains_key(i.to_str().unwrap()))
+            .filter(|(_, (i, _, _))| !reuse || answers.contains_key(i.to_str().unwrap()))
             .unzip();
         let outcomes: Vec<Outcome> = picks
             .iter()
             .zip(&jobs)
-            .map(|(p, (i, o))| back_from_blender(p, answers.get(i.to_str().unwrap()), o))
+            .map(|(p, (i, o, _))| back_from_blender(p, answers.get(i.to_str().unwrap()), o))
             .collect();
         let failures = table(b.label, &picks, &outcomes, seconds);
         let failing: BTreeSet<(&str, &str)> = failures
