@@ -347,7 +347,9 @@ pub(crate) fn pose_row(
             ));
         }
     }
-    let (mut worst, mut compared, mut shown_apart) = (0.0f64, 0usize, 0usize);
+    // `shown`: matched vertices whose source geoset shows; `compared`: those of them with a
+    // finite distance. A model hidden at every moment compared has nothing to compare.
+    let (mut worst, mut shown, mut compared, mut shown_apart) = (0.0f64, 0usize, 0usize, 0usize);
     for (c1, c2) in &clocks {
         let p1 = posed_geosets(src, sk1, &sk1.pose_at(c1, None), c1);
         let p2 = posed_geosets(back, sk2, &sk2.pose_at(c2, None), c2);
@@ -361,6 +363,7 @@ pub(crate) fn pose_row(
                 if !p1[g].visible {
                     continue;
                 }
+                shown += 1;
                 let d = super::dist(p1[g].positions[v], g2.positions[j]) / size;
                 if d.is_finite() {
                     compared += 1;
@@ -369,11 +372,12 @@ pub(crate) fn pose_row(
             }
         }
     }
+    let matched = m.of.iter().flatten().any(Option::is_some);
     let has_vertices = m
         .exported
         .iter()
         .any(|&g| !src.geosets[g].vertices.is_empty());
-    if compared == 0 && has_vertices && !clocks.is_empty() {
+    if compared == 0 && has_vertices && !clocks.is_empty() && (shown > 0 || !matched) {
         worst = f64::INFINITY;
         row.add("no vertex could be compared".into());
     } else if worst > POSE_TOLERANCE {
