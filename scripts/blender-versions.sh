@@ -14,7 +14,8 @@
 #    ${MDLX_BPY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mdlx} (bpy45, bpy50) is reused when
 #    it has the right bpy, else made with Python 3.11 (the only Python the bpy wheels are
 #    built for; $MDLX_PYTHON311, else python3.11, else python3 when it is 3.11) and
-#    `pip install bpy==...` from PyPI (about 360 MB each).
+#    `pip install bpy==...` from PyPI (a 360 MB download, about 950 MB installed, each;
+#    no pip cache kept).
 # 3. Each is checked by importing a glTF sample and exporting it again with the stock
 #    glTF add-on. What failed is said on stderr; the exit status is 1 when any of the
 #    three cannot be prepared (the assignments of those that could are still printed).
@@ -102,7 +103,7 @@ prepare_bpy() {
         say "$base -m venv $dir failed"
         return 1
     fi
-    if ! "$dir/bin/python" -m pip install --disable-pip-version-check -q "bpy==$version" >&2; then
+    if ! "$dir/bin/python" -m pip install --disable-pip-version-check --no-cache-dir -q "bpy==$version" >&2; then
         say "pip install bpy==$version into $dir failed"
         rm -rf "$dir"
         return 1
