@@ -34,7 +34,7 @@ use std::process::Command;
 
 /// The CI sample: together they hold every node kind (and cameras, texture and geoset
 /// animations, global sequences), versions 800, 1000 and 1100, MDX and MDL; [`features`]
-/// checks that at run time. About 15 s of each Blender. (The corpus's one MDL of version
+/// checks that at run time. About 25 s of each Blender. (The corpus's one MDL of version
 /// 1100, a Reforged rifleman, is left out: its 20 sequences over 235 nodes take Blender's
 /// exporter 4 minutes (3.4) and 8 minutes (4.5) to sample.)
 const CI_SAMPLE: &[&str] = &[
