@@ -85,11 +85,15 @@ prepare() {
 # glTF-Validator and three.js in Node, and Blender 3.4 (blender-judge.sh installs Debian's
 # blender package when it is missing). mdx-m3-viewer's renderer in headless Chromium judges
 # `mdlx render` (render_vs_m3v.rs); Pillow reads the animations it writes (render_output.rs).
-peers_ready= judges_ready= blender_ready=
+# Blender 3.4, 4.5 and 5.0 (blender-versions.sh: the PyPI bpy modules in venvs under
+# ~/.cache/mdlx, about 3 minutes to install on a fresh machine) carry models through
+# Blender and back (blender_roundtrip.rs) and test the round-trip tool and its edits.
+peers_ready= judges_ready= blender_ready= blenders_ready=
 prepare scripts/peer-mdl.sh "the peer checks" && peers_ready=1
 prepare scripts/pillow-oracle.sh "the Pillow oracle" || true
 prepare scripts/gltf-judges.sh "the glTF judges" && judges_ready=1
 prepare scripts/blender-judge.sh "Blender" && blender_ready=1
+prepare scripts/blender-versions.sh "Blender 3.4, 4.5 and 5.0" && blenders_ready=1
 prepare scripts/sarif-judge.sh "the SARIF judges" || true
 prepare scripts/smpq-judge.sh "StormLib (smpq)" || true
 prepare scripts/m3v-render.sh "mdx-m3-viewer's renderer" || true
@@ -117,6 +121,7 @@ suite() {
 if [ -n "$peers_ready" ]; then suite scripts/test-peer-repair.sh; fi
 if [ -n "$judges_ready" ]; then suite scripts/test-gltf-judges.sh; fi
 if [ -n "$blender_ready" ]; then suite scripts/test-blender-judge.sh; fi
+if [ -n "$blenders_ready" ]; then suite scripts/test-blender-roundtrip.sh; fi
 # The Python bindings (crates/mdlx-py) and the Blender add-on built on them: the wheel is
 # built after cargo test, in its target folder (maturin from PyPI, in a cached venv), then
 # pytest runs on it and the add-on is tried in every Blender there is (3.4, bpy 4.5, 5.0).

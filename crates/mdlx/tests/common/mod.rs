@@ -5,6 +5,7 @@ pub(crate) mod judges;
 pub(crate) mod mdl_diff;
 pub(crate) mod peer_faults;
 pub(crate) mod posed;
+pub(crate) mod roundtrip;
 
 use std::path::{Path, PathBuf};
 
