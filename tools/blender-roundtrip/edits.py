@@ -282,9 +282,12 @@ def replace_image(scene, material, name, path=None, size=(8, 8), color=(0.0, 0.5
         raise KeyError("no node material named %r (there are %s)"
                        % (material, [m.name for m in bpy.data.materials][:40]))
     bsdf = next((n for n in mat.node_tree.nodes if n.type == "BSDF_PRINCIPLED"), None)
-    if bsdf is None:
-        raise KeyError("material %r has no Principled BSDF" % material)
-    nodes = upstream_images(bsdf.inputs["Base Color"]) or upstream_images(bsdf.inputs["Alpha"])
+    if bsdf is not None:
+        nodes = upstream_images(bsdf.inputs["Base Color"]) or upstream_images(bsdf.inputs["Alpha"])
+    else:
+        # An unlit material (KHR_materials_unlit): the importer makes it of emission, with
+        # the base colour image its only image.
+        nodes = [n for n in mat.node_tree.nodes if n.type == "TEX_IMAGE"]
     if not nodes:
         raise KeyError("material %r has no image on its base colour" % material)
     if path:

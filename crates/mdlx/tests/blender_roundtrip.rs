@@ -26,11 +26,11 @@
 
 mod common;
 
+use common::blender::{read_answers, start_blender, Blender, BLENDERS};
 use common::roundtrip::{compare, Report, POSE_TOLERANCE, ROWS};
 use mdlx::model::Model;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The CI sample: together they hold every node kind (and cameras, texture and geoset
 /// animations, global sequences), versions 800, 1000 and 1100, MDX and MDL; [`features`]
@@ -51,32 +51,6 @@ const KNOWN: &str = include_str!("blender_roundtrip_known.tsv");
 
 /// The pseudo-row of a file that Blender or our import could not take at all.
 const RAN: &str = "ran";
-
-/// One Blender: its label, the variable that names it, and whether it is the binary (3.4)
-/// or a Python with the `bpy` module.
-struct Blender {
-    label: &'static str,
-    var: &'static str,
-    binary: bool,
-}
-
-const BLENDERS: [Blender; 3] = [
-    Blender {
-        label: "3.4",
-        var: "MDLX_BLENDER",
-        binary: true,
-    },
-    Blender {
-        label: "4.5",
-        var: "MDLX_BPY45",
-        binary: false,
-    },
-    Blender {
-        label: "5.0",
-        var: "MDLX_BPY50",
-        binary: false,
-    },
-];
 
 /// A model of the selection.
 struct Pick {
@@ -203,50 +177,6 @@ fn quarter(picks: Vec<Pick>) -> Vec<Pick> {
         .zip(keep)
         .filter(|(p, k)| *k || !features(&p.file, &p.model).is_subset(&have))
         .map(|(p, _)| p)
-        .collect()
-}
-
-/// Starts `roundtrip.py` in Blender `b` (at `exe`) over the jobs, its output in `dir`.
-fn start_blender(
-    b: &Blender,
-    exe: &Path,
-    dir: &Path,
-    jobs: &[(PathBuf, PathBuf, String)],
-) -> std::process::Child {
-    let script = common::repo().join("tools/blender-roundtrip/roundtrip.py");
-    let request = dir.join(format!("request-{}.json", b.label));
-    let list: Vec<serde_json::Value> = jobs
-        .iter()
-        .map(|(i, o, tag)| serde_json::json!({"input": i, "output": o, "tag": tag}))
-        .collect();
-    std::fs::write(&request, serde_json::json!({ "jobs": list }).to_string()).unwrap();
-    let log = std::fs::File::create(dir.join(format!("blender-{}.log", b.label))).unwrap();
-    let mut cmd = Command::new(exe);
-    if b.binary {
-        cmd.args(["-b", "--factory-startup", "--python"])
-            .arg(&script)
-            .arg("--");
-    } else {
-        cmd.arg(&script);
-    }
-    cmd.arg(&request)
-        .arg(answers_path(b, dir))
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .expect("Blender starts")
-}
-
-fn answers_path(b: &Blender, dir: &Path) -> PathBuf {
-    dir.join(format!("answers-{}.jsonl", b.label))
-}
-
-/// The JSON lines Blender `b` wrote in `dir`, by input file.
-fn read_answers(b: &Blender, dir: &Path) -> BTreeMap<String, serde_json::Value> {
-    let text = std::fs::read_to_string(answers_path(b, dir)).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .map(|v| (v["input"].as_str().unwrap_or("").to_string(), v))
         .collect()
 }
 
@@ -399,7 +329,15 @@ fn corpus_models_through_blender_come_back_whole() {
     };
     let children: Vec<_> = blenders
         .iter()
-        .map(|(b, exe)| (!reuse).then(|| start_blender(b, exe, &dir, &jobs_of(b))))
+        .map(|(b, exe)| {
+            (!reuse).then(|| {
+                let jobs: Vec<serde_json::Value> = jobs_of(b)
+                    .iter()
+                    .map(|(i, o, tag)| serde_json::json!({"input": i, "output": o, "tag": tag}))
+                    .collect();
+                start_blender(b, exe, &dir, &jobs)
+            })
+        })
         .collect();
     for ((b, _), child) in blenders.iter().zip(children) {
         if let Some(mut c) = child {

@@ -82,7 +82,13 @@ pub(crate) fn decode(data: &[u8], path: &Path, opts: &mdlx::ReadOptions) -> Resu
     };
     let warnings = loaded.warnings.iter().map(|w| Note::mdl_warning(w, &shown));
     let losses = (loaded.losses.iter()).map(|l| Note::loss(from, l));
-    let ready = (loaded.notes.iter()).map(|l| Note::fitted(READY, l));
+    let ready = (loaded.notes.iter()).map(|l| {
+        if l.place == mdlx::gltf::import::ROUND_TRIP {
+            Note::fitted("back from the glTF", &mdlx::Loss::new("", l.what.clone()))
+        } else {
+            Note::fitted(READY, l)
+        }
+    });
     let notes = warnings.chain(losses).chain(ready).collect();
     let described = match loaded.source {
         Source::Gltf { .. } => format!(

@@ -1,6 +1,7 @@
 //! Shared helpers for corpus tests: where the corpus is and which files belong to which family.
 #![allow(dead_code)]
 
+pub(crate) mod blender;
 pub(crate) mod judges;
 pub(crate) mod mdl_diff;
 pub(crate) mod peer_faults;

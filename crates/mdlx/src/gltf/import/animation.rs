@@ -115,6 +115,18 @@ impl Importer<'_> {
             for what in lost {
                 self.losses.add(format!("animations[{ai}]"), what);
             }
+            let mut times: HashMap<usize, Vec<f32>> = HashMap::new();
+            for (&(node, _), c) in &map {
+                times
+                    .entry(node)
+                    .or_default()
+                    .extend(c.times.iter().copied());
+            }
+            for t in times.values_mut() {
+                t.sort_by(f32::total_cmp);
+                t.dedup();
+            }
+            self.key_times.push(times);
             self.channels.push(map);
             self.durations.push(duration);
         }

@@ -123,9 +123,11 @@
 mod animation;
 mod graph;
 mod keep;
+pub use keep::ROUND_TRIP;
 mod keys;
 mod material;
 mod mesh;
+mod names;
 mod nodes;
 mod ready;
 mod run;
@@ -334,6 +336,7 @@ enum Kind {
     Light,
     Attachment,
     EventObject,
+    CollisionShape,
 }
 
 /// A Warcraft node: a glTF node with a bind frame.
@@ -445,6 +448,9 @@ struct Importer<'a> {
     channels: Vec<BTreeMap<(usize, u8), GChannel>>,
     /// Animation durations (seconds).
     durations: Vec<f32>,
+    /// Per animation: every node's key times (seconds), of every channel (those that only
+    /// restate the rest transform too): when an event object fires.
+    key_times: Vec<HashMap<usize, Vec<f32>>>,
     wnodes: Vec<WNode>,
     /// (glTF node, bind frame bits) -> Warcraft node.
     wnode_of: HashMap<(usize, [u32; 16]), usize>,

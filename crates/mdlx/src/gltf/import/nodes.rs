@@ -135,7 +135,7 @@ impl Importer<'_> {
             let kinded = matches!(
                 self.kind_of(i),
                 Some("Bone" | "Helper" | "Attachment" | "EventObject" | "Light")
-            );
+            ) || self.named(i).is_some();
             if self.primary[i].is_none() && (self.animated(i) || light || kinded) {
                 let kind = if light { Kind::Light } else { Kind::Helper };
                 let w = self.g.safe[i];
@@ -207,6 +207,7 @@ impl Importer<'_> {
             Kind::Helper,
             Kind::Attachment,
             Kind::EventObject,
+            Kind::CollisionShape,
         ];
         let mut id = 0u32;
         for kind in order {
@@ -240,7 +241,12 @@ impl Importer<'_> {
                 Some("Helper") => Some(Kind::Helper),
                 Some("Attachment") => Some(Kind::Attachment),
                 Some("EventObject") => Some(Kind::EventObject),
-                _ => None,
+                Some(_) => None,
+                None => self.named(w.gnode).map(|n| match n {
+                    names::Named::Attachment => Kind::Attachment,
+                    names::Named::EventObject => Kind::EventObject,
+                    names::Named::Collision => Kind::CollisionShape,
+                }),
             };
             let kind = if w.bound || w.kind == Kind::Bone {
                 Kind::Bone
@@ -300,6 +306,7 @@ impl Importer<'_> {
             Kind::Light => 0x200,
             Kind::EventObject => 0x400,
             Kind::Attachment => 0x800,
+            Kind::CollisionShape => 0x2000,
         };
         let raw_name = m.as_ref().and_then(|m| unhex(m.get("name_hex")));
         let node = Node {
@@ -353,11 +360,16 @@ impl Importer<'_> {
                     tail: Vec::new(),
                 });
             }
+            Kind::CollisionShape => model.collision_shapes.push(crate::model::CollisionShape {
+                node,
+                shape: self.collision_shape(gnode),
+            }),
             Kind::EventObject => {
                 let m = m.unwrap_or(Value::Null);
                 let times: Option<Vec<u32>> = m
                     .get("times")
-                    .and_then(|t| serde_json::from_value(t.clone()).ok());
+                    .and_then(|t| serde_json::from_value(t.clone()).ok())
+                    .or_else(|| self.event_times(model, gnode));
                 let global_sequence_id = m
                     .get("global_sequence_id")
                     .and_then(Value::as_i64)
@@ -377,6 +389,89 @@ impl Importer<'_> {
                     }),
                 });
             }
+        }
+    }
+
+    /// What the node's name makes it ([`names`]), for a node this crate did not export
+    /// that is no joint.
+    pub(super) fn named(&self, node: usize) -> Option<names::Named> {
+        if self.mdlx[node].is_some() {
+            return None;
+        }
+        let n = &self.doc.nodes[node];
+        let named = names::named(n.name.as_deref()?)?;
+        (named == names::Named::Collision || n.mesh.is_none()).then_some(named)
+    }
+
+    /// An event object's times: each key of its node's own animation, in each sequence
+    /// (every animation is one, in order), on the model's timeline.
+    fn event_times(&self, model: &Model, gnode: usize) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        for (a, times) in self.key_times.iter().enumerate() {
+            let (Some(t), Some(s)) = (times.get(&gnode), model.sequences.get(a)) else {
+                continue;
+            };
+            for &k in t {
+                let ms = (f64::from(k) * 1000.0).round() as u32;
+                out.push(s.interval[0].saturating_add(ms).min(s.interval[1]));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    /// A collision shape from a node named so: its mesh's box in model space (a sphere
+    /// around it when the name says sphere), or without a mesh a sphere at the node of the
+    /// radius of its largest scale.
+    fn collision_shape(&self, gnode: usize) -> crate::model::Shape {
+        use crate::model::Shape;
+        let node = &self.doc.nodes[gnode];
+        let world = self.g.world[gnode];
+        let sphere = node
+            .name
+            .as_deref()
+            .is_some_and(|n| n.to_ascii_lowercase().contains("sphere"));
+        let mut lo = [f32::MAX; 3];
+        let mut hi = [f32::MIN; 3];
+        let mesh = node.mesh.and_then(|m| self.doc.meshes.get(m.value()));
+        for p in mesh.iter().flat_map(|m| &m.primitives) {
+            let Some(a) = p
+                .attributes
+                .get(&Checked::Valid(gltf_json::mesh::Semantic::Positions))
+            else {
+                continue;
+            };
+            let Ok((v, 3)) = self.src.read_f32(a.value(), "collision mesh") else {
+                continue;
+            };
+            for c in v.chunks_exact(3) {
+                let q = from_y_up(crate::anim::math::transform_point(
+                    &world,
+                    [c[0], c[1], c[2]],
+                ));
+                if finite(&q) {
+                    for k in 0..3 {
+                        lo[k] = lo[k].min(q[k]);
+                        hi[k] = hi[k].max(q[k]);
+                    }
+                }
+            }
+        }
+        if lo[0] > hi[0] {
+            let centre = from_y_up(translation_of(&world));
+            let radius = (0..3)
+                .map(|c| linear(&world, [0, 1, 2].map(|k| f32::from(u8::from(k == c)))))
+                .map(|v| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt())
+                .fold(0.0f32, f32::max);
+            return Shape::Sphere(centre, radius);
+        }
+        if sphere {
+            let centre = [0, 1, 2].map(|k| (lo[k] + hi[k]) / 2.0);
+            let radius = (0..3).map(|k| (hi[k] - lo[k]) / 2.0).fold(0.0f32, f32::max);
+            Shape::Sphere(centre, radius)
+        } else {
+            Shape::Box([lo, hi])
         }
     }
 

@@ -59,6 +59,7 @@ impl<'a> Importer<'a> {
             losses: Losses::default(),
             channels: Vec::new(),
             durations: Vec::new(),
+            key_times: Vec::new(),
             wnodes: Vec::new(),
             wnode_of: HashMap::new(),
             primary: vec![None; doc.nodes.len()],
@@ -289,6 +290,9 @@ impl<'a> Importer<'a> {
     pub(super) fn mesh_nodes(&self) -> Vec<(usize, usize)> {
         self.scene_order
             .iter()
+            .filter(|&&i| {
+                self.mdlx[i].is_some() || !names::is_collision(self.doc.nodes[i].name.as_deref())
+            })
             .filter_map(|&i| self.doc.nodes[i].mesh.map(|m| (i, m.value())))
             .filter(|&(_, m)| m < self.doc.meshes.len())
             .collect()

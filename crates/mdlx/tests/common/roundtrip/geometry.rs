@@ -119,9 +119,9 @@ fn best(cands: &[((usize, usize), f64)], prefer: Option<usize>) -> Option<(usize
 
 /// Matches every vertex of `back` to a source vertex.
 pub(crate) fn match_vertices(src: &Model, back: &Model, size: f64) -> Matching {
-    let exported: Vec<usize> = (0..src.geosets.len())
-        .filter(|&g| src.geosets[g].shows_at_lod(0) && !src.geosets[g].faces.is_empty())
-        .collect();
+    // Every geoset comes back: the export carries those the game draws at full detail,
+    // and the model embedded in the file the others.
+    let exported: Vec<usize> = (0..src.geosets.len()).collect();
     let grid = Grid::new(src, &exported, size);
     let cands: Vec<Vec<Near>> = back
         .geosets
@@ -139,9 +139,13 @@ pub(crate) fn match_vertices(src: &Model, back: &Model, size: f64) -> Matching {
         .iter()
         .enumerate()
         .map(|(k, vs)| {
+            // Every source geoset that holds one of a vertex's best matches gets its vote
+            // (identical geosets each hold one).
             let mut votes: HashMap<usize, usize> = HashMap::new();
             for c in vs {
-                if let Some((g, _)) = best(c, None) {
+                let top = c.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+                let gs: BTreeSet<usize> = c.iter().filter(|x| x.1 == top).map(|x| x.0 .0).collect();
+                for g in gs {
                     *votes.entry(g).or_default() += 1;
                 }
             }

@@ -224,10 +224,78 @@ fn exported(g: &Geoset) -> bool {
             .any(|t| t.iter().all(|&i| usize::from(i) < n))
 }
 
-/// The fresh geoset `g` in the result: node ids and material mapped, the kept geoset's
-/// level of detail and selection group, one extent per sequence.
+/// `g` with the vertices that are exactly alike (position, normal, UVs, vertex group,
+/// tangent, skin weights) made one: Blender splits vertices along seams and keeps them
+/// split. Faces name the first of each.
+fn welded(g: &Geoset) -> Geoset {
+    let n = g.vertices.len();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    let mut first: HashMap<Vec<u32>, u16> = HashMap::new();
+    let mut map = Vec::with_capacity(n);
+    let mut keep = Vec::new();
+    for v in 0..n {
+        let mut key = bits(&g.vertices[v]);
+        key.extend(bits(g.normals.get(v).map_or(&[][..], |x| &x[..])));
+        for s in &g.uv_sets {
+            key.extend(bits(s.get(v).map_or(&[][..], |x| &x[..])));
+        }
+        key.push(u32::from(g.vertex_groups.get(v).copied().unwrap_or(0)));
+        if let Some(t) = &g.tangents {
+            key.extend(bits(t.get(v).map_or(&[][..], |x| &x[..])));
+        }
+        if let Some(s) = &g.skin {
+            key.extend(
+                s.get(v * 8..v * 8 + 8)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&x| u32::from(x)),
+            );
+        }
+        let next = keep.len() as u16;
+        let k = *first.entry(key).or_insert(next);
+        if k == next {
+            keep.push(v);
+        }
+        map.push(k);
+    }
+    if keep.len() == n {
+        return g.clone();
+    }
+    let pick = |list: &[[f32; 3]]| keep.iter().filter_map(|&v| list.get(v).copied()).collect();
+    let mut out = g.clone();
+    out.vertices = pick(&g.vertices);
+    out.normals = pick(&g.normals);
+    out.uv_sets = g
+        .uv_sets
+        .iter()
+        .map(|s| keep.iter().filter_map(|&v| s.get(v).copied()).collect())
+        .collect();
+    out.vertex_groups = keep
+        .iter()
+        .filter_map(|&v| g.vertex_groups.get(v).copied())
+        .collect();
+    out.tangents = g
+        .tangents
+        .as_ref()
+        .map(|t| keep.iter().filter_map(|&v| t.get(v).copied()).collect());
+    out.skin = g.skin.as_ref().map(|s| {
+        keep.iter()
+            .flat_map(|&v| s.get(v * 8..v * 8 + 8).unwrap_or(&[]).iter().copied())
+            .collect()
+    });
+    out.faces = g
+        .faces
+        .iter()
+        .map(|&i| map.get(usize::from(i)).copied().unwrap_or(i))
+        .collect();
+    out
+}
+
+/// The fresh geoset `g` in the result: node ids and material mapped, vertices Blender
+/// split welded back, the kept geoset's level of detail and selection group, one extent
+/// per sequence.
 fn adapted(g: &Geoset, like: Option<&Geoset>, nodes: &NodeMap, mats: &Mats, out: &Model) -> Geoset {
-    let mut g = g.clone();
+    let mut g = welded(g);
     for m in &mut g.matrix_indices {
         *m = nodes
             .of_fresh

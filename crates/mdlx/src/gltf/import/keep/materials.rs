@@ -1,6 +1,6 @@
 //! Materials (their base colour image) and cameras (their place).
 
-use super::{Changes, Ids, TOLERANCE};
+use super::{far, Changes, Ids, TOLERANCE};
 use crate::gltf::export::base_texture;
 use crate::gltf::import::{Import, ImportedTexture, Sources};
 use crate::model::{Material, Model, Texture};
@@ -215,7 +215,7 @@ pub(super) fn cameras(
             Some(c) => {
                 keep[c] = true;
                 let was = kept.cameras[c].position;
-                if (0..3).any(|k| !((eye[k] - was[k]).abs() <= TOLERANCE * size)) {
+                if (0..3).any(|k| far((eye[k] - was[k]).abs(), TOLERANCE * size)) {
                     let cam = &mut out.cameras[c];
                     let d = [0, 1, 2].map(|k| eye[k] - was[k]);
                     cam.position = eye;

@@ -67,6 +67,12 @@ pub(super) fn embedded(doc: &gltf_json::Root) -> Option<Result<Model, String>> {
     })
 }
 
+/// Whether two values `d` apart are farther apart than `tol` (a difference that is not a
+/// number is far).
+pub(super) fn far(d: f32, tol: f32) -> bool {
+    d.is_nan() || d > tol
+}
+
 /// A flag of the export the root node's `extras` record (`mdlx.linear`, ...).
 fn embedded_option(doc: &gltf_json::Root, key: &str) -> bool {
     doc.nodes.iter().any(|n| {
@@ -77,6 +83,10 @@ fn embedded_option(doc: &gltf_json::Root, key: &str) -> bool {
         })
     })
 }
+
+/// The place of the import's notes on a file with an embedded model: what came back as it
+/// was, and what the glTF changed.
+pub const ROUND_TRIP: &str = "round trip";
 
 /// What the glTF's `extras` say each part is.
 pub(super) struct Ids {
@@ -262,14 +272,14 @@ pub(super) fn reconcile(
     materials::cameras(&mut out, &kept, doc, &ids, &world, size, &mut changes);
     let notes = if changes.0.is_empty() {
         vec![crate::Loss::new(
-            "model",
-            "the model embedded in the file, nothing changed in the glTF",
+            ROUND_TRIP,
+            "nothing changed in the glTF: the model embedded in it, as it was",
         )]
     } else {
         changes
             .0
             .into_iter()
-            .map(|c| crate::Loss::new("changed in the glTF", c))
+            .map(|c| crate::Loss::new(ROUND_TRIP, format!("changed in the glTF: {c}")))
             .collect()
     };
     Ok(Import {

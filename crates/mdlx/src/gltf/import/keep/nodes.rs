@@ -2,7 +2,7 @@
 
 use super::motion::{relative, Player};
 use super::sequences::Seqs;
-use super::{same_name, tracks, Changes, Ids, TOLERANCE};
+use super::{far, same_name, tracks, Changes, Ids, TOLERANCE};
 use crate::anim::math::Mat4;
 use crate::anim::{NodeKind, Skeleton};
 use crate::gltf::import::{Import, Sources};
@@ -52,7 +52,7 @@ fn differ(a: &Mat4, b: &Mat4, size: f32) -> bool {
         } else {
             TOLERANCE * scale
         };
-        !(d <= tol) && (a[k].is_finite() || b[k].is_finite())
+        far(d, tol) && (a[k].is_finite() || b[k].is_finite())
     })
 }
 
@@ -69,8 +69,8 @@ fn changed_motion(
     size: f32,
 ) -> Vec<Vec<bool>> {
     let mut out = vec![vec![false; seqs.list.len()]; nodes.len()];
-    for r in 0..seqs.list.len() {
-        let (Some(j), Some(i)) = (seqs.kept[r], seqs.fresh[r]) else {
+    for (r, (kept, fresh)) in seqs.kept.iter().zip(&seqs.fresh).enumerate() {
+        let (Some(j), Some(i)) = (*kept, *fresh) else {
             continue;
         };
         let len = glb.duration(i).min(base.duration(j));
@@ -222,7 +222,7 @@ pub(super) fn merge(
             .pivot
             .iter()
             .zip(kn.pivot)
-            .any(|(a, b)| !((a - b).abs() <= TOLERANCE * size));
+            .any(|(a, b)| far((a - b).abs(), TOLERANCE * size));
         let parent_changed = kn.parent != fnode.parent.and_then(|p| kept_of[p])
             || (kn.parent.is_some() && fnode.parent.is_none());
         let gname = sources
@@ -251,10 +251,10 @@ pub(super) fn merge(
         let all = moved || parent_changed;
         let node = node_mut(out, kn.kind, kn.index).expect("found above");
         let mut edited = Vec::new();
-        for r in 0..seqs.list.len() {
+        for (r, changed) in motion[ki].iter().enumerate() {
             let (sw, fw, rw) = seqs.windows(kept, f, r);
             let Some(fw) = fw else { continue };
-            if sw.is_none() || all || motion[ki][r] {
+            if sw.is_none() || all || *changed {
                 tracks::replace(&mut node.tracks, &fnode.node.tracks, fw, rw, size);
                 if sw.is_some() {
                     edited.push(seqs.list[r].name.to_string());
@@ -268,11 +268,10 @@ pub(super) fn merge(
     // New nodes: the glTF's nodes that carry no identity.
     let mut next = out.pivot_points.len().max(out.node_count()) as u32;
     let mut added: Vec<(NodeKind, usize, usize)> = Vec::new();
-    for k in 0..fs.nodes.len() {
+    for (k, fnode) in fs.nodes.iter().enumerate() {
         if kept_of[k].is_some() || not_a_node(&fs, k, sources, ids) {
             continue;
         }
-        let fnode = &fs.nodes[k];
         let mut tr = Tracks::default();
         for r in 0..seqs.list.len() {
             if let (_, Some(fw), rw) = seqs.windows(kept, f, r) {

@@ -101,8 +101,8 @@ pub(super) fn matched(
     }
     // Renamed: an animation no sequence names, of the length of a sequence that lost its
     // animation (the closest such).
-    for j in 0..kept.sequences.len() {
-        if of_kept[j].is_some() {
+    for (j, slot) in of_kept.iter_mut().enumerate() {
+        if slot.is_some() {
             continue;
         }
         let len = length(&kept.sequences[j]);
@@ -113,7 +113,7 @@ pub(super) fn matched(
             .min();
         if let Some((_, i)) = best {
             taken[i] = true;
-            of_kept[j] = Some(i);
+            *slot = Some(i);
             changes.add(format!(
                 "sequence {j} {:?} renamed {:?}",
                 kept.sequences[j].name.to_string(),

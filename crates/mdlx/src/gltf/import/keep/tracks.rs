@@ -130,6 +130,12 @@ fn one<T: Value>(
     if fresh_interp == Interpolation::Linear {
         keys = thin(keys, w.tol);
     }
+    // Keys that only say the node rests (an editor writes every channel of every node,
+    // within its float noise of the rest value): no motion.
+    let rest = T::rest(tag);
+    if keys.iter().all(|k| T::distance(k.value, rest) <= w.tol) {
+        keys.clear();
+    }
     let existing = out.0.iter_mut().find(|a| a.tag == tag);
     let track = match existing.and_then(|a| get(&mut a.track)) {
         Some(t) => t,

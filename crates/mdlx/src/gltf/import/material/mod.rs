@@ -354,11 +354,17 @@ impl<'a> Materials<'a> {
         model.geoset_animations.sort_by_key(|a| a.geoset_id);
     }
 
-    /// The texture files to write beside the model.
     /// Per model material, the glTF material it was made from (`None`: primitives
-    /// without one).
+    /// without one). Also after [`Materials::finish`] has given the materials to the
+    /// model.
     pub(super) fn sources(&self) -> Vec<Option<usize>> {
-        let mut out = vec![None; self.materials.len()];
+        let n = self
+            .by_gltf
+            .values()
+            .map(|&m| m as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut out = vec![None; n];
         for (&g, &m) in &self.by_gltf {
             if let Some(slot) = out.get_mut(m as usize) {
                 *slot = g;
@@ -367,6 +373,7 @@ impl<'a> Materials<'a> {
         out
     }
 
+    /// The texture files to write beside the model.
     pub(super) fn into_textures(self) -> Vec<ImportedTexture> {
         self.files
     }
