@@ -18,6 +18,8 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 
 const MODEL: &str = "mdx/WarRaft__Legion-Tower-Defence__map__DemonWorker.mdx";
+/// The quaternion component of a quarter turn about one axis.
+const QUARTER_TURN: f64 = std::f64::consts::FRAC_1_SQRT_2;
 
 /// One edit: its name, roundtrip.py's edit object, and what the result must show.
 struct Edit {
@@ -362,7 +364,7 @@ fn edits(src: &Model, material: usize) -> Vec<Edit> {
         Edit {
             name: "a key added",
             edit: json!({"edit": "add_key", "action": "Stand - 1", "bone": "Bone_Head", "frame": 12,
-                "rotation_quaternion": [0.7071, 0.7071, 0.0, 0.0], "channels": ["rotation_quaternion"]}),
+                "rotation_quaternion": [QUARTER_TURN, QUARTER_TURN, 0.0, 0.0], "channels": ["rotation_quaternion"]}),
             check: added_key,
         },
         Edit {
@@ -396,7 +398,7 @@ fn edits(src: &Model, material: usize) -> Vec<Edit> {
             name: "a new action",
             edit: json!({"edit": "add_action", "name": "Spell New", "bone": "Bone_Chest", "keys": [
                 {"frame": 0, "rotation_quaternion": [1, 0, 0, 0]},
-                {"frame": 24, "rotation_quaternion": [0.7071, 0, 0.7071, 0]}]}),
+                {"frame": 24, "rotation_quaternion": [QUARTER_TURN, 0, QUARTER_TURN, 0]}]}),
             check: added_action,
         },
         Edit {

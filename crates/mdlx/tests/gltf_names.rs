@@ -39,7 +39,16 @@ fn scratch() -> Vec<u8> {
     let moves = f32s(&[0.0, 0.0, 0.0, 0.0, 0.5, 0.0]);
     let stand = f32s(&[0.0, 0.5]);
     let death = f32s(&[0.0, 1.0]);
-    let spin = f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.7071, 0.0, 0.7071]);
+    let spin = f32s(&[
+        0.0,
+        0.0,
+        0.0,
+        1.0,
+        0.0,
+        std::f32::consts::FRAC_1_SQRT_2,
+        0.0,
+        std::f32::consts::FRAC_1_SQRT_2,
+    ]);
     let parts = [&tri, &cube, &idx, &times, &moves, &stand, &death, &spin];
     let mut bin = Vec::new();
     let mut views = Vec::new();
