@@ -200,7 +200,9 @@ class ExportMdlx(bpy.types.Operator, ExportHelper):
             name = os.path.splitext(os.path.basename(path))[0]
             conv = mdlx.from_gltf(glb, version=built, name=name)
         model, lost = conv.model, list(conv.losses)
-        if built != version:
+        # A scene this add-on imported comes back at its source's version (the model rides
+        # in the glTF); another version asked for is a conversion.
+        if model.version != version:
             up = model.to_version(version)
             model, lost = up.model, lost + list(up.losses)
         report.losses("not carried from Blender", lost)

@@ -233,6 +233,11 @@ pub(crate) enum Command {
         /// glTF output: linear keys only (now the default; kept for scripts that pass it).
         #[arg(long, hide = true, conflicts_with = "cubic")]
         linear: bool,
+        /// glTF output: without the model itself in the root node's extras (a smaller file
+        /// for viewers; what comes back from an editor is then imported as any glTF is,
+        /// not as the model it was).
+        #[arg(long)]
+        no_source: bool,
         /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
         /// write (without it, all of them).
         #[command(flatten)]

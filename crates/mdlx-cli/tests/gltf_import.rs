@@ -442,3 +442,34 @@ fn info_shows_what_a_gltf_imports_as() {
     let r = mdlx(&["info", &sample("InterpolationTest/InterpolationTest.gltf")]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
 }
+
+#[test]
+fn a_model_exported_to_gltf_comes_back_as_itself_unless_told_not_to_carry_it() {
+    let dir = temp_dir("source");
+    let cube = repo().join("examples/cube.mdx");
+    let glb = dir.join("cube.glb");
+    let r = mdlx(&["convert", &s(&cube), &s(&glb)]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    // Back at the model's own version, byte for byte (nothing was edited).
+    let back = dir.join("back.mdx");
+    let r = mdlx(&["convert", &s(&glb), &s(&back)]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert!(std::fs::read(&back).unwrap() == std::fs::read(&cube).unwrap());
+    // --no-source: a smaller file, imported as any glTF (a new model, not the bytes).
+    let bare = dir.join("bare.glb");
+    let r = mdlx(&["convert", &s(&cube), &s(&bare), "--no-source"]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    let (with, without) = (std::fs::read(&glb).unwrap(), std::fs::read(&bare).unwrap());
+    assert!(
+        without.len() < with.len(),
+        "{} !< {}",
+        without.len(),
+        with.len()
+    );
+    let embeds = |b: &[u8]| b.windows(8).any(|w| w == b"\"source\"");
+    assert!(embeds(&with) && !embeds(&without));
+    let again = dir.join("again.mdx");
+    let r = mdlx(&["convert", &s(&bare), &s(&again)]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert!(std::fs::read(&again).unwrap() != std::fs::read(&cube).unwrap());
+}

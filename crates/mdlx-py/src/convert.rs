@@ -299,13 +299,26 @@ fn format_named(name: &str) -> Result<&'static FormatInfo> {
 }
 
 /// What `export` and `write` take besides the format.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct ExportArgs {
     pub(crate) version: Option<u32>,
     pub(crate) standard_mdl: bool,
     pub(crate) texture_dirs: Vec<PathBuf>,
     pub(crate) team_color: Option<(u8, u8, u8)>,
     pub(crate) linear: bool,
+}
+
+impl Default for ExportArgs {
+    /// As the library's defaults: glTF keys linear (what Blender keeps exactly).
+    fn default() -> Self {
+        ExportArgs {
+            version: None,
+            standard_mdl: false,
+            texture_dirs: Vec::new(),
+            team_color: None,
+            linear: true,
+        }
+    }
 }
 
 /// `model` as `format` with `args`.

@@ -280,7 +280,7 @@ impl Model {
 
     /// The model as `format` (`mdx`, `mdl`, `glb`, `gltf`, `ms3d`, `obj`, `alpha1300`...),
     /// at `version` when given (MDX and MDL; converted, its losses listed).
-    #[pyo3(signature = (format = "mdx", *, version = None, standard_mdl = false, texture_dirs = Vec::new(), team_color = None, linear = false))]
+    #[pyo3(signature = (format = "mdx", *, version = None, standard_mdl = false, texture_dirs = Vec::new(), team_color = None, linear = true))]
     #[allow(clippy::too_many_arguments)]
     fn export(
         &self,
@@ -363,7 +363,7 @@ impl Model {
 
     /// The model as glTF 2.0 (`.glb` bytes, or `.gltf` JSON with `binary=False`), its
     /// textures found in its own folder (or map) and `texture_dirs` and embedded as PNG.
-    #[pyo3(signature = (*, texture_dirs = Vec::new(), binary = true, team_color = None, linear = false))]
+    #[pyo3(signature = (*, texture_dirs = Vec::new(), binary = true, team_color = None, linear = true))]
     fn to_gltf(
         &self,
         py: Python<'_>,

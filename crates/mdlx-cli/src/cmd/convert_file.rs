@@ -59,6 +59,8 @@ pub(crate) struct Options {
     pub team_color: Option<[u8; 3]>,
     /// glTF output: linear keys only (the default; `--cubic` turns it off).
     pub linear: bool,
+    /// glTF output: the model embedded for the way back (the default; `--no-source` off).
+    pub source: bool,
     /// The model version to write (`None`: the input's; glTF input: 800). A Warcraft III
     /// model of another version is converted ([`mdlx::convert::to_version`]).
     pub version: Option<u32>,
@@ -351,6 +353,7 @@ fn write_options(
         Format::Glb | Format::Gltf => {
             w.gltf.texture_dirs = crate::archive::texture_places(input, &opts.textures);
             w.gltf.linear = opts.linear;
+            w.gltf.source = opts.source;
             if let Some(c) = opts.team_color {
                 w.gltf.team_color = c;
             }

@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 
-def to_gltf(model, texture_dirs=(), *, binary=True, team_color=None, linear=False):
+def to_gltf(model, texture_dirs=(), *, binary=True, team_color=None, linear=True):
     """``model.to_gltf(...)``: the model as glTF 2.0 and what it could not carry."""
     return model.to_gltf(
         texture_dirs=list(texture_dirs), binary=binary, team_color=team_color, linear=linear

@@ -171,7 +171,7 @@ class Model:
         standard_mdl: bool = False,
         texture_dirs: Iterable[_Path] = (),
         team_color: _Rgb | None = None,
-        linear: bool = False,
+        linear: bool = True,
     ) -> Written: ...
     def to_bytes(
         self, format: str = "mdx", *, version: int | None = None, standard_mdl: bool = False
@@ -196,7 +196,7 @@ class Model:
         texture_dirs: Iterable[_Path] = (),
         binary: bool = True,
         team_color: _Rgb | None = None,
-        linear: bool = False,
+        linear: bool = True,
     ) -> Written: ...
     def classify(self) -> tuple[str, str]: ...
     def check(
@@ -262,6 +262,6 @@ def to_gltf(
     *,
     binary: bool = True,
     team_color: _Rgb | None = None,
-    linear: bool = False,
+    linear: bool = True,
 ) -> Written: ...
 def write(model: Model, path: _Path, **options: Any) -> list[Loss]: ...

@@ -34,8 +34,10 @@
 //! - **Animations.** One per sequence, named like it, from 0 s to the sequence's length,
 //!   with `extras` holding its interval, looping, rarity and move speed. Only keys inside
 //!   the sequence's interval count; the value at each end is added as a key when the track
-//!   has none there (held, as the game holds it). Step and linear stay STEP and LINEAR;
-//!   Hermite and Bezier translations and scalings become CUBICSPLINE exactly (the game's
+//!   has none there (held, as the game holds it). Step and linear stay STEP and LINEAR.
+//!   By default ([`ExportOptions::linear`]) Hermite and Bezier translations and scalings are
+//!   sampled into LINEAR keys within 1e-5 of the model's size, what every viewer and editor
+//!   plays alike; with it off they become CUBICSPLINE exactly (the game's
 //!   tangents divided by the key spacing; Bezier control points turned into Hermite
 //!   derivatives). Hermite and Bezier rotations (the game's squad spline is not glTF's)
 //!   are sampled into LINEAR keys, as densely as needed to stay within
@@ -46,6 +48,15 @@
 //! - **Global sequences** run on their own clocks in the game. Each animation bakes them
 //!   from its start, as if the global clock started with it: their cycles are laid end to
 //!   end over the sequence's length (exactly, the keys repeated).
+//! - **Key times.** Every key the export adds (sequence ends, sampled splines, baked
+//!   nodes) lies on a whole millisecond, as the game's own keys do, so an editor that keys
+//!   on its frames (Blender at 1000 frames a second, or its 24 with the times kept) loses
+//!   none.
+//! - **The way back.** The model's own MDX rides in the root node's `extras`
+//!   ([`ExportOptions::source`]), and every node, camera, mesh and material carries its
+//!   identity in its `extras`: an editor that keeps `extras` (Blender does, as custom
+//!   properties) writes them out again, and [`import()`] gives back what was not edited
+//!   exactly and takes what was from the glTF ([`mod@import`], "round trip").
 //! - **Visibility.** A geoset is its own mesh node at the scene root; when geoset-animation
 //!   alpha or layer alpha hides it, that node's scale steps to 0. glTF says a skinned
 //!   mesh's node transform is ignored, but three.js collapses the mesh when that node is

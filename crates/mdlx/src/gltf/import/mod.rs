@@ -87,6 +87,15 @@
 //!   plays goes back on the global clock), its materials and texture paths and its geoset
 //!   animations. Everything else works without it (Blender keeps `extras` as custom
 //!   properties and writes them back when asked to).
+//! - **Files with their model embedded** (the export's default,
+//!   [`ExportOptions::source`](crate::gltf::ExportOptions::source)) come back as that
+//!   model, at its version, with only what the editor changed taken from the glTF: see
+//!   the `keep` module's rules (sequences by name, nodes by identity and motion, geosets
+//!   by their triangles, materials by their image). [`ImportOptions::version`] does not
+//!   apply to them; convert the result.
+//! - **Names** of nodes without `mdlx` extras follow the community exporters'
+//!   conventions: `... Ref` an attachment, `SND`/`SPN`/`SPL`/`UBR`/`FPT...` an event
+//!   object, `Collision...` a collision shape (the table is in the `names` module).
 //! - **Materials** (see [below](#materials-and-textures)): the base colour texture becomes the layer's
 //!   texture, written as BLP beside the model under [`ImportOptions::texture_path`];
 //!   alpha modes map to filter modes, `doubleSided` to two-sided, `KHR_materials_unlit`

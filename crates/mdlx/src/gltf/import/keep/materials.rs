@@ -11,6 +11,8 @@ pub(super) struct Mats {
     pub(super) of_fresh: Vec<Option<u32>>,
     /// Textures to write beside the model: the glTF's images that are new to it.
     pub(super) textures: Vec<ImportedTexture>,
+    /// The materials new in the glTF: their id in the result and the change that says so.
+    added: Vec<(u32, String)>,
 }
 
 /// The image name Blender gives a texture path: the path (cut to 63 bytes) without its
@@ -107,6 +109,7 @@ pub(super) fn merge(
     let mut mats = Mats {
         of_fresh: vec![None; f.materials.len()],
         textures: Vec::new(),
+        added: Vec::new(),
     };
     let mut wanted: Vec<String> = Vec::new();
     let mut done = std::collections::HashSet::new();
@@ -119,12 +122,15 @@ pub(super) fn merge(
             .flatten()
             .filter(|&m| m < kept.materials.len())
         else {
-            mats.of_fresh[fm] = Some(add_material(out, f, fm));
+            let id = add_material(out, f, fm);
+            mats.of_fresh[fm] = Some(id);
             wanted.extend(paths(f, fm));
-            changes.add(format!(
+            let note = format!(
                 "new material {:?}",
                 doc.materials[g].name.clone().unwrap_or_default()
-            ));
+            );
+            changes.add(note.clone());
+            mats.added.push((id, note));
             continue;
         };
         mats.of_fresh[fm] = Some(mi as u32);
@@ -174,6 +180,72 @@ pub(super) fn merge(
         .cloned()
         .collect();
     mats
+}
+
+/// Drops the materials new in the glTF that no geoset of the result uses (a glTF has a
+/// material for a mesh whose material it did not find, and an editor may keep one no mesh
+/// uses), with the textures only they used and the changes that named them.
+pub(super) fn drop_unused(out: &mut Model, kept: &Model, mats: &mut Mats, changes: &mut Changes) {
+    let used: std::collections::HashSet<u32> = out.geosets.iter().map(|g| g.material_id).collect();
+    let gone: std::collections::BTreeSet<u32> = mats
+        .added
+        .iter()
+        .filter(|(id, _)| !used.contains(id))
+        .map(|&(id, _)| id)
+        .collect();
+    if gone.is_empty() {
+        return;
+    }
+    let notes: Vec<&String> = mats
+        .added
+        .iter()
+        .filter(|(id, _)| gone.contains(id))
+        .map(|(_, n)| n)
+        .collect();
+    changes.0.retain(|c| !notes.contains(&c));
+    let had = out.materials.len() as u32;
+    let mut i = 0u32;
+    out.materials.retain(|_| {
+        i += 1;
+        !gone.contains(&(i - 1))
+    });
+    // (A geoset kept as it was may name a material the model lacks: that stays as it is.)
+    for g in out.geosets.iter_mut().filter(|g| g.material_id < had) {
+        g.material_id -= gone.range(..g.material_id).count() as u32;
+    }
+    // Textures appended for the materials dropped and now used by none.
+    let refs = |m: &Material| {
+        m.layers
+            .iter()
+            .flat_map(|l| {
+                std::iter::once(l.texture_id).chain(l.texture_slots.iter().map(|s| s.texture_id))
+            })
+            .collect::<Vec<i32>>()
+    };
+    let used: std::collections::HashSet<i32> = out.materials.iter().flat_map(refs).collect();
+    let first = kept.textures.len() as i32;
+    let dead: std::collections::BTreeSet<i32> = (first..out.textures.len() as i32)
+        .filter(|t| !used.contains(t))
+        .collect();
+    let had = out.textures.len() as i32;
+    let mut t = 0i32;
+    out.textures.retain(|_| {
+        t += 1;
+        !dead.contains(&(t - 1))
+    });
+    let shift = |id: &mut i32| {
+        if (0..had).contains(id) {
+            *id -= dead.range(..*id).count() as i32
+        }
+    };
+    for l in out.materials.iter_mut().flat_map(|m| m.layers.iter_mut()) {
+        shift(&mut l.texture_id);
+        l.texture_slots
+            .iter_mut()
+            .for_each(|s| shift(&mut s.texture_id));
+    }
+    let paths: Vec<String> = out.textures.iter().map(|t| t.path.to_string()).collect();
+    mats.textures.retain(|t| paths.contains(&t.path));
 }
 
 /// The texture paths of fresh material `fm`.

@@ -256,7 +256,7 @@ pub(super) fn reconcile(
         size,
         &mut changes,
     );
-    let mats = materials::merge(&mut out, &kept, &fresh, sources, doc, &ids, &mut changes);
+    let mut mats = materials::merge(&mut out, &kept, &fresh, sources, doc, &ids, &mut changes);
     let skin_error = geosets::merge(
         &mut out,
         &kept,
@@ -268,6 +268,7 @@ pub(super) fn reconcile(
         size,
         &mut changes,
     );
+    materials::drop_unused(&mut out, &kept, &mut mats, &mut changes);
     let world = super::graph::graph(doc)?.world;
     materials::cameras(&mut out, &kept, doc, &ids, &world, size, &mut changes);
     let notes = if changes.0.is_empty() {
