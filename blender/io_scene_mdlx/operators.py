@@ -207,7 +207,12 @@ class ExportMdlx(bpy.types.Operator, ExportHelper):
             model, lost = up.model, lost + list(up.losses)
         report.losses("not carried from Blender", lost)
         for note in conv.notes:
-            report("INFO", f"made ready for the game: {note}")
+            if note.place == "round trip":
+                # A scene this add-on imported: what came back from Blender as it was, or
+                # what was edited.
+                report("INFO", f"back from Blender: {note.what}")
+            else:
+                report("INFO", f"made ready for the game: {note}")
         written = model.write(path, textures=conv.textures)
         report.losses("not held by the file", written)
         report("INFO", f"wrote {path}: version {model.version}, {model.geoset_count} geosets, "

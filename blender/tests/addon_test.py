@@ -122,6 +122,12 @@ def round_trip(path, textures=None, out_ext=".mdx"):
     assert back.model.version == source.version, (back.model.version, source.version)
     assert back.model.geoset_count >= 1
     assert any(level == "INFO" and msg.startswith("wrote ") for level, msg in exported)
+    # With no edit in Blender, the model comes back as it was: the same bytes.
+    assert any(msg == "back from Blender: nothing changed in the glTF: the model embedded in it, as it was"
+               for _, msg in exported), exported
+    assert back.model.to_bytes("mdx") == source.to_bytes("mdx"), "the model came back changed"
+    if out_ext == ".mdx" and path.suffix.lower() == ".mdx":
+        assert out.read_bytes() == path.read_bytes(), "not byte for byte"
     warn = sum(1 for level, _ in imported + exported if level == "WARNING")
     a, b = source, back.model
     print(f"  {path.name}: version {a.version} -> {b.version}; geosets {a.geoset_count} -> "

@@ -107,10 +107,17 @@ impl<'m> Grid<'m> {
     }
 }
 
-/// The best of `cands`, preferring those in source geoset `prefer`.
-fn best(cands: &[((usize, usize), f64)], prefer: Option<usize>) -> Option<(usize, usize)> {
+/// The best of `cands` for vertex `v`, preferring those in source geoset `prefer`; of
+/// equally near ones (a geoset may hold two vertices of one place and UV, skinned apart),
+/// the one of the same index.
+fn best(
+    cands: &[((usize, usize), f64)],
+    prefer: Option<usize>,
+    v: usize,
+) -> Option<(usize, usize)> {
     let pick = |it: &mut dyn Iterator<Item = &((usize, usize), f64)>| {
-        it.min_by(|a, b| a.1.total_cmp(&b.1)).map(|c| c.0)
+        it.min_by(|a, b| a.1.total_cmp(&b.1).then((a.0 .1 != v).cmp(&(b.0 .1 != v))))
+            .map(|c| c.0)
     };
     prefer
         .and_then(|p| pick(&mut cands.iter().filter(|c| c.0 .0 == p)))
@@ -158,7 +165,12 @@ pub(crate) fn match_vertices(src: &Model, back: &Model, size: f64) -> Matching {
     let of: Vec<Vec<Option<(usize, usize)>>> = cands
         .iter()
         .zip(&geoset_of)
-        .map(|(vs, &pref)| vs.iter().map(|c| best(c, pref)).collect())
+        .map(|(vs, &pref)| {
+            vs.iter()
+                .enumerate()
+                .map(|(v, c)| best(c, pref, v))
+                .collect()
+        })
         .collect();
     let hit: BTreeSet<(usize, usize)> = of.iter().flatten().flatten().copied().collect();
     let mut uncovered = 0;

@@ -294,7 +294,13 @@ fn welded(g: &Geoset) -> Geoset {
 /// The fresh geoset `g` in the result: node ids and material mapped, vertices Blender
 /// split welded back, the kept geoset's level of detail and selection group, one extent
 /// per sequence.
-fn adapted(g: &Geoset, like: Option<&Geoset>, nodes: &NodeMap, mats: &Mats, out: &Model) -> Geoset {
+fn adapted(
+    g: &Geoset,
+    like: Option<&Geoset>,
+    nodes: &NodeMap,
+    mats: &mut Mats,
+    out: &Model,
+) -> Geoset {
     let mut g = welded(g);
     for m in &mut g.matrix_indices {
         *m = nodes
@@ -310,6 +316,7 @@ fn adapted(g: &Geoset, like: Option<&Geoset>, nodes: &NodeMap, mats: &Mats, out:
         .copied()
         .flatten()
         .unwrap_or(g.material_id);
+    mats.taken.insert(g.material_id);
     if let Some(k) = like {
         g.lod = k.lod;
         g.lod_name = k.lod_name.clone();
@@ -334,7 +341,7 @@ pub(super) fn merge(
     fresh: &Import,
     ids: &Ids,
     nodes: &NodeMap,
-    mats: &Mats,
+    mats: &mut Mats,
     _seqs: &Seqs,
     size: f32,
     changes: &mut Changes,

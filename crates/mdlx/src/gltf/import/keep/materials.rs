@@ -13,6 +13,8 @@ pub(super) struct Mats {
     pub(super) textures: Vec<ImportedTexture>,
     /// The materials new in the glTF: their id in the result and the change that says so.
     added: Vec<(u32, String)>,
+    /// The material ids of the geosets taken from the glTF.
+    pub(super) taken: std::collections::BTreeSet<u32>,
 }
 
 /// The image name Blender gives a texture path: the path (cut to 63 bytes) without its
@@ -110,6 +112,7 @@ pub(super) fn merge(
         of_fresh: vec![None; f.materials.len()],
         textures: Vec::new(),
         added: Vec::new(),
+        taken: Default::default(),
     };
     let mut wanted: Vec<String> = Vec::new();
     let mut done = std::collections::HashSet::new();
@@ -182,15 +185,14 @@ pub(super) fn merge(
     mats
 }
 
-/// Drops the materials new in the glTF that no geoset of the result uses (a glTF has a
+/// Drops the materials new in the glTF that no geoset taken from it uses (a glTF has a
 /// material for a mesh whose material it did not find, and an editor may keep one no mesh
 /// uses), with the textures only they used and the changes that named them.
 pub(super) fn drop_unused(out: &mut Model, kept: &Model, mats: &mut Mats, changes: &mut Changes) {
-    let used: std::collections::HashSet<u32> = out.geosets.iter().map(|g| g.material_id).collect();
     let gone: std::collections::BTreeSet<u32> = mats
         .added
         .iter()
-        .filter(|(id, _)| !used.contains(id))
+        .filter(|(id, _)| !mats.taken.contains(id))
         .map(|&(id, _)| id)
         .collect();
     if gone.is_empty() {

@@ -263,7 +263,7 @@ pub(super) fn reconcile(
         &fresh,
         &ids,
         &node_map,
-        &mats,
+        &mut mats,
         &seqs,
         size,
         &mut changes,
