@@ -89,11 +89,13 @@ const NORMAL_TOLERANCE: f32 = 1e-2;
 /// Whether vertex `b` (of the glTF) is vertex `a` (of the model). Where the model's
 /// position, normal or UV is not a number (or its normal has no direction), the export
 /// wrote a stand-in: any value matches it.
-fn same_vertex(a: &Vertex, b: &Vertex, tol: f32) -> bool {
+/// With `loose` (a vertex of no triangle with an area), any normal matches: Blender gives
+/// such a vertex a normal of its own.
+fn same_vertex(a: &Vertex, b: &Vertex, tol: f32, loose: bool) -> bool {
     let near = |x: &[f32], y: &[f32], t: f32| {
         !x.iter().all(|v| v.is_finite()) || x.iter().zip(y).all(|(p, q)| (p - q).abs() <= t)
     };
-    let unit = (a.normal.iter().map(|c| c * c).sum::<f32>() - 1.0).abs() < 1e-3;
+    let unit = !loose && (a.normal.iter().map(|c| c * c).sum::<f32>() - 1.0).abs() < 1e-3;
     near(&a.pos, &b.pos, tol)
         && (!unit || near(&a.normal, &b.normal, NORMAL_TOLERANCE))
         && a.uvs.len() == b.uvs.len()
@@ -150,26 +152,58 @@ fn distance(a: &Vertex, b: &Vertex) -> f32 {
         + a.uvs.iter().zip(&b.uvs).map(|(x, y)| d2(x, y)).sum::<f32>()
 }
 
-/// The class of the kept vertex nearest `v` of those within `tol` of it (looking in the
-/// 27 cells around it), among the first `upto` kept vertices.
-fn class_of(
-    v: &Vertex,
-    kept: &[Vertex],
-    class: &[usize],
-    grid: &HashMap<[i64; 3], Vec<usize>>,
+/// The kept vertices of a geoset, their classes (a vertex like an earlier one is its
+/// class), which of them are loose (see [`same_vertex`]), and a grid of them by position.
+struct Classes<'a> {
+    kept: &'a [Vertex],
+    class: Vec<usize>,
+    loose: Vec<bool>,
+    grid: HashMap<[i64; 3], Vec<usize>>,
     side: f32,
     tol: f32,
-) -> Option<usize> {
-    let c = cell(v.pos, side);
+}
+
+/// Which vertices of `g` lie on no triangle with an area (a triangle whose corners are
+/// apart by more than `tol` and not on one line).
+fn loose_vertices(g: &Geoset, tol: f32) -> Vec<bool> {
+    let mut loose = vec![true; g.vertices.len()];
+    let (tris, _) = g.triangles();
+    for t in tris {
+        let [a, b, c] = t.map(usize::from);
+        let (Some(p), Some(q), Some(r)) = (g.vertices.get(a), g.vertices.get(b), g.vertices.get(c))
+        else {
+            continue;
+        };
+        let u = [0, 1, 2].map(|k| q[k] - p[k]);
+        let w = [0, 1, 2].map(|k| r[k] - p[k]);
+        let n = [
+            u[1] * w[2] - u[2] * w[1],
+            u[2] * w[0] - u[0] * w[2],
+            u[0] * w[1] - u[1] * w[0],
+        ];
+        if n.iter().map(|x| x * x).sum::<f32>().sqrt() > tol * tol {
+            for i in [a, b, c] {
+                loose[i] = false;
+            }
+        }
+    }
+    loose
+}
+
+/// The class of the kept vertex nearest `v` of those within `tol` of it (looking in the
+/// 27 cells around it), among the kept vertices already in the grid.
+fn class_of(v: &Vertex, c: &Classes) -> Option<usize> {
+    let (kept, class, grid, side, tol) = (c.kept, &c.class, &c.grid, c.side, c.tol);
+    let at = cell(v.pos, side);
     let mut best: Option<(f32, usize)> = None;
     for dx in -1..=1 {
         for dy in -1..=1 {
             for dz in -1..=1 {
-                let Some(l) = grid.get(&[c[0] + dx, c[1] + dy, c[2] + dz]) else {
+                let Some(l) = grid.get(&[at[0] + dx, at[1] + dy, at[2] + dz]) else {
                     continue;
                 };
                 for &j in l {
-                    if same_vertex(&kept[j], v, tol) {
+                    if same_vertex(&kept[j], v, tol, c.loose.get(j) == Some(&true)) {
                         let d = distance(&kept[j], v);
                         if best.is_none_or(|(b, k)| d < b || (d == b && j < k)) {
                             best = Some((d, j));
@@ -191,19 +225,25 @@ fn unchanged(kept: &[Vertex], kg: &Geoset, fresh: &[(Vec<Vertex>, &Geoset)], siz
     let side = (tol * 4.0).max(1e-6);
     // Kept vertices by grid cell; each vertex's class is the smallest of an earlier one
     // like it, else its own.
-    let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
-    let mut class = vec![0usize; kept.len()];
+    let mut c = Classes {
+        kept,
+        class: vec![0usize; kept.len()],
+        loose: loose_vertices(kg, tol),
+        grid: HashMap::new(),
+        side,
+        tol,
+    };
     for (i, v) in kept.iter().enumerate() {
-        class[i] = class_of(v, kept, &class, &grid, side, tol).unwrap_or(i);
-        grid.entry(cell(v.pos, side)).or_default().push(i);
+        c.class[i] = class_of(v, &c).unwrap_or(i);
+        c.grid.entry(cell(v.pos, side)).or_default().push(i);
     }
-    let some: Vec<Option<usize>> = class.iter().map(|&c| Some(c)).collect();
+    let some: Vec<Option<usize>> = c.class.iter().map(|&k| Some(k)).collect();
     let want = triangle_set(kg, &some);
     let mut got = BTreeSet::new();
     for (verts, g) in fresh {
         let mut fclass = Vec::with_capacity(verts.len());
         for v in verts {
-            match class_of(v, kept, &class, &grid, side, tol) {
+            match class_of(v, &c) {
                 Some(c) => fclass.push(Some(c)),
                 None => return false,
             }

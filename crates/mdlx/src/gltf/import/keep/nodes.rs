@@ -39,8 +39,26 @@ pub(super) fn node_mut(m: &mut Model, kind: NodeKind, index: usize) -> Option<&m
 
 /// Whether two local transforms differ: translations by more than the tolerance of
 /// `size`, the rest (rotation and scale) by more than the tolerance of the larger of 1 and
-/// the transform's scale.
+/// the transform's scale. Where `a` scales an axis to nothing, only the scales and the
+/// translation count: Blender cannot invert such a transform and gives it back turned
+/// (a node scaled to 0 on one axis, as effects do to vanish), and a turn of a node that
+/// shows nothing along that axis is not an edit anyone makes.
 fn differ(a: &Mat4, b: &Mat4, size: f32) -> bool {
+    let column = |m: &Mat4, c: usize| (0..3).map(|k| m[c * 4 + k].powi(2)).sum::<f32>().sqrt();
+    let (sa, sb) = (
+        [0, 1, 2].map(|c| column(a, c)),
+        [0, 1, 2].map(|c| column(b, c)),
+    );
+    if sa.iter().any(|&s| s <= 1e-6) {
+        let scale = sa
+            .iter()
+            .chain(&sb)
+            .copied()
+            .filter(|v| v.is_finite())
+            .fold(1.0f32, f32::max);
+        return (0..3).any(|k| far((sa[k] - sb[k]).abs(), TOLERANCE * scale))
+            || (12..15).any(|k| far((a[k] - b[k]).abs(), TOLERANCE * size));
+    }
     let scale = (0..12)
         .map(|k| a[k].abs().max(b[k].abs()))
         .filter(|v| v.is_finite())
