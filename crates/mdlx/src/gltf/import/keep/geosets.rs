@@ -163,27 +163,40 @@ struct Classes<'a> {
     tol: f32,
 }
 
+/// Whether triangle `t` of `g` has an area (corners apart by more than `tol`, not on one
+/// line); a corner that does not exist has none.
+fn has_area(g: &Geoset, t: [u16; 3], tol: f32) -> bool {
+    has_area_at(g, t.map(usize::from), tol)
+}
+
+/// [`has_area`] of the triangle of vertices `t`.
+fn has_area_at(g: &Geoset, t: [usize; 3], tol: f32) -> bool {
+    let [Some(p), Some(q), Some(r)] = t.map(|i| g.vertices.get(i)) else {
+        return false;
+    };
+    let u = [0, 1, 2].map(|k| q[k] - p[k]);
+    let w = [0, 1, 2].map(|k| r[k] - p[k]);
+    let n = [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ];
+    n.iter().map(|x| x * x).sum::<f32>().sqrt() > tol * tol
+}
+
+/// Whether no triangle of `g` has an area.
+fn flat(g: &Geoset, tol: f32) -> bool {
+    !g.triangles().0.iter().any(|&t| has_area(g, t, tol))
+}
+
 /// Which vertices of `g` lie on no triangle with an area (a triangle whose corners are
 /// apart by more than `tol` and not on one line).
 fn loose_vertices(g: &Geoset, tol: f32) -> Vec<bool> {
     let mut loose = vec![true; g.vertices.len()];
-    let (tris, _) = g.triangles();
-    for t in tris {
-        let [a, b, c] = t.map(usize::from);
-        let (Some(p), Some(q), Some(r)) = (g.vertices.get(a), g.vertices.get(b), g.vertices.get(c))
-        else {
-            continue;
-        };
-        let u = [0, 1, 2].map(|k| q[k] - p[k]);
-        let w = [0, 1, 2].map(|k| r[k] - p[k]);
-        let n = [
-            u[1] * w[2] - u[2] * w[1],
-            u[2] * w[0] - u[0] * w[2],
-            u[0] * w[1] - u[1] * w[0],
-        ];
-        if n.iter().map(|x| x * x).sum::<f32>().sqrt() > tol * tol {
-            for i in [a, b, c] {
-                loose[i] = false;
+    for t in g.triangles().0 {
+        if has_area(g, t, tol) {
+            for i in t {
+                loose[usize::from(i)] = false;
             }
         }
     }
@@ -250,7 +263,43 @@ fn unchanged(kept: &[Vertex], kg: &Geoset, fresh: &[(Vec<Vertex>, &Geoset)], siz
         }
         got.extend(triangle_set(g, &fclass));
     }
-    got == want
+    if got == want {
+        return true;
+    }
+    // Blender drops triangles without an area, and a triangle on the corners of another
+    // (a face made two-sided by a copy turned over): those missing are not an edit.
+    let spot = position_classes(kept, side, tol);
+    let corners = |t: &[usize; 3]| {
+        let mut p = t.map(|c| spot[c]);
+        p.sort_unstable();
+        p
+    };
+    let present: BTreeSet<[usize; 3]> = got.iter().map(corners).collect();
+    got.is_subset(&want)
+        && want
+            .difference(&got)
+            .all(|t| !has_area_at(kg, *t, tol) || present.contains(&corners(t)))
+}
+
+/// Per kept vertex, the first kept vertex at its place (within `tol`).
+fn position_classes(kept: &[Vertex], side: f32, tol: f32) -> Vec<usize> {
+    let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+    let mut out: Vec<usize> = Vec::with_capacity(kept.len());
+    for (i, v) in kept.iter().enumerate() {
+        let at = cell(v.pos, side);
+        let mut first = i;
+        for d in 0..27i64 {
+            let k = [at[0] + d / 9 - 1, at[1] + d / 3 % 3 - 1, at[2] + d % 3 - 1];
+            for &j in grid.get(&k).into_iter().flatten() {
+                if (0..3).all(|c| (kept[j].pos[c] - v.pos[c]).abs() <= tol) {
+                    first = first.min(out[j]);
+                }
+            }
+        }
+        out.push(first);
+        grid.entry(at).or_default().push(i);
+    }
+    out
 }
 
 /// Whether the geoset is one the export writes (drawn at full detail, with triangles).
@@ -404,7 +453,9 @@ pub(super) fn merge(
     let mut skin_error = 0.0f32;
     for (gi, kg) in kept.geosets.iter().enumerate() {
         let Some(fis) = of_kept.get(&gi) else {
-            if exported(kg) {
+            // Blender drops a mesh whose triangles have no area (a flat effect plane of one
+            // point): not an edit.
+            if exported(kg) && !flat(kg, TOLERANCE * size) {
                 changes.add(format!("Geoset[{gi}] removed (the glTF has no such mesh)"));
                 went.push(None);
             } else {

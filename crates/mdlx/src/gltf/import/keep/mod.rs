@@ -181,7 +181,7 @@ impl Ids {
 
 /// Whether `got` is `exported` as Blender gives a name back: the same, cut to 63 bytes,
 /// or either with a `.001`-style number after it (Blender cuts the name further to make
-/// room for the number).
+/// room for the number); an empty name as Blender names what has none.
 pub(super) fn same_name(exported: &str, got: &str) -> bool {
     let base = match got.rsplit_once('.') {
         Some((b, n)) if n.len() == 3 && n.bytes().all(|c| c.is_ascii_digit()) => b,
@@ -189,7 +189,15 @@ pub(super) fn same_name(exported: &str, got: &str) -> bool {
     };
     let short = crate::gltf::export::short_name(exported);
     let cut = |g: &str| g.len() >= 59 && short.starts_with(g);
-    got == exported
+    // Blender names what has no name after its glTF index: `Node_3`, `Anim_2`.
+    let default = |g: &str| {
+        ["Node_", "Anim_"].iter().any(|p| {
+            g.strip_prefix(p)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+        })
+    };
+    (exported.is_empty() && default(base))
+        || got == exported
         || got == short
         || base == exported
         || base == short
