@@ -310,9 +310,22 @@ fn gltf_is_imported_as_the_options_ask() {
         "glTF 2.0 (binary, .glb)"
     );
 
-    // The import options apply; a glTF that names external files needs a folder.
+    // The import options apply to a glTF made elsewhere (here: without the model inside);
+    // one with its model inside comes back as that model, at its own version.
     opts.gltf.version = 1000;
-    assert_eq!(read(&export.to_glb(), &opts).unwrap().model.version, 1000);
+    let bare = mdlx::gltf::export(
+        &cube,
+        &mdlx::gltf::ExportOptions {
+            source: false,
+            ..Default::default()
+        },
+    );
+    assert_eq!(read(&bare.to_glb(), &opts).unwrap().model.version, 1000);
+    assert_eq!(
+        read(&export.to_glb(), &opts).unwrap().model.version,
+        cube.version
+    );
+    // A glTF that names external files needs a folder.
     let external =
         br#"{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "a.bin"}]}"#;
     let e = read_default(external).unwrap_err();

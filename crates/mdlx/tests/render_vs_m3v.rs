@@ -206,8 +206,9 @@ const STAND_INS: [[u8; 4]; 5] = [
     [128, 128, 128, 255],
 ];
 
-/// Stand-ins, written to `dir`, for the textures of the HD models among `cases` that the
-/// corpus does not have (most Reforged textures are the game's own and not in it), so
+/// Stand-ins, written to `dir`, for the textures of `cases` that the corpus does not have
+/// (most Reforged textures are the game's own and not in it; HD ones by their slot,
+/// classic ones white), so
 /// that both renderers draw the same inputs and the comparison measures their shading,
 /// not how each fills a hole (ours draws a missing texture by its layer's role, light grey for
 /// a surface; mdx-m3-viewer black).
@@ -217,7 +218,8 @@ fn hd_stand_ins(cases: &[Case], found: &Path, dir: &Path) -> usize {
     std::fs::create_dir_all(dir).unwrap();
     let mut finder = mdlx::texture::TextureFinder::new(vec![found.to_path_buf()]);
     let mut written = 0;
-    for c in cases.iter().filter(|c| c.features.contains(&"HD")) {
+    for c in cases {
+        let hd = c.features.contains(&"HD");
         let m = &c.model;
         let mut role: BTreeMap<usize, usize> = BTreeMap::new();
         for mat in &m.materials {
@@ -247,7 +249,13 @@ fn hd_stand_ins(cases: &[Case], found: &Path, dir: &Path) -> usize {
             let base = path.rsplit('/').next().unwrap_or(&path).to_string();
             let (stem, ext) = base.rsplit_once('.').unwrap_or((&base, "blp"));
             let ext = ext.to_ascii_lowercase();
-            let rgba = STAND_INS[role.get(&i).copied().unwrap_or(4)];
+            // Classic textures the corpus lacks: white for both (the two renderers fill a
+            // hole differently: ours by the layer's role, mdx-m3-viewer its own way).
+            let rgba = if hd {
+                STAND_INS[role.get(&i).copied().unwrap_or(4)]
+            } else {
+                [255, 255, 255, 255]
+            };
             let image = RgbaImage {
                 width: 8,
                 height: 8,
@@ -524,7 +532,7 @@ fn pictures_agree_with_mdx_m3_viewer() {
         rows.len()
     );
     println!("  ours {ours_s:.1} s (both backgrounds, one thread); mdx-m3-viewer {theirs_s:.1} s (both, headless Chromium)");
-    println!("  {stand_ins} textures of HD models that the corpus lacks were given to both as one-colour stand-ins (see hd_stand_ins)");
+    println!("  {stand_ins} textures that the corpus lacks were given to both as one-colour stand-ins (see hd_stand_ins)");
     println!(
         "  mdx-m3-viewer could not draw {}: {}",
         skipped.len(),
