@@ -3,7 +3,8 @@
 
 use crate::anim::sample::sorted_keys;
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
-use crate::model::{AnyTrack, EventTrack, Interpolation, Key, Model, Track, Tracks};
+use crate::convert::ready::Flat;
+use crate::model::{AnyTrack, EventTrack, Key, Model, Track, Tracks};
 use crate::Loss;
 use std::collections::HashMap;
 
@@ -105,43 +106,6 @@ pub(super) fn separate_sequences(m: &mut Model, losses: &mut Vec<Loss>) {
             old.len()
         ),
     ));
-}
-
-/// A tangent that makes the curve between two keys of the same value flat.
-trait Flat: Copy {
-    fn flat(value: Self, interpolation: Interpolation) -> Self;
-}
-
-/// Hermite tangents of numbers and vectors are slopes (flat: 0); Bezier tangents are
-/// control points (flat: the value).
-impl Flat for f32 {
-    fn flat(value: f32, interpolation: Interpolation) -> f32 {
-        if interpolation == Interpolation::Hermite {
-            0.0
-        } else {
-            value
-        }
-    }
-}
-
-impl Flat for [f32; 3] {
-    fn flat(value: [f32; 3], interpolation: Interpolation) -> [f32; 3] {
-        [0, 1, 2].map(|i| f32::flat(value[i], interpolation))
-    }
-}
-
-/// Rotation tangents are the inner control points of the squad spline: flat is the value.
-impl Flat for [f32; 4] {
-    fn flat(value: [f32; 4], _: Interpolation) -> [f32; 4] {
-        value
-    }
-}
-
-/// Integers always step.
-impl Flat for u32 {
-    fn flat(value: u32, _: Interpolation) -> u32 {
-        value
-    }
 }
 
 /// Copies each sequence's keys to its new time.

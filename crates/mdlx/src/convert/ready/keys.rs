@@ -10,7 +10,8 @@ use crate::Loss;
 
 /// A tangent that keeps a spline flat at a key of value `v`: 0 for a Hermite float or
 /// vector (a slope), the value itself otherwise (a control point, or unused).
-trait Flat: Copy {
+pub(crate) trait Flat: Copy {
+    /// The flat tangent at a key of value `v` in a track of interpolation `i`.
     fn flat(v: Self, i: Interpolation) -> Self;
 }
 impl Flat for f32 {

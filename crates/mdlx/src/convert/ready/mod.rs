@@ -49,6 +49,7 @@ mod tests;
 use crate::check::fix;
 use crate::model::{FixedString, Model};
 use crate::Loss;
+pub(crate) use keys::Flat;
 use keys::{opening_keys, stand_and_death};
 use names::name_sequences;
 pub use names::NAMES;
