@@ -74,7 +74,19 @@ def operator_options(op, wanted):
     return {k: v for k, v in wanted.items() if k in props}
 
 
-class ImportMdlx(bpy.types.Operator, ImportHelper):
+class Reported:
+    """An operator whose `run(context, report)` does the work: every failure becomes a
+    Blender error report, never a traceback."""
+
+    def execute(self, context):
+        report = Reporter(self)
+        try:
+            return self.run(context, report)
+        except Exception as e:  # noqa: BLE001 - every failure is a Blender error
+            return report.failed(e)
+
+
+class ImportMdlx(Reported, bpy.types.Operator, ImportHelper):
     """Import a Warcraft III model (MDX or MDL)"""
 
     bl_idname = "import_scene.mdlx"
@@ -90,13 +102,6 @@ class ImportMdlx(bpy.types.Operator, ImportHelper):
         subtype="DIR_PATH",
         default="",
     )
-
-    def execute(self, context):
-        report = Reporter(self)
-        try:
-            return self.run(context, report)
-        except Exception as e:  # noqa: BLE001 - every failure is a Blender error
-            return report.failed(e)
 
     def run(self, context, report):
         loaded = mdlx.read(self.filepath)
@@ -149,7 +154,7 @@ def imported_version(context):
     return 800
 
 
-class ExportMdlx(bpy.types.Operator, ExportHelper):
+class ExportMdlx(Reported, bpy.types.Operator, ExportHelper):
     """Export the scene as a Warcraft III model (MDX or MDL, by the extension)"""
 
     bl_idname = "export_scene.mdlx"
@@ -165,13 +170,6 @@ class ExportMdlx(bpy.types.Operator, ExportHelper):
         if self.filepath.lower().endswith(".mdl"):
             return False
         return super().check(context)
-
-    def execute(self, context):
-        report = Reporter(self)
-        try:
-            return self.run(context, report)
-        except Exception as e:  # noqa: BLE001 - every failure is a Blender error
-            return report.failed(e)
 
     def run(self, context, report):
         path = self.filepath
