@@ -15,4 +15,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mode="${1:-ci}"
 case "$mode" in ci|quarter|all) ;; *) echo "usage: $0 [ci|quarter|all]" >&2; exit 2 ;; esac
 eval "$(scripts/blender-versions.sh)"
-MDLX_ROUNDTRIP="$mode" cargo test -p mdlx --locked --test blender_roundtrip -- --nocapture
+MDLX_ROUNDTRIP="$mode" cargo test -p war3-mdlx --locked --test blender_roundtrip -- --nocapture

@@ -63,6 +63,6 @@ eval "$("$root/scripts/m3v-render.sh")"
 rm -rf "$out/vs-m3v"
 MDLX_RENDER_DOCS="$out/vs-m3v" MDLX_RENDER_PICK="${MDLX_RENDER_PICK:-GuardianLordaeron,DivineShield,Enchantress__Fireshield,Orb__lightgreen,Hero_Arcanist,HFMRock_Cove.mdx,SpearmanWC1v2,war3mapImported__Kain.mdx,FrostAura,citywallcorneralt}" \
   MDLX_RENDER_CORPUS="${MDLX_RENDER_CORPUS:-}" MDLX_RENDER_TEXTURES="${MDLX_RENDER_TEXTURES:-}" \
-  cargo test -p mdlx --test render_vs_m3v -- --nocapture > "$tmp/vs.log" 2>&1 || true
+  cargo test -p war3-mdlx --test render_vs_m3v -- --nocapture > "$tmp/vs.log" 2>&1 || true
 grep -E "render_vs_m3v|within|ours " "$tmp/vs.log" >&2 || true
 ls "$out" "$out/vs-m3v" >&2

@@ -41,4 +41,4 @@ say "$(ls "$tmp/mdx" | wc -l) models not in the corpus, $(ls "$tmp/tex" | wc -l)
 eval "$("$root/scripts/m3v-render.sh")"
 cd "$root"
 MDLX_RENDER_CORPUS="$tmp/mdx" MDLX_RENDER_TEXTURES="$tmp/tex" \
-  cargo test -q -p mdlx --test render_vs_m3v pictures_agree -- --nocapture 2>/dev/null
+  cargo test -q -p war3-mdlx --test render_vs_m3v pictures_agree -- --nocapture 2>/dev/null

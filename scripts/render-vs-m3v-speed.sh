@@ -9,5 +9,5 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 eval "$("$root/scripts/m3v-render.sh")"
 cd "$root"
-MDLX_RENDER_SPEED=1 cargo test --release -p mdlx --test render_vs_m3v thumbnails_of_the_corpus -- --nocapture 2>&1 |
+MDLX_RENDER_SPEED=1 cargo test --release -p war3-mdlx --test render_vs_m3v thumbnails_of_the_corpus -- --nocapture 2>&1 |
   grep -E "render speed|test result|panicked"

@@ -7,7 +7,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(loaded) = mdlx::read(data, &mdlx::ReadOptions::default()) else {
         return;
     };
-    let out = mdlx::gltf::export(&loaded.model, &mdlx::gltf::ExportOptions::default());
+    let out = mdlx::convert::gltf::export(&loaded.model, &mdlx::convert::gltf::ExportOptions::default());
     let glb = out.to_glb();
     assert_eq!(&glb[..4], b"glTF");
     let total = u32::from_le_bytes([glb[8], glb[9], glb[10], glb[11]]) as usize;

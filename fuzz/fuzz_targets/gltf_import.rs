@@ -4,15 +4,15 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let Ok(source) = mdlx::gltf::Source::from_bytes(data, None) else {
+    let Ok(source) = mdlx::convert::gltf::Source::from_bytes(data, None) else {
         return;
     };
     for version in [800, 1000] {
-        let options = mdlx::gltf::ImportOptions {
+        let options = mdlx::convert::gltf::ImportOptions {
             version,
             ..Default::default()
         };
-        match mdlx::gltf::import(&source, &options) {
+        match mdlx::convert::gltf::import(&source, &options) {
             Ok(out) => {
                 for l in &out.losses {
                     let _ = l.to_string();

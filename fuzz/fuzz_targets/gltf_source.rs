@@ -4,7 +4,7 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let source = match mdlx::gltf::Source::from_bytes(data, None) {
+    let source = match mdlx::convert::gltf::Source::from_bytes(data, None) {
         Ok(s) => s,
         Err(e) => {
             let _ = e.to_string();

@@ -21,7 +21,7 @@ pub(crate) fn is_archive(path: &Path) -> bool {
     if !path.is_file() {
         return false;
     }
-    if crate::files::has_ext(path, &["w3m", "w3x", "w3n", "mpq"]) {
+    if crate::paths::has_ext(path, &["w3m", "w3x", "w3n", "mpq"]) {
         return true;
     }
     let mut head = [0u8; 4];
@@ -38,7 +38,7 @@ pub(crate) fn texture_places(model: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
     let mut places = Vec::with_capacity(extra.len() + 1);
     if let Some((archive, _)) = split(model) {
         places.push(archive);
-    } else if !crate::files::is_stdio(model) {
+    } else if !crate::paths::is_stdio(model) {
         places.push(
             model
                 .parent()

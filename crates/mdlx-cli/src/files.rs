@@ -19,12 +19,8 @@ use std::collections::HashSet;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The path that means standard input or output.
-pub(crate) fn is_stdio(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
+pub(crate) use crate::paths::{has_ext, is_stdio};
 
 /// How a path is named in messages: `-` is "standard input".
 pub(crate) fn shown(path: &Path) -> String {
@@ -129,13 +125,6 @@ pub(crate) fn is_milkshape(path: &Path) -> bool {
 /// Whether `path` stands for many files: a folder, or an archive (a map).
 pub(crate) fn is_container(path: &Path) -> bool {
     !is_stdio(path) && (path.is_dir() || crate::archive::is_archive(path))
-}
-
-/// True if the file's extension is one of `exts` (case-insensitive).
-pub(crate) fn has_ext(path: &Path, exts: &[&str]) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
 /// A temporary file of [`write`] (`.NAME.PID.N.tmp`), left by a process that was killed.
@@ -329,29 +318,12 @@ fn folder_of(target: &Path) -> PathBuf {
 /// (`.NAME.PID.N.tmp`) is unique within the process, so threads writing the same target
 /// never share one, and it is created afresh (never through an existing file or link).
 fn stage_atomic<'a>(target: &Path, data: &[u8], sync: bool) -> Result<Stage<'a>> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = folder_of(target);
-    let name = target
+    target
         .file_name()
         .context("the output path has no file name")?;
-    let (tmp, mut f) = loop {
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(
-            ".{}.{}.{n}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => break (tmp, f),
-            // Left by an earlier process of the same id that was killed: take another.
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
-            Err(e) => return Err(write_error(target, &dir, &e)),
-        }
-    };
+    let (tmp, mut f) =
+        mdlx::output::temporary(&dir, target).map_err(|e| write_error(target, &dir, &e))?;
     let written = f
         .write_all(data)
         .and_then(|()| if sync { f.sync_all() } else { Ok(()) })

@@ -6,8 +6,11 @@ mod archive;
 mod cli;
 mod cmd;
 mod files;
+mod input;
+mod paths;
 mod report;
 mod text;
+#[cfg(feature = "view")]
 mod view;
 
 use clap::{CommandFactory, Parser};
@@ -104,147 +107,38 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
             long,
             json,
         } => cmd::archive::ls(&archive, &patterns, long, json),
-        cli::Command::Update {
-            archive,
-            out,
-            put,
-            remove,
-            rename,
-            drop_unreadable,
-        } => cmd::archive::update(&archive, &out, &put, &remove, &rename, drop_unreadable),
+        cli::Command::Update(a) => cmd::archive::update(
+            &a.archive,
+            &a.out,
+            &a.put,
+            &a.remove,
+            &a.rename,
+            a.drop_unreadable,
+        ),
         cli::Command::Extract {
             archive,
             dir,
             patterns,
             quiet,
         } => cmd::archive::extract(&archive, &dir, &patterns, quiet),
-        cli::Command::Convert {
-            input,
-            output,
-            to,
-            moment,
-            fps,
-            frames,
-            strict_mdl,
-            allow_lossy,
-            json,
-            mip,
-            resize,
-            blp_quality,
-            blp_palette,
-            dds,
-            tga,
-            textures,
-            team_color,
-            cubic,
-            no_source,
-            model_version,
-            texture_path,
-            lod,
-            scale,
-            height,
-            rename,
-            ..
-        } => cmd::convert::run(
-            &ctx,
-            &input,
-            &output,
-            to.as_deref(),
-            &cmd::convert_file::Options {
-                strict_mdl,
-                allow_lossy,
-                moment: moment.into(),
-                fps,
-                ranges: frames.map(|r| r.0).unwrap_or_default(),
-                json,
-                mip,
-                resize,
-                blp: if blp_palette {
-                    mdlx::texture::BlpOptions::palette()
-                } else {
-                    mdlx::texture::BlpOptions::jpeg(blp_quality)
-                },
-                dds: dds.as_deref().map(|d| match d {
-                    "bc1" => mdlx::texture::write::DdsOutput::Bc1,
-                    "bc3" => mdlx::texture::write::DdsOutput::Bc3,
-                    _ => mdlx::texture::write::DdsOutput::Rgba,
-                }),
-                tga_rle: tga == "rle",
-                textures,
-                team_color,
-                linear: !cubic,
-                source: !no_source,
-                version: model_version,
-                lod,
-                texture_path,
-                scale,
-                height,
-                renames: rename.map(|r| r.0).unwrap_or_default(),
-                in_folder: false,
-                ledger: Default::default(),
-            },
-        ),
-        cli::Command::Check {
-            paths,
-            format,
-            json,
-            deny,
-            allow,
-            config,
-            kind,
-            textures,
-            rules,
-            fix,
-            in_place,
-            output,
-            ..
-        } => cmd::check::run(
-            &ctx,
-            &paths,
-            &cmd::check::Options {
-                format: if json { "json".into() } else { format },
-                deny,
-                allow,
-                config,
-                kind: kind.as_deref().and_then(mdlx::check::Kind::from_name),
-                textures,
-                rules,
-                fix,
-                in_place,
-                output,
-            },
-        ),
+        cli::Command::Convert(a) => {
+            cmd::convert::run(&ctx, &a.input, &a.output, a.to.as_deref(), &(&a).into())
+        }
+        cli::Command::Check(a) => cmd::check::run(&ctx, &a.paths, &(&a).into()),
         cli::Command::Render {
             input,
             output,
             args,
             ..
         } => cmd::render::run(&ctx, &input, &output, &args),
+        #[cfg(feature = "view")]
         cli::Command::View { file, args, .. } => cmd::view::run(&ctx, &file, &args),
         cli::Command::Pose {
             file, moment, json, ..
         } => cmd::pose::run(&ctx, &file, &moment.into(), json),
-        cli::Command::Optimize {
-            input,
-            output,
-            only,
-            skip,
-            tolerance,
-            json,
-            compare,
-            ..
-        } => cmd::optimize::run(
-            &ctx,
-            &input,
-            output.as_deref(),
-            &cmd::optimize::Flags {
-                only,
-                skip,
-                tolerance,
-                json,
-                compare,
-            },
-        ),
+        cli::Command::Optimize(a) => {
+            cmd::optimize::run(&ctx, &a.input, a.output.as_deref(), &(&a).into())
+        }
         cli::Command::Roundtrip { paths, via, json } => {
             cmd::roundtrip::run(&paths, via.is_some(), json)
         }

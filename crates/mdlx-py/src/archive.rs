@@ -2,17 +2,12 @@
 //! opened once per process and shared (the library's cache), its files listed and read.
 
 use crate::convert::{read_input, Loaded};
-use crate::error::{detached, Failure, Result};
-use crate::files::{Input, Origin};
+use crate::error::{detached, Failure};
+use crate::files::{open_shared, Input, Origin};
 use mdlx::mpq::Archive as MpqArchive;
 use pyo3::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-
-/// The archive at `path`, from the library's per-process cache.
-pub(crate) fn open_shared(path: &Path) -> Result<Arc<MpqArchive>> {
-    mdlx::mpq::shared(path).map_err(|e| Failure::mpq(&e, &path.display().to_string()))
-}
 
 /// One file of an archive.
 #[pyclass(module = "mdlx", frozen, get_all)]

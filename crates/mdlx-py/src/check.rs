@@ -2,7 +2,7 @@
 //! model was read from) and `Model.optimize` (smaller, within a measured bound).
 
 use crate::error::{detached, Failure};
-use crate::model::Model;
+use crate::held::Model;
 use mdlx::check::{Kind, SourcePos};
 use mdlx::optimize::{Pass, Tolerance};
 use pyo3::prelude::*;

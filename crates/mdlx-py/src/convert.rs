@@ -4,7 +4,7 @@
 
 use crate::error::{detached, Failure, Result};
 use crate::files::{self, Input, Origin, Source};
-use crate::model::Model;
+use crate::held::Model;
 use mdlx::check::SourceMap;
 use mdlx::formats::FormatInfo;
 use pyo3::prelude::*;
@@ -85,7 +85,7 @@ pub(crate) struct TextureFile {
     data: Vec<u8>,
 }
 
-fn texture_files(list: Vec<mdlx::gltf::import::ImportedTexture>) -> Vec<TextureFile> {
+fn texture_files(list: Vec<mdlx::convert::gltf::import::ImportedTexture>) -> Vec<TextureFile> {
     (list.into_iter())
         .map(|t| TextureFile {
             path: t.path,
@@ -232,9 +232,9 @@ pub(crate) fn from_gltf(
     game_ready: bool,
     base: Option<PathBuf>,
 ) -> PyResult<Converted> {
-    use mdlx::gltf::import::ImportScale;
+    use mdlx::convert::gltf::import::ImportScale;
     let source = Source::extract(source)?;
-    let mut opts = mdlx::gltf::ImportOptions {
+    let mut opts = mdlx::convert::gltf::ImportOptions {
         version,
         game_ready,
         ..Default::default()
@@ -263,7 +263,7 @@ pub(crate) fn from_gltf(
             Some(s) => f.in_file(s),
             None => f,
         };
-        let doc = mdlx::gltf::Source::from_bytes(&input.data, base.as_deref())
+        let doc = mdlx::convert::gltf::Source::from_bytes(&input.data, base.as_deref())
             .map_err(|e| in_file(Failure::gltf(&e)))?;
         let c =
             mdlx::convert::gltf_to_model(&doc, &opts).map_err(|e| in_file(Failure::gltf(&e)))?;

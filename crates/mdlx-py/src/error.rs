@@ -96,7 +96,7 @@ impl Failure {
     }
 
     /// A glTF document that could not be imported.
-    pub(crate) fn gltf(e: &mdlx::gltf::GltfError) -> Failure {
+    pub(crate) fn gltf(e: &mdlx::convert::gltf::GltfError) -> Failure {
         Failure::from(Details {
             message: e.to_string(),
             offset: e.offset,

@@ -9,12 +9,13 @@
 //! place, so a failure leaves none of them.
 
 use crate::error::{Failure, Result};
+use mdlx::mpq::Archive as MpqArchive;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Where a model came from.
 #[derive(Clone, Debug)]
@@ -99,7 +100,7 @@ impl Source {
 /// path and the part before a `:` is an archive).
 pub(crate) fn read_path(path: &Path) -> Result<Input> {
     if let Some((archive, member)) = split_member(path) {
-        let a = crate::archive::open_shared(&archive)?;
+        let a = open_shared(&archive)?;
         let data =
             (a.read(&member)).map_err(|e| Failure::mpq(&e, &archive.display().to_string()))?;
         return Ok(Input {
@@ -227,7 +228,6 @@ pub(crate) fn stage(target: &Path, data: Vec<u8>) -> Result<Staged> {
 
 /// Writes `data` to a new temporary file in `target`'s folder and syncs it.
 fn temporary(target: &Path, data: &[u8]) -> Result<Stage> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     let fail = |e: &std::io::Error| {
         let dir = folder(target);
         let why = if dir.is_dir() {
@@ -237,26 +237,10 @@ fn temporary(target: &Path, data: &[u8]) -> Result<Stage> {
         };
         Failure::msg(format!("cannot write {}: {why}", target.display()))
     };
-    let name = target
+    target
         .file_name()
         .ok_or_else(|| Failure::msg(format!("{} names no file", target.display())))?;
-    let (tmp, mut file) = loop {
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let tmp = folder(target).join(format!(
-            ".{}.{}.{n}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
-            Err(e) => return Err(fail(&e)),
-        }
-    };
+    let (tmp, mut file) = mdlx::output::temporary(&folder(target), target).map_err(|e| fail(&e))?;
     if let Err(e) = file.write_all(data).and_then(|()| file.sync_all()) {
         let _ = fs::remove_file(&tmp);
         return Err(fail(&e));
@@ -271,4 +255,9 @@ pub(crate) fn write_all(files: Vec<(PathBuf, Vec<u8>)>) -> Result<()> {
         staged.push(stage(&path, data)?);
     }
     staged.into_iter().try_for_each(Staged::commit)
+}
+
+/// The archive at `path`, from the library's per-process cache.
+pub(crate) fn open_shared(path: &Path) -> Result<Arc<MpqArchive>> {
+    mdlx::mpq::shared(path).map_err(|e| Failure::mpq(&e, &path.display().to_string()))
 }

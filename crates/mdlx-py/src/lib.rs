@@ -20,6 +20,7 @@ mod check;
 mod convert;
 mod error;
 mod files;
+mod held;
 mod model;
 mod render;
 

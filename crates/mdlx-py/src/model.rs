@@ -5,46 +5,12 @@
 
 use crate::check::Finding;
 use crate::convert::{self, Converted, ExportArgs, Loss, TextureFile, Written};
-use crate::files::Origin;
+pub(crate) use crate::held::Model;
 use crate::render::RenderArgs;
-use mdlx::check::SourceMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
-
-/// A Warcraft III model. Made by `mdlx.read`, a conversion or an import; immutable.
-#[pyclass(module = "mdlx", frozen)]
-pub(crate) struct Model {
-    pub(crate) inner: Arc<mdlx::Model>,
-    /// Where it was read from (for texture look-ups and what `check` takes it to be).
-    pub(crate) origin: Origin,
-    /// Where each record was in the file it was read from (MDX or MDL read as itself).
-    pub(crate) source_map: Option<Arc<SourceMap>>,
-}
-
-impl Model {
-    /// A model made by the library from nothing on disk (a conversion): textures are
-    /// looked for where the source's were.
-    pub(crate) fn derived(model: mdlx::Model, from: &Model) -> Model {
-        Model {
-            inner: Arc::new(model),
-            origin: from.origin.clone(),
-            source_map: None,
-        }
-    }
-
-    /// The folders textures are looked for in: the model's own folder (or its map), then
-    /// `extra`.
-    pub(crate) fn texture_dirs(&self, extra: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
-        self.origin
-            .texture_place()
-            .into_iter()
-            .chain(extra)
-            .collect()
-    }
-}
 
 /// One animation sequence.
 #[pyclass(module = "mdlx", frozen, get_all)]

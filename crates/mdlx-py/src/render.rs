@@ -2,7 +2,7 @@
 //! software renderer (the one `mdlx render` uses), framed on what the sequence shows.
 
 use crate::error::{detached, Failure};
-use crate::model::Model;
+use crate::held::Model;
 use mdlx::anim::AnimTime;
 use mdlx::render::{Camera, RenderOptions, Scene, TextureCache, DEFAULT_FOV_Y};
 use pyo3::prelude::*;

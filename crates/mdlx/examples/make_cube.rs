@@ -2,7 +2,7 @@
 //! cube on one bone, with a `Stand` sequence and a `Spin` sequence that turns the bone a
 //! full circle about +Z. Written here from scratch, field by field.
 //!
-//! `cargo run -p mdlx --example make_cube -- examples/cube.mdx`
+//! `cargo run -p war3-mdlx --example make_cube -- examples/cube.mdx`
 
 use mdlx::model::*;
 

@@ -71,18 +71,23 @@ pub mod alpha;
 pub mod anim;
 pub mod check;
 pub mod convert;
-pub mod format;
 pub mod formats;
+#[cfg(feature = "gltf")]
 pub mod gltf;
 mod loss;
 pub mod mdl;
 pub mod mdx;
 pub mod model;
-pub mod mpq;
+pub mod spec;
+#[cfg(feature = "archives")]
+pub use mdlx_mpq as mpq;
 pub mod ms3d;
 pub mod obj;
+#[cfg(feature = "optimize")]
 pub mod optimize;
+pub mod output;
 pub mod read;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod texture;
 mod write;

@@ -8,7 +8,7 @@ use std::fmt;
 /// family both ways ([`AlphaModel::to_model`](crate::alpha::AlphaModel::to_model),
 /// [`AlphaModel::from_model`](crate::alpha::AlphaModel::from_model)), Milkshape both ways
 /// ([`convert::ms3d`](crate::convert::ms3d)), glTF export and import
-/// ([`gltf::export`](crate::gltf::export), [`gltf::import`](crate::gltf::import())), OBJ
+/// ([`gltf::export`](crate::convert::gltf::export), [`gltf::import`](crate::convert::gltf::import())), OBJ
 /// ([`ObjReport::losses`](crate::obj::ObjReport::losses)) and [`read`](crate::read()) of a
 /// converted format, so a tool lists them all one way.
 ///

@@ -15,9 +15,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "gltf")]
+use crate::convert::gltf::ExportOptions;
 use crate::convert::ms3d::ToMs3dOptions;
 use crate::formats::Format;
-use crate::gltf::ExportOptions;
 use crate::mdx::MdxError;
 use crate::model::Model;
 use crate::ms3d::Ms3dWriteError;
@@ -37,6 +38,7 @@ pub struct WriteOptions {
     /// Milkshape: the frame rate and the one sequence to write.
     pub ms3d: ToMs3dOptions,
     /// glTF (both forms): textures, team colour, linear keys.
+    #[cfg(feature = "gltf")]
     pub gltf: ExportOptions,
     /// OBJ: the moment shown, the header and the material library.
     pub obj: ObjOptions,
@@ -69,6 +71,13 @@ pub enum WriteError {
     Version(String),
     /// The format is not one a model is written as (a texture, for instance).
     NotWritable(Format),
+    /// A model format this build of the library leaves out (a Cargo feature that is off).
+    NotBuilt {
+        /// The format.
+        format: Format,
+        /// The feature that writes it.
+        feature: &'static str,
+    },
 }
 
 impl fmt::Display for WriteError {
@@ -80,6 +89,11 @@ impl fmt::Display for WriteError {
             WriteError::NotWritable(format) => {
                 write!(f, "a model is not written as {}", format.short_name())
             }
+            WriteError::NotBuilt { format, feature } => write!(
+                f,
+                "{} is not written by this build (the library's `{feature}` feature is off)",
+                format.short_name()
+            ),
         }
     }
 }
@@ -128,6 +142,14 @@ pub fn write(model: &Model, format: Format, opts: &WriteOptions) -> Result<Writt
                 ..bytes(data)
             }
         }
+        #[cfg(not(feature = "gltf"))]
+        Format::Glb | Format::Gltf => {
+            return Err(WriteError::NotBuilt {
+                format,
+                feature: "gltf",
+            })
+        }
+        #[cfg(feature = "gltf")]
         Format::Glb | Format::Gltf => {
             let c = crate::convert::model_to_gltf(model, &opts.gltf);
             let data = match format {

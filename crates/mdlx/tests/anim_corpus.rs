@@ -6,7 +6,7 @@ mod common;
 
 use mdlx::anim::math::{qdot, QUAT_IDENTITY};
 use mdlx::anim::{posed_geosets, AnimTime, Clock, Skeleton};
-use mdlx::format::track::{KGRT, KGSC, KGTR};
+use mdlx::spec::track::{KGRT, KGSC, KGTR};
 use mdlx::Model;
 
 /// The time of the first node key inside sequence 0, as elapsed ms (0 if it has none).

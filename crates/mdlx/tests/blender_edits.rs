@@ -2,7 +2,7 @@
 //!
 //! A corpus unit (`DemonWorker.mdx`: bones, helpers, attachments, emitters, an event
 //! object, collision shapes, 9 sequences, a global sequence) is exported by
-//! `mdlx::gltf::export` (textures from the texture corpus), and each edit a modder makes is
+//! `mdlx::convert::gltf::export` (textures from the texture corpus), and each edit a modder makes is
 //! made by a script in Blender 3.4 and in Blender 4.5 (`tools/blender-roundtrip/edits.py`,
 //! between Blender's own glTF import and export), one edit a file. Our import of each file
 //! must show the edit (checked on the model: poses, vertices, names, paths) and, once the
@@ -25,7 +25,7 @@ const QUARTER_TURN: f64 = std::f64::consts::FRAC_1_SQRT_2;
 struct Edit {
     name: &'static str,
     edit: Value,
-    check: fn(&Model, &mdlx::gltf::Import, &Value) -> Result<(), String>,
+    check: fn(&Model, &mdlx::convert::gltf::Import, &Value) -> Result<(), String>,
 }
 
 /// The node named `name` (mutable), whatever its kind.
@@ -115,7 +115,7 @@ fn same(got: &Model, want: &Model) -> Result<(), String> {
     ))
 }
 
-fn moved_keys(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn moved_keys(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let s = sequence(src, "Walk");
     let len = f64::from(src.sequences[s].length());
     let moved = [0.25, 0.5, 0.75].iter().any(|f| {
@@ -134,7 +134,7 @@ fn moved_keys(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), St
     same(&back, src)
 }
 
-fn added_key(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn added_key(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let s = sequence(src, "Stand - 1");
     // Frame 12 at Blender's 24 frames a second.
     let (a, b) = (
@@ -150,7 +150,7 @@ fn added_key(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), Str
     same(&back, src)
 }
 
-fn added_bone(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn added_bone(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let m = &got.model;
     let bone = m
         .bones
@@ -189,7 +189,7 @@ fn biggest(m: &Model) -> usize {
         .unwrap()
 }
 
-fn deleted_part(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn deleted_part(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let g = biggest(src);
     let (was, now) = (
         src.geosets[g].triangles().0.len(),
@@ -203,7 +203,11 @@ fn deleted_part(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), 
     same(&back, src)
 }
 
-fn moved_vertex(src: &Model, got: &mdlx::gltf::Import, answer: &Value) -> Result<(), String> {
+fn moved_vertex(
+    src: &Model,
+    got: &mdlx::convert::gltf::Import,
+    answer: &Value,
+) -> Result<(), String> {
     let co: Vec<f32> = serde_json::from_value(answer["edits"][0]["result"]["co"].clone())
         .map_err(|e| format!("the edit's answer: {e}"))?;
     let near = |m: &Model| {
@@ -220,7 +224,7 @@ fn moved_vertex(src: &Model, got: &mdlx::gltf::Import, answer: &Value) -> Result
     same(&back, src)
 }
 
-fn added_empty(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn added_empty(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let m = &got.model;
     let a = m
         .attachments
@@ -244,7 +248,7 @@ fn added_empty(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), S
     same(&back, src)
 }
 
-fn renamed_action(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn renamed_action(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let s = sequence(src, "Walk");
     let name = got.model.sequences[s].name.to_string();
     if name != "Walk Fast" {
@@ -255,7 +259,7 @@ fn renamed_action(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<()
     same(&back, src)
 }
 
-fn added_action(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn added_action(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let m = &got.model;
     let n = src.sequences.len();
     let seq = m.sequences.get(n).ok_or("no sequence after the others")?;
@@ -294,7 +298,11 @@ fn added_action(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), 
     same(&back, src)
 }
 
-fn replaced_image(src: &Model, got: &mdlx::gltf::Import, answer: &Value) -> Result<(), String> {
+fn replaced_image(
+    src: &Model,
+    got: &mdlx::convert::gltf::Import,
+    answer: &Value,
+) -> Result<(), String> {
     let mi = answer["tag"]
         .as_str()
         .and_then(|t| t.split_once(" material "))
@@ -332,7 +340,7 @@ fn base_texture(m: &Model, mi: usize) -> usize {
     id(layer)
 }
 
-fn unchanged(src: &Model, got: &mdlx::gltf::Import, _: &Value) -> Result<(), String> {
+fn unchanged(src: &Model, got: &mdlx::convert::gltf::Import, _: &Value) -> Result<(), String> {
     let (a, b) = (
         mdlx::mdx::to_bytes(src).unwrap(),
         mdlx::mdx::to_bytes(&got.model).unwrap(),
@@ -433,12 +441,12 @@ fn edits_made_in_blender_come_through_and_nothing_else_changes() {
             tex.as_ref().is_some_and(|d| d.join(&base).exists())
         })
         .expect("a material of DemonWorker.mdx with its texture in the texture corpus");
-    let opts = mdlx::gltf::ExportOptions {
+    let opts = mdlx::convert::gltf::ExportOptions {
         texture_dirs: tex.into_iter().collect(),
         ..Default::default()
     };
     let input = dir.join("DemonWorker.glb");
-    std::fs::write(&input, mdlx::gltf::export(&src, &opts).to_glb()).unwrap();
+    std::fs::write(&input, mdlx::convert::gltf::export(&src, &opts).to_glb()).unwrap();
     let list = edits(&src, material);
     let mut failures = Vec::new();
     let children: Vec<_> = blenders
@@ -477,8 +485,8 @@ fn edits_made_in_blender_come_through_and_nothing_else_changes() {
             }
             let out = dir.join(format!("edit{k}-{}.glb", b.label));
             let glb = std::fs::read(&out).unwrap();
-            let source = mdlx::gltf::Source::from_bytes(&glb, None).unwrap();
-            let got = match mdlx::gltf::import(&source, &Default::default()) {
+            let source = mdlx::convert::gltf::Source::from_bytes(&glb, None).unwrap();
+            let got = match mdlx::convert::gltf::import(&source, &Default::default()) {
                 Ok(g) => g,
                 Err(err) => {
                     failures.push(format!("{place}: our import: {err}"));

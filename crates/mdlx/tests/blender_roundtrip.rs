@@ -1,7 +1,7 @@
 //! Corpus models through Blender and back (issue 37): each model is exported by
-//! `mdlx::gltf::export` (textures from the texture corpus embedded), sent through Blender's
+//! `mdlx::convert::gltf::export` (textures from the texture corpus embedded), sent through Blender's
 //! own glTF add-on with no edit (`tools/blender-roundtrip/roundtrip.py`: import, export;
-//! one Blender process for the whole batch), imported again by `mdlx::gltf::import` at the
+//! one Blender process for the whole batch), imported again by `mdlx::convert::gltf::import` at the
 //! source's version, and compared with the source by `common::roundtrip` (node counts per
 //! kind, nodes, sequences to the millisecond, global sequences, materials and texture
 //! paths, texture and geoset animations, geosets, skin weights, no new check error, the
@@ -198,13 +198,14 @@ fn back_from_blender(pick: &Pick, answer: Option<&serde_json::Value>, out: &Path
 /// Our import of `glb` at the source's version (default options otherwise, as a user
 /// converting the file would), compared with the source.
 fn import_and_compare(pick: &Pick, glb: &[u8]) -> Outcome {
-    let source =
-        mdlx::gltf::Source::from_bytes(glb, None).map_err(|e| format!("our import: {e}"))?;
-    let opts = mdlx::gltf::ImportOptions {
+    let source = mdlx::convert::gltf::Source::from_bytes(glb, None)
+        .map_err(|e| format!("our import: {e}"))?;
+    let opts = mdlx::convert::gltf::ImportOptions {
         version: pick.model.version,
         ..Default::default()
     };
-    let back = mdlx::gltf::import(&source, &opts).map_err(|e| format!("our import: {e}"))?;
+    let back =
+        mdlx::convert::gltf::import(&source, &opts).map_err(|e| format!("our import: {e}"))?;
     Ok(compare(&pick.model, &back.model))
 }
 
@@ -288,7 +289,7 @@ fn corpus_models_through_blender_come_back_whole() {
         .collect();
     let textures = common::texture_corpus("blender_roundtrip")
         .map(|t| common::texture_links(&files, &t, "blender-roundtrip"));
-    let opts = mdlx::gltf::ExportOptions {
+    let opts = mdlx::convert::gltf::ExportOptions {
         texture_dirs: textures.into_iter().collect(),
         ..Default::default()
     };
@@ -297,7 +298,7 @@ fn corpus_models_through_blender_come_back_whole() {
         let path = dir.join(format!("{k}.glb"));
         let glb = match std::fs::read(&path) {
             Ok(old) if reuse => old,
-            _ => mdlx::gltf::export(&p.model, &opts).to_glb(),
+            _ => mdlx::convert::gltf::export(&p.model, &opts).to_glb(),
         };
         std::fs::write(&path, &glb).unwrap();
         inputs.push(path);

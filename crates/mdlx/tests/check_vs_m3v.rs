@@ -679,6 +679,10 @@ struct Row {
     extra: BTreeSet<Key>,
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "test code: the shape gate holds the sources only"
+)]
 #[test]
 fn m3v_findings_are_ours_or_explained() {
     let Some(node_dir) = peer_node_dir() else {

@@ -580,12 +580,12 @@ fn alpha_to_mdx(path: &Path) -> Option<Made> {
 
 /// glTF -> MDX of `version`.
 fn gltf_to_mdx(path: &Path, version: u32) -> Option<Made> {
-    let source = mdlx::gltf::Source::read_file(path).ok()?;
-    let options = mdlx::gltf::ImportOptions {
+    let source = mdlx::convert::gltf::Source::read_file(path).ok()?;
+    let options = mdlx::convert::gltf::ImportOptions {
         version,
         ..Default::default()
     };
-    let out = mdlx::gltf::import(&source, &options)
+    let out = mdlx::convert::gltf::import(&source, &options)
         .map_err(|e| e.to_string())
         .and_then(|i| mdx_out(&i.model));
     Some(Made {

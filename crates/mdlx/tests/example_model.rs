@@ -11,7 +11,7 @@ fn shipped_cube_matches_its_builder() {
     assert_eq!(
         &built[..],
         &shipped[..],
-        "run `cargo run -p mdlx --example make_cube` to rebuild"
+        "run `cargo run -p war3-mdlx --example make_cube` to rebuild"
     );
     let mut read = mdlx::mdx::from_bytes(shipped).unwrap();
     // The layout is what reading adds; the content equals the builder's.

@@ -164,15 +164,15 @@ fn check_any(name: &str, data: &[u8]) {
 }
 
 fn check_gltf(data: &[u8]) {
-    let Ok(source) = mdlx::gltf::Source::from_bytes(data, None) else {
+    let Ok(source) = mdlx::convert::gltf::Source::from_bytes(data, None) else {
         return;
     };
     for version in [800, 1000] {
-        let options = mdlx::gltf::ImportOptions {
+        let options = mdlx::convert::gltf::ImportOptions {
             version,
             ..Default::default()
         };
-        if let Ok(out) = mdlx::gltf::import(&source, &options) {
+        if let Ok(out) = mdlx::convert::gltf::import(&source, &options) {
             let mdx = mdlx::mdx::to_bytes(&out.model).unwrap();
             mdlx::mdx::from_bytes(&mdx).unwrap();
         }

@@ -21,8 +21,8 @@ use common::repo;
 use common::judges::{floats, judge_env, model_size, out_dir, run_pose_mjs};
 
 use mdlx::anim::{posed_geosets, Clock, Skeleton};
-use mdlx::format::track::{KGAO, KGRT, KMTA};
 use mdlx::model::{node_flags, Interpolation, Model};
+use mdlx::spec::track::{KGAO, KGRT, KMTA};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -66,11 +66,11 @@ fn export_to(dir: &Path, path: &Path, model: &Model) -> PathBuf {
 }
 
 fn export_with(dir: &Path, path: &Path, model: &Model, linear: bool) -> PathBuf {
-    let options = mdlx::gltf::ExportOptions {
+    let options = mdlx::convert::gltf::ExportOptions {
         linear,
         ..Default::default()
     };
-    let out = mdlx::gltf::export(model, &options);
+    let out = mdlx::convert::gltf::export(model, &options);
     let file = dir.join(format!("{}.glb", stem(path)));
     std::fs::write(&file, out.to_glb()).unwrap();
     file
@@ -468,7 +468,7 @@ fn compare(
                 continue;
             }
             for (k, &i) in idx.iter().enumerate() {
-                let p = mdlx::gltf::from_y_up(theirs[k]);
+                let p = mdlx::convert::gltf::from_y_up(theirs[k]);
                 let q = mine.positions[i];
                 if !q.iter().all(|c| c.is_finite()) {
                     continue;
@@ -628,7 +628,7 @@ fn blender_plays_every_sequence_as_our_pose_does() {
             // Blender's axes are Warcraft's: turn them back to glTF's for `compare`.
             let pos = floats(e["positions"].as_str().unwrap_or(""))
                 .into_iter()
-                .map(mdlx::gltf::to_y_up)
+                .map(mdlx::convert::gltf::to_y_up)
                 .collect();
             (e["visible"].as_bool().unwrap_or(false), pos)
         });
@@ -663,7 +663,7 @@ fn geosets_drawn_at_every_level_of_detail_are_exported() {
             continue;
         }
         files += 1;
-        let out = mdlx::gltf::export(&model, &Default::default());
+        let out = mdlx::convert::gltf::export(&model, &Default::default());
         let meshes: std::collections::BTreeSet<String> = out
             .document
             .meshes

@@ -3,7 +3,7 @@
 
 mod common;
 
-use mdlx::gltf::{import, GltfError, ImportOptions, Source};
+use mdlx::convert::gltf::{import, GltfError, ImportOptions, Source};
 use serde_json::{json, Value};
 
 fn f32_bytes(v: &[f32]) -> Vec<u8> {
@@ -45,7 +45,7 @@ fn base() -> (Value, Vec<u8>) {
     (doc, bin)
 }
 
-fn run(doc: &Value, bin: &[u8]) -> Result<mdlx::gltf::Import, GltfError> {
+fn run(doc: &Value, bin: &[u8]) -> Result<mdlx::convert::gltf::Import, GltfError> {
     let data = common::glb(&serde_json::to_vec(doc).unwrap(), bin);
     let source = Source::from_bytes(&data, None)?;
     import(&source, &ImportOptions::default())

@@ -16,8 +16,8 @@
 mod common;
 
 use common::posed::height;
-use mdlx::gltf::import::ImportScale;
-use mdlx::gltf::{Import, ImportOptions, Source};
+use mdlx::convert::gltf::import::ImportScale;
+use mdlx::convert::gltf::{Import, ImportOptions, Source};
 use std::path::{Path, PathBuf};
 
 /// The samples that show a person (CesiumMan: a 1.5 m man). RiggedSimple, RiggedFigure-like
@@ -34,7 +34,7 @@ fn stem(p: &Path) -> String {
 
 fn import(path: &Path, opts: &ImportOptions) -> Import {
     let src = Source::read_file(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    mdlx::gltf::import(&src, opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    mdlx::convert::gltf::import(&src, opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The errors `mdlx::check` finds, as `rule xN` sorted by rule.
@@ -189,7 +189,7 @@ fn height_and_scale_options_size_the_model_as_asked() {
         ImportScale::Factor(f32::NAN),
         ImportScale::Height(-1.0),
     ] {
-        let e = mdlx::gltf::import(
+        let e = mdlx::convert::gltf::import(
             &src,
             &ImportOptions {
                 scale: bad,

@@ -28,7 +28,7 @@ use common::repo;
 use common::judges::{floats, judge_env, model_size, out_dir, run_pose_mjs};
 
 use mdlx::anim::{posed_geosets, AnimTime, Clock, Skeleton};
-use mdlx::gltf::{GltfError, Import, ImportOptions, Source};
+use mdlx::convert::gltf::{GltfError, Import, ImportOptions, Source};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -165,7 +165,7 @@ fn import_file(path: &Path, version: u32, name: &str) -> Outcome {
         ..Default::default()
     };
     let run = catch_unwind(AssertUnwindSafe(|| {
-        Source::read_file(path).and_then(|s| mdlx::gltf::import(&s, &options))
+        Source::read_file(path).and_then(|s| mdlx::convert::gltf::import(&s, &options))
     }));
     match run {
         Ok(Ok(i)) => Outcome::Imported(Box::new(i)),
@@ -304,7 +304,7 @@ fn shape_problems(s: &Sample, i: &Import) -> Vec<String> {
         }
     }
     // One sequence per animation; a model without any gets one `Stand` (see the
-    // mapping in `mdlx::gltf::import`); after them, the game-ready pass may add a `Stand`
+    // mapping in `mdlx::convert::gltf::import`); after them, the game-ready pass may add a `Stand`
     // and a `Death` (`mdlx::convert::ready`), nothing else.
     let n = s.animations().max(1);
     let added: Vec<String> = m
@@ -584,7 +584,7 @@ fn compare(import: &Import, r: &serde_json::Value) -> Compared {
                     break;
                 };
                 // three.js poses the source in its own units: ours are `scale` times them.
-                let p = mdlx::gltf::from_y_up(*p).map(|x| x * import.scale);
+                let p = mdlx::convert::gltf::from_y_up(*p).map(|x| x * import.scale);
                 let d = (0..3)
                     .map(|k| (f64::from(p[k]) - f64::from(q[k])).powi(2))
                     .sum::<f64>()
@@ -792,7 +792,7 @@ fn the_comparison_finds_an_export_where_our_pose_is() {
         let model = mdlx::read(&data, &mdlx::read::ReadOptions::default())
             .expect("corpus model decodes")
             .model;
-        let glb = mdlx::gltf::export(&model, &Default::default()).to_glb();
+        let glb = mdlx::convert::gltf::export(&model, &Default::default()).to_glb();
         let file = dir.join(format!("{name}.glb"));
         std::fs::write(&file, &glb).unwrap();
         fakes.push((name, as_import(model, &json_of(&glb))));
@@ -843,7 +843,7 @@ fn as_import(model: mdlx::model::Model, json: &serde_json::Value) -> Import {
             .iter()
             .position(|n| n["name"] == name.as_str() && n["mesh"].is_u64())
             .unwrap_or_else(|| panic!("the export has no mesh node {name}"));
-        geosets.push(mdlx::gltf::import::GeosetSource {
+        geosets.push(mdlx::convert::gltf::import::GeosetSource {
             node,
             mesh: nodes[node]["mesh"].as_u64().unwrap() as usize,
             primitive: 0,

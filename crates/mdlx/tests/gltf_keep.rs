@@ -6,7 +6,7 @@
 
 mod common;
 
-use mdlx::gltf::{export, import, ExportOptions, ImportOptions, Source};
+use mdlx::convert::gltf::{export, import, ExportOptions, ImportOptions, Source};
 
 #[test]
 fn every_corpus_model_comes_back_from_its_own_gltf_byte_for_byte() {

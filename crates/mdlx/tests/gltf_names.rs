@@ -1,13 +1,13 @@
 //! A model made from scratch in an editor (no `mdlx` extras) follows the naming conventions
 //! modders use (issue 37, point 3; the table is in the documentation of
-//! `mdlx::gltf::import`): an empty named `... Ref` is an attachment, one named like an
+//! `mdlx::convert::gltf::import`): an empty named `... Ref` is an attachment, one named like an
 //! event (`SNDxDHLB`) an event object firing at its keys, a node named `Collision...` a
 //! collision shape (a mesh's box, or a sphere), and every animation a sequence. The glTF
 //! is written here by hand, so the expected model follows from it.
 
 mod common;
 
-use mdlx::gltf::{import, ImportOptions, Source};
+use mdlx::convert::gltf::{import, ImportOptions, Source};
 use mdlx::model::Shape;
 use serde_json::json;
 
@@ -116,7 +116,7 @@ fn names_make_attachments_event_objects_and_collision_shapes() {
     let glb = scratch();
     let src = Source::from_bytes(&glb, None).unwrap();
     let opts = ImportOptions {
-        scale: mdlx::gltf::import::ImportScale::Factor(1.0),
+        scale: mdlx::convert::gltf::import::ImportScale::Factor(1.0),
         ..Default::default()
     };
     let m = import(&src, &opts).unwrap().model;

@@ -5,7 +5,7 @@ mod common;
 
 use gltf_json::accessor::{ComponentType, GenericComponentType};
 use gltf_json::validation::Checked;
-use mdlx::gltf::{GltfError, Source};
+use mdlx::convert::gltf::{GltfError, Source};
 use std::path::Path;
 
 /// Loads a file and reads every accessor (as f32, and as u32 where it is an integer

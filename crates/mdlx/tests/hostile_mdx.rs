@@ -11,9 +11,9 @@ mod common;
 mod counting;
 
 use counting::{serial, CURRENT, PEAK};
-use mdlx::format::{track_kind, TrackKind};
 use mdlx::mdx::{from_bytes, to_bytes, MdxError, MdxErrorKind};
 use mdlx::model::{LayoutEntry, Tag};
+use mdlx::spec::{track_kind, TrackKind};
 use mdlx::Model;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -2,9 +2,9 @@
 //! warning, what `ReadOptions { strict: true }` refuses, and what is not MDL at all.
 
 use mdlx::anim::{AnimTime, Clock};
-use mdlx::format::track as tk;
 use mdlx::mdl::{self, Diagnostic, MdlErrorKind, ReadOptions, Severity};
 use mdlx::model::{Interpolation, Key};
+use mdlx::spec::track as tk;
 
 const STRICT: ReadOptions = ReadOptions { strict: true };
 

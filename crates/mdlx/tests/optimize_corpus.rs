@@ -19,7 +19,7 @@ mod common;
 
 use mdlx::anim::{posed_geosets, AnimTime, Skeleton};
 use mdlx::model::Model;
-use mdlx::optimize::{model_size, optimize, Options, Tolerance};
+use mdlx::optimize::{optimize, Options, Tolerance};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -57,7 +57,7 @@ fn findings(m: &Model) -> BTreeMap<&'static str, usize> {
 fn exact(a: &Model, b: &Model) -> (f32, f32) {
     let (sa, sb) = (Skeleton::new(a), Skeleton::new(b));
     let (mut ends, mut middles) = (0.0f32, 0.0f32);
-    let size = model_size(a);
+    let size = a.size();
     for (i, s) in a.sequences.iter().enumerate() {
         let len = f64::from(s.interval[1].saturating_sub(s.interval[0]));
         for (t, middle) in [(0.0, false), (len / 2.0, true), (len, false)] {

@@ -36,9 +36,9 @@ mod matching;
 
 use common::judges::{judge_env, model_size, out_dir, run_pose_mjs};
 use compare::{compare, noise, watched, Outcome};
-use mdlx::format::track::KGRT;
 use mdlx::model::Model;
 use mdlx::optimize::{optimize, Options, Tolerance};
+use mdlx::spec::track::KGRT;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -146,7 +146,7 @@ fn optimize_all(chosen: Vec<(PathBuf, Model)>) -> Vec<Case> {
 
 /// Per animation of an export, the sorted distinct key times (seconds) of all its channels,
 /// read from the accessors the export wrote.
-fn key_times(out: &mdlx::gltf::Export) -> Vec<Vec<f32>> {
+fn key_times(out: &mdlx::convert::gltf::Export) -> Vec<Vec<f32>> {
     let doc = serde_json::to_value(&out.document).unwrap();
     let empty = Vec::new();
     let accessors = doc["accessors"].as_array().unwrap_or(&empty);
@@ -211,10 +211,10 @@ fn moments(a: &[Vec<f32>], b: &[Vec<f32>], budget: usize) -> Vec<(usize, f32)> {
 fn request(cases: &[Case], first: usize, dir: &Path) -> Result<PathBuf, String> {
     let mut jobs = Vec::new();
     for (k, case) in cases.iter().enumerate() {
-        let ea = mdlx::gltf::export(&case.original, &Default::default());
-        let eb = mdlx::gltf::export(&case.optimized, &Default::default());
+        let ea = mdlx::convert::gltf::export(&case.original, &Default::default());
+        let eb = mdlx::convert::gltf::export(&case.optimized, &Default::default());
         for (i, name) in watched(&case.original) {
-            let named = |e: &mdlx::gltf::Export| {
+            let named = |e: &mdlx::convert::gltf::Export| {
                 e.document.nodes.get(i + 1).and_then(|n| n.name.clone()) == Some(name.clone())
             };
             if !named(&ea) || !named(&eb) {
@@ -452,7 +452,11 @@ fn the_comparison_measures_a_known_shift() {
     for (k, case) in cases.iter().enumerate() {
         for (m, side) in [(&case.original, "a"), (&case.optimized, "b")] {
             let file = dir.join(format!("{k}-{side}.glb"));
-            std::fs::write(&file, mdlx::gltf::export(m, &Default::default()).to_glb()).unwrap();
+            std::fs::write(
+                &file,
+                mdlx::convert::gltf::export(m, &Default::default()).to_glb(),
+            )
+            .unwrap();
             jobs.push(json!({"file": file, "samples": [{"animation": null}], "nodes": true}));
         }
     }

@@ -403,7 +403,7 @@ fn asymmetric(c: &[f32; 3]) -> bool {
 /// See [`PRE2_AREA`].
 #[test]
 fn evidence_pre2_area_floats() {
-    use mdlx::format::track::{KP2N, KP2W};
+    use mdlx::spec::track::{KP2N, KP2W};
     // The first float goes with KP2N: statics equal to the first keys of both tracks.
     let m = corpus_model("mdx/mashlol__wc3-orpg__map.w3x__war3mapImported__ArcaneWave.mdx");
     let e = m
@@ -498,7 +498,7 @@ fn evidence_dont_inherit_bits() {
 /// See [`KEY_COLORS`] and [`REFORGED_COLORS`].
 #[test]
 fn evidence_color_order() {
-    use mdlx::format::track::KGAC;
+    use mdlx::spec::track::KGAC;
     // Animated geoset-animation colors: Magos' War3 Model Editor and MdlxConv twins.
     for (mdl, mdx, tracks) in [
         (

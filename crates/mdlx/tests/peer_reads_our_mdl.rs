@@ -517,6 +517,10 @@ struct Table {
     own_lossy: usize,
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "test code: the shape gate holds the sources only"
+)]
 #[test]
 fn peers_read_our_mdl_as_the_mdx() {
     let Some(node_dir) = peer_node_dir() else {

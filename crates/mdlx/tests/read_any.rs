@@ -284,7 +284,7 @@ fn mdx_and_milkshape_say_what_they_were() {
 #[test]
 fn gltf_is_imported_as_the_options_ask() {
     let cube = read_default(CUBE).unwrap().model;
-    let export = mdlx::gltf::export(&cube, &Default::default());
+    let export = mdlx::convert::gltf::export(&cube, &Default::default());
     let mut opts = ReadOptions::default();
     opts.gltf.name = "Cube".into();
     for (data, binary) in [
@@ -313,9 +313,9 @@ fn gltf_is_imported_as_the_options_ask() {
     // The import options apply to a glTF made elsewhere (here: without the model inside);
     // one with its model inside comes back as that model, at its own version.
     opts.gltf.version = 1000;
-    let bare = mdlx::gltf::export(
+    let bare = mdlx::convert::gltf::export(
         &cube,
-        &mdlx::gltf::ExportOptions {
+        &mdlx::convert::gltf::ExportOptions {
             source: false,
             ..Default::default()
         },

@@ -210,7 +210,7 @@ fn run<V: ModelVersion>() -> [usize; 3] {
     assert_eq!(back.gliders(), own.gliders(), "{version}: gliders");
 
     // glTF has no word for shadows, falloff coefficients or depth of field: each is a loss.
-    let gltf = mdlx::gltf::export(&ours, &mdlx::gltf::ExportOptions::default());
+    let gltf = mdlx::convert::gltf::export(&ours, &mdlx::convert::gltf::ExportOptions::default());
     let lost: Vec<String> = gltf.losses.iter().map(|l| l.to_string()).collect();
     let has = |s: &str| lost.iter().any(|l| l.contains(s));
     assert!(

@@ -441,6 +441,10 @@ fn side_by_side(ours: &RgbaImage, theirs: &RgbaImage) -> RgbaImage {
     }
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "test code: the shape gate holds the sources only"
+)]
 #[test]
 fn pictures_agree_with_mdx_m3_viewer() {
     let Some(judge) = std::env::var_os("MDLX_M3V_RENDER") else {

@@ -8,8 +8,8 @@
 mod common;
 
 use common::roundtrip::{compare, Report, ROWS};
-use mdlx::format::track::KGTR;
 use mdlx::model::{Animation, AnyTrack, Geoset, Interpolation, Key, Model, Track};
+use mdlx::spec::track::KGTR;
 use std::collections::BTreeSet;
 
 fn corpus(file: &str) -> Model {

@@ -321,3 +321,24 @@ pub(crate) fn run(ctx: &Ctx, paths: &[PathBuf], opts: &Options) -> Result<ExitCo
         ExitCode::SUCCESS
     })
 }
+
+impl From<&crate::cli::CheckArgs> for Options {
+    fn from(a: &crate::cli::CheckArgs) -> Self {
+        Options {
+            format: if a.json {
+                "json".into()
+            } else {
+                a.format.clone()
+            },
+            deny: a.deny.clone(),
+            allow: a.allow.clone(),
+            config: a.config.clone(),
+            kind: a.kind.as_deref().and_then(mdlx::check::Kind::from_name),
+            textures: a.textures.clone(),
+            rules: a.rules,
+            fix: a.fix,
+            in_place: a.in_place,
+            output: a.output.clone(),
+        }
+    }
+}

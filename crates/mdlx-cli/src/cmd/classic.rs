@@ -11,7 +11,7 @@ pub(crate) struct Converted {
     /// Its losses and skinning error.
     pub notes: Vec<Note>,
     /// Textures to write beside the output.
-    pub textures: Vec<mdlx::gltf::import::ImportedTexture>,
+    pub textures: Vec<mdlx::convert::gltf::import::ImportedTexture>,
 }
 
 /// `model` (900+) for the classic client ([`mdlx::convert::classic`]), with the textures

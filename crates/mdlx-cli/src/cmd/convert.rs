@@ -22,14 +22,9 @@ fn parse(name: &str) -> Result<To> {
         Some(to) if to.write => Ok(to),
         _ => bail!(
             "unknown output format {name:?} (supported: {})",
-            names().join(", ")
+            crate::cli::format_names().join(", ")
         ),
     }
-}
-
-/// The names `--to` takes, in the table's order.
-pub(crate) fn names() -> Vec<&'static str> {
-    FORMATS.iter().filter(|f| f.write).map(|f| f.name).collect()
 }
 
 /// The format an output path's extension names.
@@ -88,7 +83,7 @@ pub(crate) fn run(
         let Some(to) = to else {
             return Err(usage(format!(
                 "converting a folder needs --to FORMAT ({})",
-                names().join(", ")
+                crate::cli::format_names().join(", ")
             )));
         };
         if files::is_stdio(output) {

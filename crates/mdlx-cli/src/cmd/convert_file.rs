@@ -47,8 +47,8 @@ pub(crate) struct Options {
     /// BLP output: JPEG quality (1-100), or palette content.
     pub blp: mdlx::texture::BlpOptions,
     /// Texture output: how to resize (`pow2`, `WxH`, `max:N`; see
-    /// [`super::texture::Resize`]).
-    pub resize: Option<super::texture::Resize>,
+    /// [`crate::cli::Resize`]).
+    pub resize: Option<crate::cli::Resize>,
     /// DDS output: the pixel format (`None`: BC3 with alpha, else BC1).
     pub dds: Option<mdlx::texture::write::DdsOutput>,
     /// TGA output: run-length encoded.
@@ -285,11 +285,11 @@ fn change_version(
     input: &Path,
     opts: &Options,
     notes: &mut Vec<Note>,
-    textures: &mut Vec<mdlx::gltf::import::ImportedTexture>,
+    textures: &mut Vec<mdlx::convert::gltf::import::ImportedTexture>,
 ) -> Result<mdlx::Model> {
     let shown = files::shown(input);
-    let classic = opts.version == Some(mdlx::format::version::CLASSIC)
-        && model.version >= mdlx::format::version::REFORGED;
+    let classic = opts.version == Some(mdlx::spec::version::CLASSIC)
+        && model.version >= mdlx::spec::version::REFORGED;
     if opts.lod.is_some() && !classic && !opts.in_folder {
         return Err(usage(format!(
             "{shown}: --lod is for a Reforged model going to classic (--version 800); this is version {}",
@@ -436,7 +436,7 @@ fn write_model(
 fn put_in_place(
     bytes: &[u8],
     (input, output): (&Path, &Path),
-    textures: &[mdlx::gltf::import::ImportedTexture],
+    textures: &[mdlx::convert::gltf::import::ImportedTexture],
     opts: &Options,
     notes: &mut Vec<Note>,
 ) -> Result<Vec<String>> {
@@ -483,16 +483,16 @@ fn decode_gltf(
     };
     if let Some(version) = opts.version {
         // glTF import builds up to 1100; later versions are a conversion of that.
-        read.gltf.version = version.min(mdlx::format::version::TEXTURE_SLOTS);
+        read.gltf.version = version.min(mdlx::spec::version::TEXTURE_SLOTS);
     }
     if let Some(path) = &opts.texture_path {
         read.gltf.texture_path = path.clone();
     }
     if let Some(f) = opts.scale {
-        read.gltf.scale = mdlx::gltf::import::ImportScale::Factor(f);
+        read.gltf.scale = mdlx::convert::gltf::import::ImportScale::Factor(f);
     }
     if let Some(h) = opts.height {
-        read.gltf.scale = mdlx::gltf::import::ImportScale::Height(h);
+        read.gltf.scale = mdlx::convert::gltf::import::ImportScale::Height(h);
     }
     let decoded = super::decode(data, input, &read)?;
     let lost: Vec<&Note> = decoded.notes.iter().filter(|n| n.kind == "loss").collect();
@@ -557,4 +557,43 @@ fn where_looked(missing: &[String], dirs: &[PathBuf], given: usize) -> Option<No
             listed.join(", ")
         ),
     ))
+}
+
+impl From<&crate::cli::ConvertArgs> for Options {
+    fn from(a: &crate::cli::ConvertArgs) -> Self {
+        use mdlx::texture::{write::DdsOutput, BlpOptions};
+        Options {
+            strict_mdl: a.strict_mdl,
+            allow_lossy: a.allow_lossy,
+            moment: a.moment.clone().into(),
+            fps: a.fps,
+            ranges: a.frames.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+            json: a.json,
+            mip: a.mip,
+            resize: a.resize,
+            blp: if a.blp_palette {
+                BlpOptions::palette()
+            } else {
+                BlpOptions::jpeg(a.blp_quality)
+            },
+            dds: a.dds.as_deref().map(|d| match d {
+                "bc1" => DdsOutput::Bc1,
+                "bc3" => DdsOutput::Bc3,
+                _ => DdsOutput::Rgba,
+            }),
+            tga_rle: a.tga == "rle",
+            textures: a.textures.clone(),
+            team_color: a.team_color,
+            linear: !a.cubic,
+            source: !a.no_source,
+            version: a.model_version,
+            lod: a.lod,
+            texture_path: a.texture_path.clone(),
+            scale: a.scale,
+            height: a.height,
+            renames: a.rename.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
+            in_folder: false,
+            ledger: Default::default(),
+        }
+    }
 }

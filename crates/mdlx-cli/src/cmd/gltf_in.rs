@@ -9,7 +9,7 @@
 //! The import's scale (`--scale`, `--height`, else 70 game units a metre) and what it did
 //! to make the model ready for the game (sequence names, `--rename`, added Stand and Death,
 //! opening keys, dropped redundant keys; [`mdlx::convert::ready`]) are notes of their own,
-//! listed under [`super::READY`].
+//! listed under [`crate::input::READY`].
 //!
 //! What is left here is writing the import's textures.
 //!
@@ -22,14 +22,13 @@
 use crate::files;
 use crate::report::Note;
 use anyhow::{anyhow, bail, Context, Result};
-use mdlx::gltf::import::ImportedTexture;
+use mdlx::convert::gltf::import::ImportedTexture;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// The heading glTF import losses are listed under.
-pub(crate) const LOST: &str = "not carried from glTF";
+pub(crate) use crate::input::LOST;
 
 /// The textures written during one run, by target: a folder conversion where two inputs
 /// make the same texture file writes it once, and refuses the second input if its texture

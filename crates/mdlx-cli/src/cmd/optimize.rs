@@ -475,3 +475,15 @@ fn compare(ctx: &Ctx, original: &Path, other: &Path) -> Result<ExitCode> {
         ),
     }
 }
+
+impl From<&crate::cli::OptimizeArgs> for Flags {
+    fn from(a: &crate::cli::OptimizeArgs) -> Self {
+        Flags {
+            only: a.only.clone(),
+            skip: a.skip.clone(),
+            tolerance: a.tolerance.clone(),
+            json: a.json,
+            compare: a.compare,
+        }
+    }
+}

@@ -157,16 +157,12 @@ pub(crate) fn run(ctx: &Ctx, file: &Path, moment: &Moment, as_json: bool) -> Res
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses `X,Y,Z`.
-pub(crate) fn parse_view(text: &str) -> Result<[f32; 3], String> {
-    let parts: Vec<f32> = text
-        .split(',')
-        .map(|p| p.trim().parse::<f32>())
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("expected X,Y,Z: {e}"))?;
-    match parts[..] {
-        [x, y, z] if (x * x + y * y + z * z) > 0.0 => Ok([x, y, z]),
-        [_, _, _] => Err("the view direction cannot be zero".into()),
-        _ => Err("expected three numbers: X,Y,Z".into()),
+impl From<crate::cli::Moment> for Moment {
+    fn from(m: crate::cli::Moment) -> Self {
+        Moment {
+            sequence: m.sequence,
+            time: m.time.unwrap_or(0.0),
+            view: m.view,
+        }
     }
 }

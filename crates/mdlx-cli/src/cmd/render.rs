@@ -37,53 +37,6 @@ fn kind_of(path: &Path) -> Option<Kind> {
     })
 }
 
-/// `--size`: `N` or `WxH`, each 1 to 8192.
-pub(crate) fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let one = |t: &str| -> Result<u32, String> {
-        match t.trim().parse::<u32>() {
-            Ok(n) if (1..=8192).contains(&n) => Ok(n),
-            _ => Err(format!("'{t}' is not a size from 1 to 8192 pixels")),
-        }
-    };
-    match text.split_once(['x', 'X']) {
-        Some((w, h)) => Ok((one(w)?, one(h)?)),
-        None => one(text).map(|n| (n, n)),
-    }
-}
-
-fn parse_hex(text: &str) -> Option<[u8; 3]> {
-    let h = text.strip_prefix('#')?;
-    if h.len() != 6 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let v = u32::from_str_radix(h, 16).ok()?;
-    Some([(v >> 16) as u8, (v >> 8) as u8, v as u8])
-}
-
-/// `--team-color`: a player number or `#RRGGBB`.
-pub(crate) fn parse_team(text: &str) -> Result<[u8; 3], String> {
-    if let Some(c) = parse_hex(text) {
-        return Ok(c);
-    }
-    match text.parse::<usize>() {
-        Ok(n) if n < mdlx::render::TEAM_COLORS.len() => Ok(mdlx::render::TEAM_COLORS[n]),
-        _ => Err(format!(
-            "'{text}' is neither a player number (0 to {}) nor #RRGGBB",
-            mdlx::render::TEAM_COLORS.len() - 1
-        )),
-    }
-}
-
-/// `--background`: `transparent` or `#RRGGBB`.
-pub(crate) fn parse_background(text: &str) -> Result<[u8; 4], String> {
-    if text.eq_ignore_ascii_case("transparent") {
-        return Ok([0; 4]);
-    }
-    parse_hex(text)
-        .map(|[r, g, b]| [r, g, b, 255])
-        .ok_or_else(|| format!("'{text}' is neither 'transparent' nor #RRGGBB"))
-}
-
 /// GIF's background when none is asked for: GIF has no partial transparency.
 const GIF_BACKGROUND: [u8; 4] = [48, 48, 52, 255];
 
@@ -125,10 +78,10 @@ pub(crate) fn run(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> 
     let (w, h) = args.size.unwrap_or((512, 512));
     let bytes = if kind == Kind::Png {
         let at = AnimTime::new(sequence, moment(&model, sequence, args.time));
-        let options = options(&scene, args, sequence, w, h, kind, 0.0)?;
+        let options = options(&scene, args, sequence, Picture { w, h, kind }, 0.0)?;
         encode(kind, &[scene.render(at, &options)], 0)?
     } else {
-        let (frames, delay) = animation(&scene, args, sequence, w, h, kind)?;
+        let (frames, delay) = animation(&scene, args, sequence, Picture { w, h, kind })?;
         encode(kind, &frames, delay)?
     };
     files::write(output, &bytes, input)?;
@@ -167,14 +120,20 @@ fn stand(model: &Model) -> Option<usize> {
     })
 }
 
+/// The picture asked for: its size and its file's kind.
+#[derive(Clone, Copy)]
+struct Picture {
+    w: u32,
+    h: u32,
+    kind: Kind,
+}
+
 /// The drawing options for one frame; `turn` degrees are added to the yaw.
 fn options(
     scene: &Scene,
     args: &RenderArgs,
     sequence: Option<usize>,
-    w: u32,
-    h: u32,
-    kind: Kind,
+    Picture { w, h, kind }: Picture,
     turn: f32,
 ) -> Result<RenderOptions> {
     let aspect = w as f32 / h as f32;
@@ -225,9 +184,7 @@ fn animation(
     scene: &Scene,
     args: &RenderArgs,
     sequence: Option<usize>,
-    w: u32,
-    h: u32,
-    kind: Kind,
+    picture: Picture,
 ) -> Result<(Vec<RgbaImage>, u32)> {
     let fps = args.fps.unwrap_or(15);
     let delay = 1000 / fps;
@@ -239,7 +196,7 @@ fn animation(
             let n = args.frames.unwrap_or_else(|| {
                 ((length * f64::from(fps) / 1000.0).ceil() as u32).clamp(1, 150)
             });
-            let o = options(scene, args, sequence, w, h, kind, 0.0)?;
+            let o = options(scene, args, sequence, picture, 0.0)?;
             for k in 0..n {
                 let t = start + f64::from(k) * f64::from(delay);
                 frames.push(scene.render(AnimTime::new(sequence, t), &o));
@@ -250,7 +207,7 @@ fn animation(
             let n = args.frames.unwrap_or(36);
             for k in 0..n {
                 let turn = 360.0 * k as f32 / n as f32;
-                let o = options(scene, args, playing, w, h, kind, turn)?;
+                let o = options(scene, args, playing, picture, turn)?;
                 let t = start + f64::from(k) * f64::from(delay);
                 frames.push(scene.render(AnimTime::new(playing, t), &o));
             }
@@ -311,7 +268,17 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
                     Some(_) => sequence_of(&d.model, args).unwrap_or(None),
                     None => stand(&d.model),
                 };
-                let o = options(&scene, args, sequence, w, h, Kind::Png, 0.0)?;
+                let o = options(
+                    &scene,
+                    args,
+                    sequence,
+                    Picture {
+                        w,
+                        h,
+                        kind: Kind::Png,
+                    },
+                    0.0,
+                )?;
                 let t = moment(&d.model, sequence, args.time);
                 Ok(scene.render(AnimTime::new(sequence, t), &o))
             })();

@@ -2,6 +2,7 @@
 //! Writing BLP is not there yet; converting a texture to anything but PNG is refused with
 //! a message that says so.
 
+use crate::cli::Resize;
 use crate::files;
 use anyhow::{anyhow, bail, Result};
 use mdlx::texture::{RgbaImage, Texture};
@@ -104,43 +105,7 @@ pub(crate) fn info(out: &mut impl Write, data: &[u8], path: &Path, as_json: bool
     Ok(())
 }
 
-/// How `--resize` resizes a texture before writing it (nearest neighbour).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Resize {
-    /// Each side to its nearest power of two (`pow2`).
-    PowerOfTwo,
-    /// To this size (`WxH`).
-    To(u32, u32),
-    /// Each side to a power of two no larger than this (`max:N`, N a power of two); the
-    /// other side keeps its proportion, rounded to a power of two too.
-    Max(u32),
-}
-
 impl Resize {
-    /// Reads `pow2`, `WxH` or `max:N`.
-    pub(crate) fn parse(text: &str) -> std::result::Result<Resize, String> {
-        let bad = || {
-            format!("{text:?}: --resize takes pow2 (nearest powers of two), WxH (e.g. 256x256) or max:N (N a power of two)")
-        };
-        if text.eq_ignore_ascii_case("pow2") {
-            return Ok(Resize::PowerOfTwo);
-        }
-        if let Some(n) = text.strip_prefix("max:") {
-            let n: u32 = n.parse().map_err(|_| bad())?;
-            return if n.is_power_of_two() && n <= 8192 {
-                Ok(Resize::Max(n))
-            } else {
-                Err(bad())
-            };
-        }
-        let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-        let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
-        if w == 0 || h == 0 || w > 8192 || h > 8192 {
-            return Err(bad());
-        }
-        Ok(Resize::To(w, h))
-    }
-
     /// The size an image of `w` x `h` becomes.
     fn size(self, w: u32, h: u32) -> (u32, u32) {
         use mdlx::texture::write::nearest_power_of_two as p2;

@@ -158,7 +158,7 @@ fn location(message: &str) -> Option<String> {
 /// Reads the model and gathers what the page lists.
 fn load(ctx: &Ctx, path: &Path, textures: &[PathBuf]) -> Result<Loaded> {
     let data = files::read(path)?;
-    let d = crate::cmd::decode(&data, path, &crate::cmd::read_options(ctx, path))?;
+    let d = crate::input::decode(&data, path, &crate::input::read_options(ctx, path))?;
     let dirs = crate::archive::texture_places(path, textures);
     let cache = TextureCache::new(dirs.clone());
     let model = d.model;

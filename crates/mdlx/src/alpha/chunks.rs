@@ -2,13 +2,13 @@
 //! order. Each known chunk is decoded by its shape (count-prefixed records, records until
 //! the end, or the irregular GEOS and CLID); anything else is kept raw in place.
 
-use crate::format::chunk;
 use crate::mdx::error::MdxErrorKind;
 use crate::mdx::reader::{scoped, Reader};
 use crate::mdx::record::{read_n, write_all, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::{MdxError, MdxResult};
 use crate::model::{Family, Tag, UnknownChunk};
+use crate::spec::chunk;
 
 use super::emitters::{EMITTER2_FIXED, LIGHT_FIXED, RIBBON_FIXED};
 use super::geoset::{read_batched, write_batched};
@@ -54,16 +54,7 @@ pub(super) fn read_model(data: &[u8]) -> MdxResult<AlphaModel> {
     };
     let (mut seen_vers, mut seen_modl) = (false, false);
     while r.remaining() >= 8 {
-        let tag = r.tag()?;
-        let at = r.offset();
-        let size = r.u32()?;
-        let mut c = r.region(size as usize).map_err(|e| {
-            MdxError {
-                offset: at as u64,
-                ..e
-            }
-            .within(tag.text())
-        })?;
+        let (tag, mut c) = r.chunk(|_, e| e)?;
         let first_vers = tag == chunk::VERS && !seen_vers;
         seen_vers |= first_vers;
         let ch = scoped(

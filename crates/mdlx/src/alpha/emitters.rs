@@ -3,12 +3,12 @@
 //! tracks until the size is used up. The boar has none of these; the layouts follow the
 //! page field by field.
 
-use crate::format::len;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
 use crate::model::FixedString;
+use crate::spec::len;
 
 use super::node::GenObject;
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
@@ -39,7 +39,7 @@ crate::model::particle_emitter_fields! {
         /// the fixed fields, in any order.
         ParticleEmitter = "ParticleEmitter" in "ParticleEmitter" {
             head object: GenObject;
-            size 4 + 96 + 24 + crate::format::len::PATH;
+            size 4 + 96 + 24 + crate::spec::len::PATH;
             tracks(tracks, tail: AlphaTracks) [];
             custom_mdl "the alpha family has no MDL";
         }

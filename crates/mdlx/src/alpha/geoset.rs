@@ -29,10 +29,10 @@ pub mod sub {
     /// Bone weights (4 bytes per vertex).
     pub const BWGT: Tag = Tag(*b"BWGT");
     /// Collision triangles (CLID), with its intentional space.
-    pub const TRI: Tag = crate::format::alpha::TRI;
+    pub const TRI: Tag = crate::spec::alpha::TRI;
 }
 
-use crate::format::sub::{GNDX, MATS, MTGC, NRMS, PCNT, PTYP, PVTX, UVAS, VRTX};
+use crate::spec::sub::{GNDX, MATS, MTGC, NRMS, PCNT, PTYP, PVTX, UVAS, VRTX};
 
 /// A geoset of versions 1300 and 1400 (`MDLGEOSETSECTION`).
 #[derive(Clone, Debug, Default, PartialEq)]

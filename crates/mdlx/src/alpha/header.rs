@@ -8,17 +8,17 @@
 //! read box first, none does (the MODL one would have min x 0.0 above max x -0.36).
 //! `tests/alpha.rs` checks this on the file.
 
-use crate::format::len;
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::tagged;
 use crate::mdx::writer::Writer;
 use crate::mdx::{read_extent, write_extent, MdxResult};
 use crate::model::{Extent, FixedString};
+use crate::spec::len;
 
 use super::geoset::sub::TRI;
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
-use crate::format::sub::{NRMS, VRTX};
+use crate::spec::sub::{NRMS, VRTX};
 
 /// The MODL chunk (`MDLMODELSECTION`, 373 bytes): Warcraft III's model info (name,
 /// animation file, bounds, blend time: 372 bytes, read and written by its own code), then

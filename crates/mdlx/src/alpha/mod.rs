@@ -102,7 +102,7 @@ use crate::mdx::MdxResult;
 use crate::model::{Family, Tag, UnknownChunk};
 
 /// The first version whose geosets are interleaved batches.
-pub const BATCHED_GEOSETS: u32 = crate::format::alpha::BATCHED_GEOSETS;
+pub const BATCHED_GEOSETS: u32 = crate::spec::alpha::BATCHED_GEOSETS;
 
 /// Decodes an alpha-family MDX file. A file whose chunks have the Warcraft III layouts is
 /// refused (`MdxErrorKind::UnknownLayout` at offset 0), as `mdx::from_bytes` refuses alpha
@@ -221,7 +221,7 @@ pub enum Chunk {
 impl Chunk {
     /// The chunk's tag.
     pub fn tag(&self) -> Tag {
-        use crate::format::chunk::*;
+        use crate::spec::chunk::*;
         match self {
             Chunk::Version { .. } => VERS,
             Chunk::Model(_) => MODL,

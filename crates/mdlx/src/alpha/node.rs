@@ -7,12 +7,13 @@
 //! their own around it; attachments, events and hit-test shapes do (the boar agrees with
 //! the page on all five).
 
-use crate::format::len;
+use crate::mdx::objects::{read_object_head, write_object_head};
 use crate::mdx::reader::Reader;
 use crate::mdx::record::{write_sized, MdxRecord};
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
 use crate::model::FixedString;
+use crate::spec::len;
 
 use super::tracks::{read_tracks, write_tracks, AlphaTracks};
 use crate::mdx::record::declared_record as record;
@@ -95,11 +96,7 @@ impl MdxRecord for GenObject {
     const NAME: &'static str = "GenObject";
 
     fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        let mut n = r.inclusive_region(96)?;
-        let name = n.fixed_str(len::NAME)?;
-        let object_id = n.u32()?;
-        let parent_id = n.i32()?;
-        let flags = n.u32()?;
+        let (mut n, name, object_id, parent_id, flags) = read_object_head(r)?;
         let (tracks, tail) = read_tracks(&mut n)?;
         Ok(GenObject {
             name,
@@ -113,10 +110,8 @@ impl MdxRecord for GenObject {
 
     fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
         write_sized(w, |w| {
-            w.fixed_str(&self.name, len::NAME, "object name")?;
-            w.u32(self.object_id);
-            w.i32(self.parent_id);
-            w.u32(self.flags);
+            let head = (&self.name, self.object_id, self.parent_id, self.flags);
+            write_object_head(w, head, "object name")?;
             write_tracks(w, &self.tracks, &self.tail)
         })
     }

@@ -53,7 +53,7 @@ fn chunk_tails_second_vers_and_trailing_bytes_are_kept() {
                 tail: vec![9, 9, 9],
             }),
             Chunk::Unknown(UnknownChunk {
-                tag: crate::format::chunk::VERS,
+                tag: crate::spec::chunk::VERS,
                 data: 1400u32.to_le_bytes().to_vec(),
             }),
         ],
@@ -155,7 +155,7 @@ fn non_alpha_files_are_refused_at_offset_zero() {
 fn tracks_stop_at_unknown_tags_and_keep_the_rest() {
     let layer = Layer {
         tracks: AlphaTracks(vec![AlphaAnimation {
-            tag: crate::format::track::KMTF,
+            tag: crate::spec::track::KMTF,
             track: AlphaTrack::Integer(SimpleTrack {
                 global_sequence_id: -1,
                 keys: vec![IntKey { time: 0, value: 2 }],

@@ -9,14 +9,14 @@
 //!   pairs, with no interpolation field; `KEVT` is a simple track of bare times;
 //! - visibility is `KVIS` in every record that has it.
 
-use crate::format::track as t;
 use crate::mdx::reader::{scoped, Reader};
 use crate::mdx::tracks::{read_track, write_track, TrackValue};
 use crate::mdx::writer::Writer;
 use crate::mdx::MdxResult;
 use crate::model::{Tag, Track};
+use crate::spec::track as t;
 
-/// Alpha-only track tags (the others are shared with Warcraft III, see [`crate::format::track`]).
+/// Alpha-only track tags (the others are shared with Warcraft III, see [`crate::spec::track`]).
 pub mod tag {
     use crate::model::Tag;
     /// Visibility, in lights, attachments, emitters, ribbons and cameras.

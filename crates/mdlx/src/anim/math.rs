@@ -46,6 +46,12 @@ pub fn cross(a: Vec3, b: Vec3) -> Vec3 {
     ]
 }
 
+/// Whether the triangle `a b c` has no area: the cross product of its edges from `a` is
+/// exactly zero (how `check` and the optimizer both tell a flat triangle).
+pub fn no_area(a: Vec3, b: Vec3, c: Vec3) -> bool {
+    cross(sub(b, a), sub(c, a)) == [0.0; 3]
+}
+
 /// `a` scaled to length 1 (the zero vector stays zero).
 pub fn normalize(a: Vec3) -> Vec3 {
     let len = dot(a, a).sqrt();

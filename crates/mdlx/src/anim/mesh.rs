@@ -17,8 +17,8 @@ use super::math::{
 };
 use super::sample::Clock;
 use super::skeleton::{Pose, Skeleton};
-use crate::format::track::{KGAC, KGAO, KMTA, KTAR, KTAS, KTAT};
 use crate::model::{Geoset, Model};
+use crate::spec::track::{KGAC, KGAO, KMTA, KTAR, KTAS, KTAT};
 
 /// A geoset at one moment.
 #[derive(Clone, Debug, PartialEq)]

@@ -166,7 +166,7 @@ impl<'m> Clock<'m> {
     /// sequence's interval but never wrapped: at the sequence's length this is its last
     /// frame, where [`Clock::new`] would wrap a looping sequence back to its first. The
     /// global clock reads `elapsed_ms`. This is the time line of an exported animation
-    /// (see [`crate::gltf`]), which ends on the sequence's last frame.
+    /// (see [`crate::convert::gltf`]), which ends on the sequence's last frame.
     pub fn unwrapped(model: &'m Model, sequence: usize, elapsed_ms: f64) -> Clock<'m> {
         let window = model
             .sequences

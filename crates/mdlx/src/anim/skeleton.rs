@@ -6,9 +6,9 @@ use super::math::{
     Mat4, Quat, Vec3, IDENTITY, QUAT_IDENTITY,
 };
 use super::sample::{sample_keys, sorted_keys, AnimTime, Clock, TrackValue};
-use crate::format::track::{KGRT, KGSC, KGTR};
 use crate::model::node_flags as flags;
 use crate::model::{Interpolation, Key, Model, Node, Track};
+use crate::spec::track::{KGRT, KGSC, KGTR};
 use std::borrow::Cow;
 use std::collections::HashMap;
 

@@ -396,8 +396,8 @@ fn the_static_value_applies_without_a_sequence_or_a_track() {
 use super::math::transform_point;
 use super::mesh::posed_geosets;
 use super::skeleton::Skeleton;
-use crate::format::track::{KGRT, KGSC, KGTR};
 use crate::model::{node_flags, Animation, AnyTrack, Bone, Geoset, Node, Tracks};
+use crate::spec::track::{KGRT, KGSC, KGTR};
 
 fn close3(a: [f32; 3], b: [f32; 3]) -> bool {
     (0..3).all(|i| (a[i] - b[i]).abs() < 1e-5)
@@ -629,8 +629,8 @@ fn skin_weights_blend_the_bones_they_name_through_the_matrix_list() {
 
 #[test]
 fn geoset_alpha_layer_alpha_and_texture_animation() {
-    use crate::format::track::{KGAO, KMTA, KTAT};
     use crate::model::{GeosetAnimation, Layer, Material, TextureAnimation};
+    use crate::spec::track::{KGAO, KMTA, KTAT};
     // Geoset 0 fades out over sequence 0 (alpha 1 at 0 ms, 0 at 1000 ms); geoset 1's
     // material has one layer at static alpha 0.5 and one whose alpha track is 0 in
     // sequence 1 only; the first layer of material 0 slides its UVs by (0.25, 0.5, 0).

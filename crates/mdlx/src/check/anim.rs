@@ -3,8 +3,8 @@
 use super::rules::*;
 use super::usage::{visit_tracks, Owner, TrackVisitor};
 use super::{At, Findings, Kind};
-use crate::format::track as tk;
 use crate::model::{AnyTrack, Interpolation, Model, Tag, Track, Tracks, KIND_FIELDS};
+use crate::spec::track as tk;
 
 /// The first word of a sequence name as the game matches it: lower case, before any `-`,
 /// after a leading `Alternate`.
@@ -356,14 +356,14 @@ pub(crate) fn tracks(m: &Model, f: &mut Findings) {
                     times: t.times.iter().map(|&t| t as i32).collect(),
                     values: Vec::new(),
                 };
-                one_track(m, f, &at.sub("track"), crate::format::sub::KEVT, &v);
+                one_track(m, f, &at.sub("track"), crate::spec::sub::KEVT, &v);
             }
         }
     }
 }
 
 fn one_track(m: &Model, f: &mut Findings, at: &At, tag: Tag, v: &View) {
-    let events = tag == crate::format::sub::KEVT;
+    let events = tag == crate::spec::sub::KEVT;
     if v.times.is_empty() {
         f.add(
             &EMPTY_TRACK,

@@ -191,14 +191,7 @@ fn faces(f: &mut Findings, at: &At, g: &Geoset) {
     let mut seen = HashSet::with_capacity(tris.len());
     for (t, tri) in tris.iter().enumerate() {
         let [a, b, c] = tri.map(|v| g.vertices[v as usize]);
-        let e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-        let e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-        let cr = [
-            e1[1] * e2[2] - e1[2] * e2[1],
-            e1[2] * e2[0] - e1[0] * e2[2],
-            e1[0] * e2[1] - e1[1] * e2[0],
-        ];
-        if cr == [0.0; 3] {
+        if crate::anim::math::no_area(a, b, c) {
             zero += 1;
             first_zero.get_or_insert(t);
         }

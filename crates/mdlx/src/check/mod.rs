@@ -56,6 +56,7 @@ mod geometry;
 mod locate;
 mod objects;
 mod refs;
+#[cfg(feature = "optimize")]
 pub(crate) use refs::list_of;
 pub mod rules;
 mod textures;

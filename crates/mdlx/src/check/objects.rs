@@ -3,8 +3,8 @@
 
 use super::rules::*;
 use super::{At, Findings};
-use crate::format::track as tk;
 use crate::model::{shader_type, Model};
+use crate::spec::track as tk;
 
 /// Replaceable ids the game fills (team colour, team glow, cliffs, trees).
 const REPLACEABLE: &[u32] = &[1, 2, 11, 21, 31, 32, 33, 34, 35, 36, 37];
@@ -95,7 +95,7 @@ pub(crate) fn materials(m: &Model, f: &mut Findings) {
                 );
                 f.add(&FILTER_MODE, &at.sub("filter_mode"), msg);
             }
-            if m.version >= crate::format::version::TEXTURE_SLOTS
+            if m.version >= crate::spec::version::TEXTURE_SLOTS
                 && !shader_type::NAMES
                     .iter()
                     .any(|(n, _)| *n == l.shader_type_id)

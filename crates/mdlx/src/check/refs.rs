@@ -101,7 +101,7 @@ fn texture_refs(m: &Model, f: &mut Findings) {
                     }
                 }
             }
-            if let Some(t) = l.tracks.integer(crate::format::track::KMTF) {
+            if let Some(t) = l.tracks.integer(crate::spec::track::KMTF) {
                 for (n, k) in t.keys.iter().enumerate() {
                     if !in_range(k.value.into(), nt) {
                         bad_texture(f, &at.sub(format!("tracks.KMTF.keys[{n}]")), k.value.into());
@@ -168,7 +168,7 @@ fn geoset_refs(m: &Model, f: &mut Findings) {
                     f.add(&BAD_GEOSET_ANIMATION, &at.sub("geoset_animation_id"), msg);
                 }
                 Some(a) => {
-                    let animated = a.tracks.float(crate::format::track::KGAO).is_some();
+                    let animated = a.tracks.float(crate::spec::track::KGAO).is_some();
                     if b.geoset_id != -1 && a.alpha < 0.1 && !animated {
                         let msg = format!(
                             "its geoset animation {ga} holds alpha {} without an alpha track: geoset {} may never show; raise the alpha or animate it",

@@ -4,8 +4,8 @@
 
 use super::rules::RULES;
 use super::*;
-use crate::format::track as tk;
 use crate::model::*;
+use crate::spec::track as tk;
 
 fn key<T: Copy>(time: i32, value: T) -> Key<T> {
     Key::at(time, value)
@@ -657,6 +657,10 @@ fn face_and_track_cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
 }
 
 /// The cases of the material, unused-record, node and emitter rules.
+#[allow(
+    clippy::too_many_lines,
+    reason = "test code: the shape gate holds the sources only"
+)]
 fn node_cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
     vec![
         (

@@ -1,7 +1,7 @@
 //! Every conversion in one shape: a function of the input and its options that returns a
 //! [`Converted`], the result and what it could not carry ([`Loss`]), or, where the
 //! conversion can fail, a `Result` of one. The conversions themselves live where they were
-//! written ([`super::ms3d`], [`super::classic`], [`crate::alpha`], [`crate::gltf`],
+//! written ([`super::ms3d`], [`super::classic`], [`crate::alpha`], [`crate::convert::gltf`],
 //! [`crate::model`]); these functions are their one door.
 //!
 //! Why a struct rather than `(T, Vec<Loss>)`: the fields are named where they are used
@@ -23,7 +23,8 @@
 use super::classic::{Classic, ClassicOptions};
 use super::ms3d::{ToModelOptions, ToMs3dOptions};
 use crate::alpha::AlphaModel;
-use crate::gltf::{Export, ExportOptions, GltfError, Import, ImportOptions};
+#[cfg(feature = "gltf")]
+use crate::convert::gltf::{Export, ExportOptions, GltfError, Import, ImportOptions};
 use crate::model::Model;
 use crate::ms3d::Document;
 use crate::Loss;
@@ -78,21 +79,23 @@ pub fn model_to_alpha(model: &Model, version: u32) -> Converted<AlphaModel> {
     Converted::new(AlphaModel::from_model(model, version))
 }
 
-/// A glTF 2.0 document imported as a model ([`crate::gltf::import()`]). The losses are
+#[cfg(feature = "gltf")]
+/// A glTF 2.0 document imported as a model ([`crate::convert::gltf::import()`]). The losses are
 /// moved out of [`Import::losses`].
 pub fn gltf_to_model(
     source: &crate::gltf::Source,
     opts: &ImportOptions,
 ) -> Result<Converted<Import>, GltfError> {
-    let mut value = crate::gltf::import(source, opts)?;
+    let mut value = crate::convert::gltf::import(source, opts)?;
     let losses = std::mem::take(&mut value.losses);
     Ok(Converted { value, losses })
 }
 
-/// A model exported as glTF 2.0 ([`crate::gltf::export()`]). The losses are moved out of
+#[cfg(feature = "gltf")]
+/// A model exported as glTF 2.0 ([`crate::convert::gltf::export()`]). The losses are moved out of
 /// [`Export::losses`].
 pub fn model_to_gltf(model: &Model, opts: &ExportOptions) -> Converted<Export> {
-    let mut value = crate::gltf::export(model, opts);
+    let mut value = crate::convert::gltf::export(model, opts);
     let losses = std::mem::take(&mut value.losses);
     Converted { value, losses }
 }

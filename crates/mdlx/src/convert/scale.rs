@@ -18,8 +18,8 @@
 //! ```
 
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
-use crate::format::track as tk;
 use crate::model::{AnyTrack, Extent, Model, Shape, Tag, Track, Tracks};
+use crate::spec::track as tk;
 
 /// The tracks whose values are lengths (or speeds, accelerations: lengths per time).
 const LENGTH_TAGS: &[Tag] = &[

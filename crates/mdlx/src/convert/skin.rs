@@ -7,8 +7,10 @@ use std::collections::{BTreeSet, HashSet};
 /// The most entries of a version 800 matrix group (what viewers skin with, and what real
 /// files use).
 pub(crate) const GROUP_ENTRIES: usize = 4;
+#[cfg(feature = "gltf")]
 /// The most matrix groups of one geoset (a vertex names its group in a byte).
 pub(crate) const MAX_GROUPS: usize = 256;
+#[cfg(feature = "gltf")]
 /// The most vertices of one geoset (faces index them in 16 bits).
 pub(crate) const MAX_VERTICES: usize = 65_535;
 
@@ -85,6 +87,7 @@ pub(crate) struct Limits {
     pub vertices: usize,
 }
 
+#[cfg(feature = "gltf")]
 /// What the format can address: [`MAX_GROUPS`] and [`MAX_VERTICES`].
 pub(crate) const FORMAT_LIMITS: Limits = Limits {
     groups: MAX_GROUPS,

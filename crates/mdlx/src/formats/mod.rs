@@ -35,7 +35,7 @@ pub enum Format {
     /// Milkshape 3D ASCII text ([`crate::ms3d`]).
     Ms3d,
     /// glTF 2.0, binary (`.glb`, starts with `glTF`) or JSON (`.gltf`, JSON that names an
-    /// `"asset"`), imported by [`crate::gltf::import`](crate::gltf::import()). Written, it is
+    /// `"asset"`), imported by [`crate::convert::gltf::import`](crate::convert::gltf::import()). Written, it is
     /// the JSON file with everything inside it.
     Gltf,
     /// Binary glTF 2.0 (`.glb`), as written; read, it is [`Format::Gltf`].

@@ -312,6 +312,24 @@ pub fn push(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
 /// hundred of them bury it.
 pub const SHOWN_IN_FULL: usize = 10;
 
+/// `items` rendered one a line, the first [`SHOWN_IN_FULL`] of them, then the
+/// [`more_line`] of the rest.
+pub(crate) fn render_cut<T>(
+    items: &[T],
+    render: impl Fn(&T) -> String,
+    severity: impl Fn(&T) -> Severity,
+) -> String {
+    let mut text = (items.iter().take(SHOWN_IN_FULL))
+        .map(render)
+        .collect::<Vec<_>>()
+        .join("\n");
+    if let Some(more) = more_line(items.iter().skip(SHOWN_IN_FULL).map(severity)) {
+        text.push('\n');
+        text += &more;
+    }
+    text
+}
+
 /// The line that ends a rendering cut at [`SHOWN_IN_FULL`]: `and 61 more error(s) and 2
 /// warning(s), not shown (fix the first ones and read again)`; `None` when nothing is left.
 pub fn more_line(rest: impl Iterator<Item = Severity>) -> Option<String> {
@@ -353,16 +371,11 @@ impl MdlErrors {
 
     fn render_all(&self, src: &[u8], file: &str) -> String {
         let lines = LineIndex::new(src);
-        let mut text = (self.diagnostics.iter().take(SHOWN_IN_FULL))
-            .map(|d| d.render_with(src, file, &lines))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let rest = self.diagnostics.iter().skip(SHOWN_IN_FULL);
-        if let Some(more) = more_line(rest.map(|d| d.severity)) {
-            text.push('\n');
-            text += &more;
-        }
-        text
+        render_cut(
+            &self.diagnostics,
+            |d| d.render_with(src, file, &lines),
+            |d| d.severity,
+        )
     }
 
     /// The errors only.

@@ -16,8 +16,8 @@ use super::cx::{is, Cx};
 use super::error::MdlErrorKind;
 use super::out::Out;
 use super::parse::AtomKind;
-use crate::format::{track_kind, TrackKind};
 use crate::model::{Animation, AnyTrack, Interpolation, Key, Tag, Track};
+use crate::spec::{track_kind, TrackKind};
 
 /// Interpolation keywords, by stored number.
 pub(crate) const INTERPOLATIONS: [&str; 4] = ["DontInterp", "Linear", "Hermite", "Bezier"];

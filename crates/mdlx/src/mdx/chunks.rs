@@ -6,8 +6,8 @@ use super::reader::{scoped, Reader};
 use super::record::{read_all, write_all, MdxRecord};
 use super::tracks::{read_any, write_any};
 use super::writer::Writer;
-use crate::format::{chunk, track_kind};
 use crate::model::{Family, LayoutEntry, Model, ModelInfo, Tag, Tracks, UnknownChunk};
+use crate::spec::{chunk, track_kind};
 
 /// The largest chunk size that a cut-off file is taken to explain (256 MiB: the corpus's
 /// largest model file is 4 MB); past it, a size that runs past the end of the file is a
@@ -184,22 +184,14 @@ pub(super) fn read_model(data: &[u8]) -> MdxResult<Model> {
     m.unknown_chunks.reserve_exact(unknown);
     let (mut seen_vers, mut seen_modl) = (false, false);
     while r.remaining() >= 8 {
-        let tag = r.tag()?;
-        let at = r.offset();
-        let size = r.u32()?;
-        let mut c = r.region(size as usize).map_err(|e| {
-            // A size a real chunk can have says the file was cut off; a size past any
-            // model's (a garbage or hostile field) says nothing of the kind.
-            let e = if size < PLAUSIBLE_CHUNK {
+        // A size a real chunk can have says the file was cut off; a size past any model's
+        // (a garbage or hostile field) says nothing of the kind.
+        let (tag, mut c) = r.chunk(|size, e| {
+            if size < PLAUSIBLE_CHUNK {
                 e.past_file_end()
             } else {
                 e
-            };
-            MdxError {
-                offset: at as u64,
-                ..e
             }
-            .within(tag.text())
         })?;
         let entry = scoped(
             || tag.text(),

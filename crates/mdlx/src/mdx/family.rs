@@ -50,9 +50,9 @@
 //! readers report that one).
 
 use super::error::{MdxError, MdxErrorKind};
-use crate::format::chunk;
-use crate::format::sub::{KEVT, NRMS, PTYP, PVTX, UVAS, VRTX};
 use crate::model::{Family, Tag};
+use crate::spec::chunk;
+use crate::spec::sub::{KEVT, NRMS, PTYP, PVTX, UVAS, VRTX};
 
 /// Which layouts a chunk's bytes fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,7 +227,7 @@ fn alpha_batched(p: &[u8]) -> Option<u32> {
 /// The alpha CLID payload: `VRTX`, `TRI `, `NRMS`, then perhaps a tail.
 fn alpha_collision(p: &[u8]) -> bool {
     let at = tagged(p, 0, VRTX, 12);
-    let at = at.and_then(|at| tagged(p, at, crate::format::alpha::TRI, 2));
+    let at = at.and_then(|at| tagged(p, at, crate::spec::alpha::TRI, 2));
     let at = at.and_then(|at| tagged(p, at, NRMS, 12));
     at.is_some()
 }
@@ -245,7 +245,7 @@ fn uncounted(p: &[u8], step: impl Fn(&[u8]) -> Option<usize>) -> bool {
 /// What chunk `tag` with payload `p` fits in a file of `version`; `None` for chunks laid
 /// out alike in both families (or unknown to both).
 fn judge(tag: Tag, p: &[u8], version: u32) -> Option<Fit> {
-    let camera_mask = if version >= crate::format::version::CAMERA_LAYOUT {
+    let camera_mask = if version >= crate::spec::version::CAMERA_LAYOUT {
         0x00FF_FFFF
     } else {
         u32::MAX
@@ -266,7 +266,7 @@ fn judge(tag: Tag, p: &[u8], version: u32) -> Option<Fit> {
         chunk::GEOA => both(&|r| sized(r, 28, u32::MAX), &|r| sized(r, 28, u32::MAX), 0),
         chunk::GEOS => {
             let wc3 = uncounted(p, |r| geoset(r, PTYP));
-            let alpha = if version >= crate::format::alpha::BATCHED_GEOSETS {
+            let alpha = if version >= crate::spec::alpha::BATCHED_GEOSETS {
                 alpha_batched(p).is_some()
             } else {
                 counted(p, 0, |r| geoset(r, UVAS))
@@ -343,7 +343,7 @@ fn records(tag: Tag, p: &[u8], version: u32, alpha: bool) -> u32 {
             chunk::HELP => node(r),
             chunk::EVTS => wc3_event(r),
             chunk::CLID => wc3_collision(r),
-            chunk::CAMS if version >= crate::format::version::CAMERA_LAYOUT => {
+            chunk::CAMS if version >= crate::spec::version::CAMERA_LAYOUT => {
                 sized(r, 120, 0x00FF_FFFF)
             }
             _ => sized(r, 4, u32::MAX),
@@ -389,7 +389,7 @@ fn describe(e: &Evidence, version: u32) -> String {
             "holds Warcraft III collision shapes ({})",
             plural(records(tag, p, version, false), "node")
         ),
-        (Fit::Alpha, chunk::GEOS) if version >= crate::format::alpha::BATCHED_GEOSETS => format!(
+        (Fit::Alpha, chunk::GEOS) if version >= crate::spec::alpha::BATCHED_GEOSETS => format!(
             "has a count and {} with their batches, as alpha 1500 files do",
             plural(records(tag, p, version, true), "64-byte geoset header")
         ),

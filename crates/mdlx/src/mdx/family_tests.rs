@@ -54,7 +54,7 @@ fn modl_sizes_and_conflicts() {
 
 #[test]
 fn hostile_counts_do_not_panic() {
-    for tag in crate::format::chunk::ALL {
+    for tag in crate::spec::chunk::ALL {
         for p in [
             vec![0xFF; 64],
             vec![0; 3],

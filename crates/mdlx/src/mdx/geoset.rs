@@ -1,8 +1,8 @@
 //! MDX reading and writing of geosets (see [`Geoset`]): written by hand, since the vertex
 //! lists are tagged, counted sub-chunks and the Reforged ones are optional.
 
-use crate::format::{len, sub, version as ver};
 use crate::model::Geoset;
+use crate::spec::{len, sub, version as ver};
 
 use super::reader::{scoped, Reader};
 use super::record::{write_sized, MdxRecord};

@@ -2,8 +2,8 @@
 //! hand, since the layer layout grows with the version (emissive gain, Fresnel, texture
 //! slots) and the shader name exists in two versions only.
 
-use crate::format::{len, sub, track, version as ver};
 use crate::model::{FixedString, Layer, Material, TextureSlot};
+use crate::spec::{len, sub, track, version as ver};
 
 use super::reader::{scoped, Reader};
 use super::record::{read_n, write_sized, MdxRecord};

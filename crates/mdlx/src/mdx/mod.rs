@@ -9,7 +9,7 @@ pub mod error;
 pub mod family;
 mod geoset;
 mod material;
-mod objects;
+pub(crate) mod objects;
 pub(crate) mod reader;
 pub(crate) mod record;
 pub(crate) mod tracks;

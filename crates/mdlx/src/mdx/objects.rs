@@ -3,8 +3,8 @@
 //! with, the collision shape (its numbers depend on its type), the camera (its layout
 //! number lives in the top byte of its size word) and the model info.
 
-use crate::format::len;
-use crate::model::{Camera, CollisionShape, ModelInfo, Node, Shape};
+use crate::model::{Camera, CollisionShape, FixedString, ModelInfo, Node, Shape};
+use crate::spec::len;
 
 use super::error::MdxErrorKind;
 use super::reader::Reader;
@@ -17,11 +17,7 @@ impl MdxRecord for Node {
     const NAME: &'static str = "Node";
 
     fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        let mut n = r.inclusive_region(96)?;
-        let name = n.fixed_str(len::NAME)?;
-        let object_id = n.u32()?;
-        let parent_id = n.i32()?;
-        let flags = n.u32()?;
+        let (mut n, name, object_id, parent_id, flags) = read_object_head(r)?;
         let (tracks, tail) = read_tracks(&mut n)?;
         Ok(Node {
             name,
@@ -35,13 +31,38 @@ impl MdxRecord for Node {
 
     fn write_mdx(&self, w: &mut Writer, _version: u32) -> MdxResult<()> {
         write_sized(w, |w| {
-            w.fixed_str(&self.name, len::NAME, "node name")?;
-            w.u32(self.object_id);
-            w.i32(self.parent_id);
-            w.u32(self.flags);
+            let head = (&self.name, self.object_id, self.parent_id, self.flags);
+            write_object_head(w, head, "node name")?;
             write_tracks(w, &self.tracks, &self.tail)
         })
     }
+}
+
+/// A generic object's head, as Warcraft III and the WoW alpha family both lay it out: its
+/// inclusive size, name, object id, parent id and flags, and the rest of its region (its
+/// tracks) to read on.
+pub(crate) fn read_object_head<'a>(
+    r: &mut Reader<'a>,
+) -> MdxResult<(Reader<'a>, FixedString, u32, i32, u32)> {
+    let mut n = r.inclusive_region(96)?;
+    let name = n.fixed_str(len::NAME)?;
+    let object_id = n.u32()?;
+    let parent_id = n.i32()?;
+    let flags = n.u32()?;
+    Ok((n, name, object_id, parent_id, flags))
+}
+
+/// Writes what [`read_object_head`] reads but the size (the caller's [`write_sized`]).
+pub(crate) fn write_object_head(
+    w: &mut Writer,
+    (name, object_id, parent_id, flags): (&FixedString, u32, i32, u32),
+    what: &'static str,
+) -> MdxResult<()> {
+    w.fixed_str(name, len::NAME, what)?;
+    w.u32(object_id);
+    w.i32(parent_id);
+    w.u32(flags);
+    Ok(())
 }
 
 impl MdxRecord for CollisionShape {
@@ -126,7 +147,7 @@ impl MdxRecord for Camera {
     fn read_mdx(r: &mut Reader, version: u32) -> MdxResult<Self> {
         let (mut body, number) = r.inclusive_region_24(4)?;
         let r = &mut body;
-        let name = MdxField::read_field(r, crate::format::len::NAME)?;
+        let name = MdxField::read_field(r, crate::spec::len::NAME)?;
         let position = MdxField::read_field(r, 0)?;
         let field_of_view = r.f32()?;
         let far_clip = r.f32()?;
@@ -173,7 +194,7 @@ impl MdxRecord for Camera {
             ));
         }
         let mark = w.begin_size(true);
-        name.write_field(w, crate::format::len::NAME, "Camera name")?;
+        name.write_field(w, crate::spec::len::NAME, "Camera name")?;
         position.write_field(w, 0, "Camera position")?;
         w.f32(*field_of_view);
         w.f32(*far_clip);

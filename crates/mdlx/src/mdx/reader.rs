@@ -138,6 +138,26 @@ impl<'a> Reader<'a> {
         Ok(Tag(self.array()?))
     }
 
+    /// The next chunk's head (tag and size) and a reader over its body. An error of the
+    /// size names the chunk and the offset of its size field, after `cut` has had its say
+    /// (given the size read: whether a size past the input means the file was cut off).
+    pub fn chunk(
+        &mut self,
+        cut: impl FnOnce(u32, MdxError) -> MdxError,
+    ) -> MdxResult<(Tag, Reader<'a>)> {
+        let tag = self.tag()?;
+        let at = self.offset();
+        let size = self.u32()?;
+        let body = self.region(size as usize).map_err(|e| {
+            MdxError {
+                offset: at as u64,
+                ..cut(size, e)
+            }
+            .within(tag.text())
+        })?;
+        Ok((tag, body))
+    }
+
     /// The next four bytes as a tag, without consuming them.
     #[inline]
     pub fn peek_tag(&self) -> Option<Tag> {

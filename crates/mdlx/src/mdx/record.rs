@@ -132,7 +132,7 @@ impl MdxField for crate::model::Extent {
 /// An event object's optional `KEVT` track: `KEVT`, count, global sequence id, times.
 impl MdxField for Option<crate::model::EventTrack> {
     fn read_field(r: &mut Reader, _len: usize) -> MdxResult<Self> {
-        use crate::format::sub::KEVT;
+        use crate::spec::sub::KEVT;
         if r.peek_tag() != Some(KEVT) {
             return Ok(None);
         }
@@ -152,7 +152,7 @@ impl MdxField for Option<crate::model::EventTrack> {
     }
     fn write_field(&self, w: &mut Writer, _len: usize, _what: &str) -> MdxResult<()> {
         if let Some(t) = self {
-            w.tag(crate::format::sub::KEVT);
+            w.tag(crate::spec::sub::KEVT);
             w.count(t.times.len())?;
             w.i32(t.global_sequence_id);
             w.vec_u32(&t.times);
@@ -199,10 +199,10 @@ impl MdxHead for Node {
 /// A name of 80 bytes: the block's `"name"`.
 impl MdxHead for FixedString {
     fn read_mdx(r: &mut Reader, _version: u32) -> MdxResult<Self> {
-        r.fixed_str(crate::format::len::NAME)
+        r.fixed_str(crate::spec::len::NAME)
     }
     fn write_mdx(&self, w: &mut Writer, _version: u32, what: &str) -> MdxResult<()> {
-        w.fixed_str(self, crate::format::len::NAME, what)
+        w.fixed_str(self, crate::spec::len::NAME, what)
     }
 }
 

@@ -5,8 +5,8 @@
 use super::error::MdxResult;
 use super::reader::{scoped, Reader};
 use super::writer::Writer;
-use crate::format::{track_kind, TrackKind};
 use crate::model::{Animation, AnyTrack, Interpolation, Key, Tag, Track, Tracks};
+use crate::spec::{track_kind, TrackKind};
 
 /// A value that a track key can hold.
 pub(crate) trait TrackValue: Copy + Default {

@@ -1,6 +1,6 @@
 //! Texture animations (TXAN) and geoset animations (GEOA): sized records of tracks.
 
-use crate::format::keywords::{Field, Style};
+use crate::spec::keywords::{Field, Style};
 
 use super::declare::record;
 
@@ -12,9 +12,9 @@ macro_rules! texture_animation_decl {
             TextureAnimation = "TextureAnimation" in "TVertexAnim" {
                 size 4;
                 tracks(tracks, tail) [
-                    $crate::format::track::KTAT => "Translation",
-                    $crate::format::track::KTAR => "Rotation",
-                    $crate::format::track::KTAS => "Scaling",
+                    $crate::spec::track::KTAT => "Translation",
+                    $crate::spec::track::KTAR => "Rotation",
+                    $crate::spec::track::KTAS => "Scaling",
                 ];
             }
             fields {}
@@ -45,11 +45,11 @@ macro_rules! geoset_animation_decl {
             }
             fields {
                 /// Static alpha.
-                alpha: f32 = 1.0 => Field::animated(&["Alpha"], $crate::format::track::KGAO),
+                alpha: f32 = 1.0 => Field::animated(&["Alpha"], $crate::spec::track::KGAO),
                 /// Flags (see [`geoset_animation_flags`]); unknown bits kept.
                 flags: u32 => Field::new(&[], Style::Bits(&[("DropShadow", 1)])),
                 /// Static color, stored blue, green, red.
-                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::format::track::KGAC).color(),
+                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::spec::track::KGAC).color(),
                 /// The geoset this animates.
                 geoset_id: i32 => Field::new(&["GeosetId"], Style::Plain),
             }

@@ -1,7 +1,7 @@
 //! Attachments (ATCH), event objects (EVTS) and collision shapes (CLID): node-based records.
 
-use crate::format::keywords::{Field, Style};
-use crate::format::len;
+use crate::spec::keywords::{Field, Style};
+use crate::spec::len;
 
 use super::declare::record;
 use super::{FixedString, Node};
@@ -12,9 +12,9 @@ macro_rules! attachment_decl {
         $mac! {
             /// An attachment point (weapon, overhead, origin...).
             Attachment = "Attachment" in "Attachment" {
-                head node: $crate::model::Node = $crate::format::kind::ATTACHMENT;
+                head node: $crate::model::Node = $crate::spec::kind::ATTACHMENT;
                 size 4;
-                tracks(tracks, tail) [$crate::format::track::KATV => "Visibility"];
+                tracks(tracks, tail) [$crate::spec::track::KATV => "Visibility"];
                 mdl [attachment_id, path];
             }
             fields {
@@ -45,7 +45,7 @@ macro_rules! event_object_decl {
         $mac! {
             /// An event object (sound, spawned model, splat...), named by its event code.
             EventObject = "EventObject" in "EventObject" {
-                head node: $crate::model::Node = $crate::format::kind::EVENT;
+                head node: $crate::model::Node = $crate::spec::kind::EVENT;
             }
             fields {
                 /// The KEVT track, if present.

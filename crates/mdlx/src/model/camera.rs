@@ -1,7 +1,7 @@
 //! Cameras (CAMS): see [`Camera`].
 
-use crate::format::keywords::{Field, Style};
-use crate::format::version as ver;
+use crate::spec::keywords::{Field, Style};
+use crate::spec::version as ver;
 
 use super::declare::record;
 
@@ -37,13 +37,13 @@ macro_rules! camera_decl {
             Camera = "Camera" in "Camera" {
                 head name: $crate::model::FixedString;
                 tracks(tracks, tail) [
-                    $crate::format::track::KCRL => "Rotation",
-                    $crate::format::track::IDUF => "FocusDistanceKeys",
-                    $crate::format::track::IDUF => "DOFDistance",
-                    $crate::format::track::ELAF => "FocalLengthKeys",
-                    $crate::format::track::ELAF => "FocalLength",
-                    $crate::format::track::PTSF => "FStopKeys",
-                    $crate::format::track::PTSF => "FStop",
+                    $crate::spec::track::KCRL => "Rotation",
+                    $crate::spec::track::IDUF => "FocusDistanceKeys",
+                    $crate::spec::track::IDUF => "DOFDistance",
+                    $crate::spec::track::ELAF => "FocalLengthKeys",
+                    $crate::spec::track::ELAF => "FocalLength",
+                    $crate::spec::track::PTSF => "FStopKeys",
+                    $crate::spec::track::PTSF => "FStop",
                 ];
                 custom_mdx "the layout number lives in the top byte of the size word";
             }
@@ -53,7 +53,7 @@ macro_rules! camera_decl {
                 layout: Option<u8> => Field::new(&[], Style::Hidden),
                 /// Eye position.
                 position: [f32; 3]
-                    => Field::new(&["Position"], Style::Plain).track($crate::format::track::KCTR, &["Translation"]),
+                    => Field::new(&["Position"], Style::Plain).track($crate::spec::track::KCTR, &["Translation"]),
                 /// Field of view in radians.
                 field_of_view: f32 => Field::new(&["FieldOfView"], Style::Plain),
                 /// Far clip distance.
@@ -64,7 +64,7 @@ macro_rules! camera_decl {
                 layout_bytes: Vec<u8> => Field::new(&[], Style::Hidden),
                 /// Target position.
                 target_position: [f32; 3] => Field::new(&["Position"], Style::Plain)
-                    .track($crate::format::track::KTTR, &["Translation"])
+                    .track($crate::spec::track::KTTR, &["Translation"])
                     .group("Target"),
             }
         }

@@ -1,5 +1,5 @@
 //! One declaration per record kind. A record's fields are listed once, in MDX byte order,
-//! each with its type and its MDL form (a [`Field`] of [`crate::format::keywords`]), in a
+//! each with its type and its MDL form (a [`Field`] of [`crate::spec::keywords`]), in a
 //! declaration macro the record's file defines (`light_decl!`, `sequence_decl!`, ...) and
 //! that takes the name of a macro to hand the list to:
 //! - `record!` (here) makes the struct (documented field by field), each field's
@@ -24,7 +24,7 @@
 //! macro_rules! light_decl { ($mac:ident) => { $mac! {
 //!     /// Doc of the struct.
 //!     Light = "Light" in "Light" {           // type = name in errors, MDL block keyword
-//!         head node: $crate::model::Node = $crate::format::kind::LIGHT;
+//!         head node: $crate::model::Node = $crate::spec::kind::LIGHT;
 //!                                            // optional: `node: Node = kind bit` or `name: FixedString`
 //!         size 4;                            // optional: an inclusive size frames the record
 //!         flags PREM_FLAGS;                  // optional: node flag words
@@ -59,7 +59,7 @@
 //! camera's MDX (its layout number), the geoset animation's MDL (its color bit is implied
 //! by the color line), and the top-level model.
 
-use crate::format::keywords::Field;
+use crate::spec::keywords::Field;
 
 use super::{EventTrack, Extent, FixedString, Tag, Tracks};
 

@@ -3,9 +3,9 @@
 //!
 //! Their MDL follows the Blizzard layout of seed 000 B.2 (see `mdl::records::emitters`).
 
-use crate::format::keywords::PRE2_AREA_KEYWORDS as AREA;
-use crate::format::keywords::{Field, Style};
-use crate::format::len;
+use crate::spec::keywords::PRE2_AREA_KEYWORDS as AREA;
+use crate::spec::keywords::{Field, Style};
+use crate::spec::len;
 
 use super::declare::record;
 use super::FixedString;
@@ -18,44 +18,44 @@ macro_rules! particle_emitter_fields {
             $($head)*
             fields {
                 /// Particles per second.
-                emission_rate: f32 => $crate::format::keywords::Field::animated(
+                emission_rate: f32 => $crate::spec::keywords::Field::animated(
                     &["EmissionRate"],
-                    $crate::format::track::KPEE,
+                    $crate::spec::track::KPEE,
                 ),
                 /// Gravity.
-                gravity: f32 => $crate::format::keywords::Field::animated(
+                gravity: f32 => $crate::spec::keywords::Field::animated(
                     &["Gravity"],
-                    $crate::format::track::KPEG,
+                    $crate::spec::track::KPEG,
                 ),
                 /// Longitude.
-                longitude: f32 => $crate::format::keywords::Field::animated(
+                longitude: f32 => $crate::spec::keywords::Field::animated(
                     &["Longitude"],
-                    $crate::format::track::KPLN,
+                    $crate::spec::track::KPLN,
                 ),
                 /// Latitude.
-                latitude: f32 => $crate::format::keywords::Field::animated(
+                latitude: f32 => $crate::spec::keywords::Field::animated(
                     &["Latitude"],
-                    $crate::format::track::KPLT,
+                    $crate::spec::track::KPLT,
                 ),
                 /// Spawned model path (260 bytes). Written even when empty (`Path ""`):
                 /// war3-model fails on an emitter without it, and both it and
                 /// mdx-m3-viewer always write it.
-                path: $crate::model::FixedString[$crate::format::len::PATH]
-                    => $crate::format::keywords::Field::new(
+                path: $crate::model::FixedString[$crate::spec::len::PATH]
+                    => $crate::spec::keywords::Field::new(
                         &["Path"],
-                        $crate::format::keywords::Style::Plain,
+                        $crate::spec::keywords::Style::Plain,
                     )
                     .group("Particle"),
                 /// Particle life span.
-                life_span: f32 => $crate::format::keywords::Field::animated(
+                life_span: f32 => $crate::spec::keywords::Field::animated(
                     &["LifeSpan"],
-                    $crate::format::track::KPEL,
+                    $crate::spec::track::KPEL,
                 )
                 .group("Particle"),
                 /// Initial speed.
-                speed: f32 => $crate::format::keywords::Field::animated(
+                speed: f32 => $crate::spec::keywords::Field::animated(
                     &["InitVelocity", "Speed"],
-                    $crate::format::track::KPES,
+                    $crate::spec::track::KPES,
                 )
                 .group("Particle"),
                 $($extra)*
@@ -73,10 +73,10 @@ macro_rules! particle_emitter_decl {
                 /// A classic particle emitter that spawns copies of a model. In MDL the particle's own
                 /// fields sit in a `Particle { }` block.
                 ParticleEmitter = "ParticleEmitter" in "ParticleEmitter" {
-                    head node: $crate::model::Node = $crate::format::kind::PARTICLE_EMITTER;
+                    head node: $crate::model::Node = $crate::spec::kind::PARTICLE_EMITTER;
                     size 4;
-                    flags $crate::format::keywords::PREM_FLAGS;
-                    tracks(tracks, tail) [$crate::format::track::KPEV => "Visibility"];
+                    flags $crate::spec::keywords::PREM_FLAGS;
+                    tracks(tracks, tail) [$crate::spec::track::KPEV => "Visibility"];
                     mdl [emission_rate, gravity, longitude, latitude, life_span, speed, path];
                 }
             } {}
@@ -99,10 +99,10 @@ macro_rules! particle_emitter2_decl {
         $mac! {
             /// The sprite particle emitter used by most effects.
             ParticleEmitter2 = "ParticleEmitter2" in "ParticleEmitter2" {
-                head node: $crate::model::Node = $crate::format::kind::PARTICLE_EMITTER;
+                head node: $crate::model::Node = $crate::spec::kind::PARTICLE_EMITTER;
                 size 4;
-                flags $crate::format::keywords::PRE2_FLAGS;
-                tracks(tracks, tail) [$crate::format::track::KP2V => "Visibility"];
+                flags $crate::spec::keywords::PRE2_FLAGS;
+                tracks(tracks, tail) [$crate::spec::track::KP2V => "Visibility"];
                 mdl [
                     speed, variation, latitude, gravity, squirt, life_span, emission_rate, width, length,
                     filter_mode, rows, columns, head_or_tail, tail_length, time, segment_colors,
@@ -112,22 +112,22 @@ macro_rules! particle_emitter2_decl {
             }
             fields {
                 /// Speed.
-                speed: f32 => Field::animated(&["Speed"], $crate::format::track::KP2S),
+                speed: f32 => Field::animated(&["Speed"], $crate::spec::track::KP2S),
                 /// Speed variation.
-                variation: f32 => Field::animated(&["Variation"], $crate::format::track::KP2R),
+                variation: f32 => Field::animated(&["Variation"], $crate::spec::track::KP2R),
                 /// Latitude.
-                latitude: f32 => Field::animated(&["Latitude"], $crate::format::track::KP2L),
+                latitude: f32 => Field::animated(&["Latitude"], $crate::spec::track::KP2L),
                 /// Gravity.
-                gravity: f32 => Field::animated(&["Gravity"], $crate::format::track::KP2G),
+                gravity: f32 => Field::animated(&["Gravity"], $crate::spec::track::KP2G),
                 /// Particle life span.
                 life_span: f32 => Field::new(&["LifeSpan"], Style::Plain),
                 /// Particles per second.
-                emission_rate: f32 => Field::animated(&["EmissionRate"], $crate::format::track::KP2E),
+                emission_rate: f32 => Field::animated(&["EmissionRate"], $crate::spec::track::KP2E),
                 /// Emitter length: the first of the two emitter-area floats, as seeds 000 and 003 and the
                 /// `wc3` crate name it (mdx-m3-viewer calls this one width).
-                length: f32 => Field::animated(&[AREA.0], $crate::format::track::KP2N),
+                length: f32 => Field::animated(&[AREA.0], $crate::spec::track::KP2N),
                 /// Emitter width: the second emitter-area float (see `length`).
-                width: f32 => Field::animated(&[AREA.1], $crate::format::track::KP2W),
+                width: f32 => Field::animated(&[AREA.1], $crate::spec::track::KP2W),
                 /// Blend mode.
                 filter_mode: u32 => Field::new(&[], Style::Words(FILTER_MODES)),
                 /// Texture rows.
@@ -176,9 +176,9 @@ macro_rules! ribbon_emitter_decl {
         $mac! {
             /// A ribbon emitter: a trail of quads.
             RibbonEmitter = "RibbonEmitter" in "RibbonEmitter" {
-                head node: $crate::model::Node = $crate::format::kind::RIBBON_EMITTER;
+                head node: $crate::model::Node = $crate::spec::kind::RIBBON_EMITTER;
                 size 4;
-                tracks(tracks, tail) [$crate::format::track::KRVS => "Visibility"];
+                tracks(tracks, tail) [$crate::spec::track::KRVS => "Visibility"];
                 mdl [
                     height_above, height_below, alpha, color, texture_slot, emission_rate, life_span,
                     gravity, rows, columns, material_id,
@@ -186,17 +186,17 @@ macro_rules! ribbon_emitter_decl {
             }
             fields {
                 /// Height above the node.
-                height_above: f32 => Field::animated(&["HeightAbove"], $crate::format::track::KRHA),
+                height_above: f32 => Field::animated(&["HeightAbove"], $crate::spec::track::KRHA),
                 /// Height below the node.
-                height_below: f32 => Field::animated(&["HeightBelow"], $crate::format::track::KRHB),
+                height_below: f32 => Field::animated(&["HeightBelow"], $crate::spec::track::KRHB),
                 /// Alpha.
-                alpha: f32 => Field::animated(&["Alpha"], $crate::format::track::KRAL),
+                alpha: f32 => Field::animated(&["Alpha"], $crate::spec::track::KRAL),
                 /// Color, blue, green, red.
-                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::format::track::KRCO).color(),
+                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::spec::track::KRCO).color(),
                 /// Life span of a segment.
                 life_span: f32 => Field::new(&["LifeSpan"], Style::Plain),
                 /// Texture slot.
-                texture_slot: u32 => Field::animated(&["TextureSlot"], $crate::format::track::KRTX),
+                texture_slot: u32 => Field::animated(&["TextureSlot"], $crate::spec::track::KRTX),
                 /// Segments per second.
                 emission_rate: u32 => Field::new(&["EmissionRate"], Style::Plain),
                 /// Texture rows.
@@ -221,22 +221,22 @@ macro_rules! popcorn_emitter_decl {
         $mac! {
             /// A Reforged popcorn emitter (PopcornFX effect).
             PopcornEmitter = "PopcornEmitter" in "ParticleEmitterPopcorn" {
-                head node: $crate::model::Node = $crate::format::kind::PARTICLE_EMITTER;
+                head node: $crate::model::Node = $crate::spec::kind::PARTICLE_EMITTER;
                 size 4;
-                flags $crate::format::keywords::POPCORN_FLAGS;
-                tracks(tracks, tail) [$crate::format::track::KPPV => "Visibility"];
+                flags $crate::spec::keywords::POPCORN_FLAGS;
+                tracks(tracks, tail) [$crate::spec::track::KPPV => "Visibility"];
             }
             fields {
                 /// Life span.
-                life_span: f32 => Field::animated(&["LifeSpan"], $crate::format::track::KPPL),
+                life_span: f32 => Field::animated(&["LifeSpan"], $crate::spec::track::KPPL),
                 /// Emission rate.
-                emission_rate: f32 => Field::animated(&["EmissionRate"], $crate::format::track::KPPE),
+                emission_rate: f32 => Field::animated(&["EmissionRate"], $crate::spec::track::KPPE),
                 /// Speed.
-                speed: f32 => Field::animated(&["Speed"], $crate::format::track::KPPS),
+                speed: f32 => Field::animated(&["Speed"], $crate::spec::track::KPPS),
                 /// Color, blue, green, red.
-                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::format::track::KPPC).color(),
+                color: [f32; 3] = [1.0; 3] => Field::animated(&["Color"], $crate::spec::track::KPPC).color(),
                 /// Alpha.
-                alpha: f32 = 1.0 => Field::animated(&["Alpha"], $crate::format::track::KPPA),
+                alpha: f32 = 1.0 => Field::animated(&["Alpha"], $crate::spec::track::KPPA),
                 /// Replaceable id.
                 replaceable_id: u32 => Field::new(&["ReplaceableId"], Style::NonZero),
                 /// Effect file path (260 bytes).

@@ -79,7 +79,7 @@ pub struct Geoset {
     /// values are two bytes wide when one byte each would not end right before `UVAS` and
     /// two bytes each would. Writing follows this field; MDL reading and
     /// [`Model::to_version`](crate::model::Model::to_version) set it from 1400
-    /// ([`SKIN_WIDE`](crate::format::version::SKIN_WIDE)).
+    /// ([`SKIN_WIDE`](crate::spec::version::SKIN_WIDE)).
     pub skin_wide: bool,
     /// Texture coordinate sets (UVAS/UVBS).
     pub uv_sets: Vec<Vec<[f32; 2]>>,

@@ -4,7 +4,7 @@
 //! skeleton expand it, so adding a record kind is one row here (plus its declaration).
 //!
 //! A row is `TAG field [Type] "Name" Shape mdl node`:
-//! - `TAG`: the chunk tag (`crate::format::chunk::TAG`); `field`: the model's list;
+//! - `TAG`: the chunk tag (`crate::spec::chunk::TAG`); `field`: the model's list;
 //!   `Type`: its element; `"Name"`: the kind's name in MDX error paths and in the MDL
 //!   extension block;
 //! - `Shape`: how the chunk's payload divides into records (`Fixed(n)`, `Counted(n)`,
@@ -94,7 +94,7 @@ pub(crate) const MDL_ORDER: [usize; KINDS] = {
 macro_rules! kind_tags {
     (() $($t:ident $field:ident [$ty:ty] $name:literal $shape:ident $(($n:expr))? $mdl:ident
         $(($blk:literal))? $node:ident $(($nk:ident))?,)*) => {
-        [$(crate::format::chunk::$t,)*]
+        [$(crate::spec::chunk::$t,)*]
     };
 }
 
@@ -116,7 +116,7 @@ pub(crate) const FIELDS: [&str; KINDS] = for_each_kind!(kind_fields!());
 mod tests {
     #[test]
     fn mdl_order_puts_textures_before_materials() {
-        use crate::format::chunk::{MTLS, TEXS};
+        use crate::spec::chunk::{MTLS, TEXS};
         assert_eq!(super::TAGS[super::MDL_ORDER[2]], TEXS);
         assert_eq!(super::TAGS[super::MDL_ORDER[3]], MTLS);
     }

@@ -1,7 +1,7 @@
 //! Lights (LITE): see [`Light`].
 
-use crate::format::keywords::{Field, Style};
-use crate::format::version as ver;
+use crate::spec::keywords::{Field, Style};
+use crate::spec::version as ver;
 
 use super::declare::record;
 
@@ -27,46 +27,46 @@ macro_rules! light_fields {
             fields {
                 /// Light type (see [`light_type`](crate::model::light_type)); unknown values
                 /// kept.
-                light_type: u32 => $crate::format::keywords::Field::new(
+                light_type: u32 => $crate::spec::keywords::Field::new(
                     &[],
-                    $crate::format::keywords::Style::Words(
+                    $crate::spec::keywords::Style::Words(
                         $crate::model::light_type::NAMES,
                     ),
                 ),
                 $($after_type)*
                 /// Attenuation start.
-                attenuation_start: f32 => $crate::format::keywords::Field::animated(
+                attenuation_start: f32 => $crate::spec::keywords::Field::animated(
                     &["AttenuationStart"],
-                    $crate::format::track::KLAS,
+                    $crate::spec::track::KLAS,
                 ),
                 /// Attenuation end.
-                attenuation_end: f32 => $crate::format::keywords::Field::animated(
+                attenuation_end: f32 => $crate::spec::keywords::Field::animated(
                     &["AttenuationEnd"],
-                    $crate::format::track::KLAE,
+                    $crate::spec::track::KLAE,
                 ),
                 /// Color, stored blue, green, red (an absent MDL line reads as white, as
                 /// war3-model and MdxLib treat it).
-                color: [f32; 3] = [1.0; 3] => $crate::format::keywords::Field::animated(
+                color: [f32; 3] = [1.0; 3] => $crate::spec::keywords::Field::animated(
                     &["Color"],
-                    $crate::format::track::KLAC,
+                    $crate::spec::track::KLAC,
                 )
                 .color(),
                 /// Intensity.
-                intensity: f32 => $crate::format::keywords::Field::animated(
+                intensity: f32 => $crate::spec::keywords::Field::animated(
                     &["Intensity"],
-                    $crate::format::track::KLAI,
+                    $crate::spec::track::KLAI,
                 ),
                 /// Ambient color, stored blue, green, red.
                 ambient_color: [f32; 3] = [1.0; 3]
-                    => $crate::format::keywords::Field::animated(
+                    => $crate::spec::keywords::Field::animated(
                         &["AmbColor", "AmbientColor"],
-                        $crate::format::track::KLBC,
+                        $crate::spec::track::KLBC,
                     )
                     .color(),
                 /// Ambient intensity.
-                ambient_intensity: f32 => $crate::format::keywords::Field::animated(
+                ambient_intensity: f32 => $crate::spec::keywords::Field::animated(
                     &["AmbIntensity", "AmbientIntensity"],
-                    $crate::format::track::KLBI,
+                    $crate::spec::track::KLBI,
                 ),
                 $($extra)*
             }
@@ -114,9 +114,9 @@ macro_rules! light_decl {
                 /// game's default (0.0005, 0, 0.00001), as both read it; so does a light of a version before
                 /// 1600 (see [`Light::new`]).
                 Light = "Light" in "Light" {
-                    head node: $crate::model::Node = $crate::format::kind::LIGHT;
+                    head node: $crate::model::Node = $crate::spec::kind::LIGHT;
                     size 4;
-                    tracks(tracks, tail) [$crate::format::track::KLAV => "Visibility"];
+                    tracks(tracks, tail) [$crate::spec::track::KLAV => "Visibility"];
                     // The `wc3` crate's line order: the shadow casting word after the intensities.
                     mdl [
                         light_type, attenuation_start, attenuation_end, color, intensity,
@@ -134,21 +134,21 @@ macro_rules! light_decl {
                     => Field::new(&["ShadowIntensity"], Style::Static),
                 /// Distance where shadow casting starts (1300+).
                 shadow_start: f32; since ver::LIGHT_SHADOW_CASTING
-                    => Field::animated(&["ShadowCastingStart"], $crate::format::track::KLSS),
+                    => Field::animated(&["ShadowCastingStart"], $crate::spec::track::KLSS),
                 /// Distance where shadow casting ends (1300+).
                 shadow_end: f32; since ver::LIGHT_SHADOW_CASTING
-                    => Field::animated(&["ShadowCastingEnd"], $crate::format::track::KLSE),
+                    => Field::animated(&["ShadowCastingEnd"], $crate::spec::track::KLSE),
                 /// Quadratic distance falloff coefficient (1600+; the game's value for older
                 /// versions is [`Light::DEFAULT_QUADRATIC_FALLOFF`]).
                 quadratic_falloff: f32 = Light::DEFAULT_QUADRATIC_FALLOFF; since ver::LIGHT_FALLOFF
-                    => Field::animated(&["QuadraticFalloff"], $crate::format::track::KLQF),
+                    => Field::animated(&["QuadraticFalloff"], $crate::spec::track::KLQF),
                 /// Linear distance falloff coefficient (1600+; 0 for older versions).
                 linear_falloff: f32; since ver::LIGHT_FALLOFF
-                    => Field::animated(&["LinearFalloff"], $crate::format::track::KLLF),
+                    => Field::animated(&["LinearFalloff"], $crate::spec::track::KLLF),
                 /// Damping coefficient (1600+; the game's value for older versions is
                 /// [`Light::DEFAULT_DAMPING`]).
                 damping: f32 = Light::DEFAULT_DAMPING; since ver::LIGHT_FALLOFF
-                    => Field::animated(&["Damping"], $crate::format::track::KLDA),
+                    => Field::animated(&["Damping"], $crate::spec::track::KLDA),
             }
         }
     };

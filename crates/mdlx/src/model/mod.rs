@@ -69,7 +69,7 @@ impl Family {
     /// The family of a Warcraft III version number (alpha files are told apart by shape,
     /// see [`crate::mdx::detect_family`]).
     pub fn of_version(version: u32) -> Family {
-        if version >= crate::format::version::REFORGED {
+        if version >= crate::spec::version::REFORGED {
             Family::Reforged
         } else {
             Family::Classic

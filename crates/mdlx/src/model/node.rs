@@ -56,14 +56,14 @@ macro_rules! bone_fields {
             $($head)*
             fields {
                 /// Geoset id, or -1 (informational; the game does not need it).
-                geoset_id: i32 = -1 => $crate::format::keywords::Field::new(
+                geoset_id: i32 = -1 => $crate::spec::keywords::Field::new(
                     &["GeosetId"],
-                    $crate::format::keywords::Style::IdOr("Multiple"),
+                    $crate::spec::keywords::Style::IdOr("Multiple"),
                 ),
                 /// Geoset animation id, or -1.
-                geoset_animation_id: i32 = -1 => $crate::format::keywords::Field::new(
+                geoset_animation_id: i32 = -1 => $crate::spec::keywords::Field::new(
                     &["GeosetAnimId"],
-                    $crate::format::keywords::Style::IdOr("None"),
+                    $crate::spec::keywords::Style::IdOr("None"),
                 ),
                 $($extra)*
             }
@@ -79,7 +79,7 @@ macro_rules! bone_decl {
             $mac! {
                 /// A bone: a node that vertices follow.
                 Bone = "Bone" in "Bone" {
-                    head node: $crate::model::Node = $crate::format::kind::BONE;
+                    head node: $crate::model::Node = $crate::spec::kind::BONE;
                 }
             } {}
         }
@@ -95,7 +95,7 @@ macro_rules! helper_decl {
         $mac! {
             /// A helper: a node with nothing else, used to group and move other nodes.
             Helper = "Helper" in "Helper" {
-                head node: $crate::model::Node = $crate::format::kind::HELPER;
+                head node: $crate::model::Node = $crate::spec::kind::HELPER;
             }
             fields {}
         }

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-pub use crate::format::Tag;
+pub use crate::spec::Tag;
 
 /// The content of a fixed-length, NUL-padded string field.
 ///

@@ -1,7 +1,7 @@
 //! Model info (MODL), sequences (SEQS) and textures (TEXS): fixed-size records.
 
-use crate::format::keywords::{Field, Style, EXTENT_WORDS};
-use crate::format::len;
+use crate::spec::keywords::{Field, Style, EXTENT_WORDS};
+use crate::spec::len;
 
 use super::declare::record;
 use super::{Extent, FixedString};

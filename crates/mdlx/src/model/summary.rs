@@ -51,6 +51,35 @@ impl Counts {
 }
 
 impl Model {
+    /// The box around the geosets' vertices in the bind pose (the finite ones; all zero
+    /// without any).
+    pub fn bind_extent(&self) -> super::Extent {
+        let finite = |v: &&[f32; 3]| v.iter().all(|c| c.is_finite());
+        super::Extent::around(
+            self.geosets
+                .iter()
+                .flat_map(|g| &g.vertices)
+                .filter(finite)
+                .copied(),
+        )
+    }
+
+    /// The size of the model: the diagonal of [`Self::bind_extent`], or 1 for a model
+    /// without vertices (what the optimizer's and the conversions' tolerances are fractions
+    /// of).
+    pub fn size(&self) -> f32 {
+        let e = self.bind_extent();
+        let d = (0..3)
+            .map(|k| (e.max[k] - e.min[k]).powi(2))
+            .sum::<f32>()
+            .sqrt();
+        if d.is_finite() && d > 0.0 {
+            d
+        } else {
+            1.0
+        }
+    }
+
     /// Counts of every record kind (and of vertices, face indices, UV sets and layers).
     pub fn counts(&self) -> Counts {
         let sum = |f: &dyn Fn(&super::Geoset) -> usize| self.geosets.iter().map(f).sum::<usize>();
@@ -92,9 +121,7 @@ impl Model {
             .chunks
             .iter()
             .map(|e| match e {
-                super::LayoutEntry::Known { tag, tail, .. }
-                    if *tag != crate::format::chunk::VERS =>
-                {
+                super::LayoutEntry::Known { tag, tail, .. } if *tag != crate::spec::chunk::VERS => {
                     tail.len()
                 }
                 _ => 0,

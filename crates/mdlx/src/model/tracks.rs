@@ -1,6 +1,6 @@
 //! Animation tracks: keyframes of one value kind, an interpolation, an optional global
 //! sequence. A record keeps its tracks in [`Tracks`], in file order, each under its tag
-//! (`KGTR`, `KMTA`, ...); the tag decides the value kind (see [`crate::format::track_kind`]).
+//! (`KGTR`, `KMTA`, ...); the tag decides the value kind (see [`crate::spec::track_kind`]).
 
 use super::Tag;
 

@@ -1,6 +1,6 @@
 //! Moving a Warcraft III model to another format version: [`Model::to_version`].
 
-use crate::format::{track, version as ver};
+use crate::spec::{track, version as ver};
 use crate::Loss;
 
 use super::declare::Retarget;

@@ -59,22 +59,14 @@ fn round_all<const N: usize>(v: &mut [f32; N], g: f32, n: &mut usize) {
 const BYTES_SHARE: f32 = 0.2;
 
 pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
-    let size = ctx.size.min(super::model_size(model));
+    let size = ctx.size.min(model.size());
     let mut vertices = 0;
     let mut kept_apart = 0;
     let mut directions = 0;
     let mut uvs = 0;
     // The model's box: coordinates on it stay.
-    let mut lo = [f32::MAX; 3];
-    let mut hi = [f32::MIN; 3];
-    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
-        if v.iter().all(|c| c.is_finite()) {
-            for k in 0..3 {
-                lo[k] = lo[k].min(v[k]);
-                hi[k] = hi[k].max(v[k]);
-            }
-        }
-    }
+    let bind = model.bind_extent();
+    let (lo, hi) = (bind.min, bind.max);
     let gp = grid(ctx.scale * BYTES_SHARE * ctx.tol.position * size / 2.0);
     let gn = grid((ctx.scale * ctx.tol.rotation / 4.0).min(1.0 / 4096.0));
     let guv = grid(ctx.scale * ctx.tol.position / 4.0);
@@ -152,14 +144,7 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
 /// zero).
 fn flat(v: &[[f32; 3]], t: [u16; 3]) -> bool {
     let [a, b, c] = t.map(|i| v.get(usize::from(i)).copied().unwrap_or([0.0; 3]));
-    let e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    let e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-    let cr = [
-        e1[1] * e2[2] - e1[2] * e2[1],
-        e1[2] * e2[0] - e1[0] * e2[2],
-        e1[0] * e2[1] - e1[1] * e2[0],
-    ];
-    cr == [0.0; 3]
+    crate::anim::math::no_area(a, b, c)
 }
 
 /// Puts back the stored position of the corners of every triangle that rounding left with
@@ -189,7 +174,19 @@ fn keep_area(v: &mut [[f32; 3]], stored: &[[f32; 3]], tris: &[[u16; 3]]) -> usiz
 
 /// Everything that makes vertex `v` of `g` itself, by bits.
 fn vertex_bits(g: &Geoset, v: usize) -> Vec<u32> {
-    let mut k: Vec<u32> = g.vertices[v].iter().map(|x| x.to_bits()).collect();
+    let mut k = Vec::new();
+    surface_bits(g, v, &mut k);
+    k.push(g.vertex_groups.get(v).map_or(u32::MAX, |&x| u32::from(x)));
+    if let Some(s) = g.skin.as_deref().and_then(|s| s.get(v * 8..v * 8 + 8)) {
+        k.extend(s.iter().map(|&x| u32::from(x)));
+    }
+    k
+}
+
+/// The bits of vertex `v` of `g` that its surface is made of: position, normal, every UV
+/// set's coordinates and tangent, in that order, appended to `k`.
+pub(super) fn surface_bits(g: &Geoset, v: usize, k: &mut Vec<u32>) {
+    k.extend(g.vertices[v].iter().map(|x| x.to_bits()));
     if let Some(n) = g.normals.get(v) {
         k.extend(n.iter().map(|x| x.to_bits()));
     }
@@ -201,11 +198,6 @@ fn vertex_bits(g: &Geoset, v: usize) -> Vec<u32> {
     if let Some(t) = g.tangents.as_ref().and_then(|t| t.get(v)) {
         k.extend(t.iter().map(|x| x.to_bits()));
     }
-    k.push(g.vertex_groups.get(v).map_or(u32::MAX, |&x| u32::from(x)));
-    if let Some(s) = g.skin.as_deref().and_then(|s| s.get(v * 8..v * 8 + 8)) {
-        k.extend(s.iter().map(|&x| u32::from(x)));
-    }
-    k
 }
 
 /// Puts back, as `before` had them, the vertices that rounding made equal to another vertex

@@ -30,9 +30,9 @@ use super::{Changes, Ctx};
 use crate::anim::math::{slerp, Quat, Vec3};
 use crate::anim::{Skeleton, TrackValue};
 use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
-use crate::format::track::*;
-use crate::format::Tag;
 use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
+use crate::spec::track::*;
+use crate::spec::Tag;
 use std::collections::HashMap;
 
 /// How the keys of one track may be thinned.
@@ -69,7 +69,7 @@ impl Budget {
     /// the pivot of a node under it, lies from its pivot; and no node may turn an
     /// attachment or emitter under it by more than the rotation bound over the chain.
     pub(super) fn new(model: &Model, ctx: &Ctx) -> Budget {
-        let size = ctx.size.min(super::model_size(model));
+        let size = ctx.size.min(model.size());
         let p = KEYS_SHARE * ctx.scale * ctx.tol.position * size;
         let turn = ctx.scale * ctx.tol.rotation;
         let skeleton = Skeleton::new(model);

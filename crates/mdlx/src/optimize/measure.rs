@@ -22,7 +22,7 @@
 use super::{Ctx, Tolerance};
 use crate::anim::math::{transform_point, Mat4, Vec3, IDENTITY};
 use crate::anim::{geoset_alphas, AnimTime, NodeKind, Skeleton};
-use crate::model::{Geoset, Model, Track};
+use crate::model::{Geoset, Model};
 use std::collections::BTreeSet;
 
 /// For each geoset of a changed model, for each of its vertices: the original geoset and
@@ -45,27 +45,6 @@ impl VertexMap {
                 })
                 .collect(),
         )
-    }
-}
-
-/// The size of a model: the diagonal of the box around its geosets' vertices in the bind
-/// pose (1 for a model without vertices).
-pub fn model_size(model: &Model) -> f32 {
-    let mut lo = [f32::MAX; 3];
-    let mut hi = [f32::MIN; 3];
-    for v in model.geosets.iter().flat_map(|g| &g.vertices) {
-        if v.iter().all(|c| c.is_finite()) {
-            for k in 0..3 {
-                lo[k] = lo[k].min(v[k]);
-                hi[k] = hi[k].max(v[k]);
-            }
-        }
-    }
-    let d = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f32>().sqrt();
-    if d.is_finite() && d > 0.0 {
-        d
-    } else {
-        1.0
     }
 }
 
@@ -150,99 +129,6 @@ impl Deviation {
     }
 }
 
-/// The moments to compare at: (sequence, ms into it, ms on the global clock).
-fn moments(model: &Model) -> Vec<AnimTime> {
-    let mut per_sequence: Vec<BTreeSet<i64>> = vec![BTreeSet::new(); model.sequences.len()];
-    let mut per_global: Vec<BTreeSet<i64>> = vec![BTreeSet::new(); model.global_sequences.len()];
-    for (i, s) in model.sequences.iter().enumerate() {
-        per_sequence[i].insert(i64::from(s.interval[0]));
-        per_sequence[i].insert(i64::from(s.interval[1]));
-    }
-    for (g, &len) in model.global_sequences.iter().enumerate() {
-        per_global[g].insert(0);
-        per_global[g].insert(i64::from(len));
-    }
-    for_each_track_times(model, &mut |gid, times| match usize::try_from(gid) {
-        Ok(g) => {
-            if let (Some(set), Some(&len)) = (per_global.get_mut(g), model.global_sequences.get(g))
-            {
-                set.extend(
-                    times
-                        .iter()
-                        .map(|&t| i64::from(t))
-                        .filter(|&t| (0..=i64::from(len)).contains(&t)),
-                );
-            }
-        }
-        Err(_) => {
-            for (i, s) in model.sequences.iter().enumerate() {
-                let (lo, hi) = (i64::from(s.interval[0]), i64::from(s.interval[1]));
-                per_sequence[i].extend(
-                    times
-                        .iter()
-                        .map(|&t| i64::from(t))
-                        .filter(|&t| t >= lo && t <= hi),
-                );
-            }
-        }
-    });
-    let with_midpoints = |set: &BTreeSet<i64>| -> Vec<f64> {
-        let v: Vec<i64> = set.iter().copied().collect();
-        let mut out = Vec::with_capacity(v.len() * 2);
-        for (k, &t) in v.iter().enumerate() {
-            out.push(t as f64);
-            if let Some(&n) = v.get(k + 1) {
-                out.push((t as f64 + n as f64) / 2.0);
-            }
-        }
-        out
-    };
-    let mut out = vec![AnimTime::new(None, 0.0)];
-    for (i, set) in per_sequence.iter().enumerate() {
-        let start = f64::from(model.sequences[i].interval[0]);
-        for t in with_midpoints(set) {
-            out.push(AnimTime::new(Some(i), t - start));
-        }
-    }
-    for set in &per_global {
-        for t in with_midpoints(set) {
-            out.push(AnimTime {
-                sequence: None,
-                elapsed_ms: 0.0,
-                global_ms: t,
-            });
-        }
-    }
-    out
-}
-
-/// Calls `f(global sequence id, key times)` for every track of `model`.
-fn for_each_track_times(model: &Model, f: &mut dyn FnMut(i32, &[i32])) {
-    use crate::check::usage::{visit_tracks, Owner, TrackVisitor};
-    use crate::model::{AnyTrack, Tracks};
-    struct V<'a>(&'a mut dyn FnMut(i32, &[i32]));
-    fn times<T>(t: &Track<T>) -> Vec<i32> {
-        t.keys.iter().map(|k| k.time).collect()
-    }
-    impl<'m> TrackVisitor<'m> for V<'_> {
-        fn tracks(&mut self, _: Owner, _: &dyn Fn() -> String, tracks: &'m Tracks) {
-            for a in &tracks.0 {
-                let (gid, t) = match &a.track {
-                    AnyTrack::Float(t) => (t.global_sequence_id, times(t)),
-                    AnyTrack::Vector3(t) => (t.global_sequence_id, times(t)),
-                    AnyTrack::Quaternion(t) => (t.global_sequence_id, times(t)),
-                    AnyTrack::Integer(t) => (t.global_sequence_id, times(t)),
-                };
-                (self.0)(gid, &t);
-            }
-        }
-        fn slot(&mut self, _: Owner, _: &dyn Fn() -> String, track: &'m Track<u32>) {
-            (self.0)(track.global_sequence_id, &times(track));
-        }
-    }
-    visit_tracks(model, &mut V(f));
-}
-
 /// Whether a node's world transform is compared: the points a game attaches to or emits
 /// from.
 fn watched(kind: NodeKind) -> bool {
@@ -285,7 +171,7 @@ fn frame(model: &Model, skeleton: &Skeleton, at: AnimTime) -> Frame {
 /// applies it to UVs ([`crate::anim::mesh`]).
 fn uv_matrix(model: &Model, clock: &crate::anim::Clock, g: &Geoset) -> Option<Mat4> {
     use crate::anim::math::{qnormalize, trs_about, QUAT_IDENTITY};
-    use crate::format::track::{KTAR, KTAS, KTAT};
+    use crate::spec::track::{KTAR, KTAS, KTAT};
     let layer = model
         .materials
         .get(g.material_id as usize)?
@@ -351,18 +237,7 @@ fn bindings(skeleton: &Skeleton, g: &Geoset) -> Vec<Vec<(u32, f32)>> {
 
 fn vertex_key(g: &Geoset, v: usize, binding: &[(u32, f32)]) -> VertexKey {
     let mut k: Vec<u32> = Vec::with_capacity(16);
-    k.extend(g.vertices[v].iter().map(|x| x.to_bits()));
-    if let Some(n) = g.normals.get(v) {
-        k.extend(n.iter().map(|x| x.to_bits()));
-    }
-    for set in &g.uv_sets {
-        if let Some(uv) = set.get(v) {
-            k.extend(uv.iter().map(|x| x.to_bits()));
-        }
-    }
-    if let Some(t) = g.tangents.as_ref().and_then(|t| t.get(v)) {
-        k.extend(t.iter().map(|x| x.to_bits()));
-    }
+    super::bytes::surface_bits(g, v, &mut k);
     k.push(u32::MAX);
     k.extend(binding.iter().flat_map(|&(n, w)| [n, w.to_bits()]));
     k
@@ -528,7 +403,7 @@ struct Prepared {
 impl<'m> Reference<'m> {
     pub(crate) fn new(model: &'m Model, ctx: &Ctx) -> Self {
         let skeleton = Skeleton::new(model);
-        let moments = moments(model);
+        let moments = super::moments::moments(model);
         let per_frame = skeleton.nodes.len() * 16 + model.geosets.len() * 21;
         let cache = (moments.len().saturating_mul(per_frame) <= CACHE_FLOATS).then(|| {
             moments
@@ -823,7 +698,7 @@ pub fn compare(original: &Model, candidate: &Model) -> Option<Deviation> {
     }
     let ctx = Ctx {
         tol: Tolerance::default(),
-        size: model_size(original),
+        size: original.size(),
         scale: 1.0,
     };
     Some(Reference::new(original, &ctx).measure(candidate, &VertexMap::identity(original)))

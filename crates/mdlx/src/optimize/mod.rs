@@ -33,6 +33,7 @@ mod bytes;
 mod geometry;
 mod keys;
 pub mod measure;
+mod moments;
 mod records;
 
 use crate::check;
@@ -41,13 +42,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 pub(crate) use measure::VertexMap;
-pub use measure::{compare, model_size, Deviation};
+pub use measure::{compare, Deviation};
 
 /// How far an optimized model may move from the original.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tolerance {
     /// Positions: a fraction of the model's size (the diagonal of its vertices' box in the
-    /// bind pose, [`model_size`]). Applies to every posed vertex and to the world position
+    /// bind pose, [`Model::size`]). Applies to every posed vertex and to the world position
     /// of attachments and emitters.
     pub position: f32,
     /// Rotations, in radians: node rotation keys and the world orientation of attachments
@@ -231,7 +232,7 @@ impl std::error::Error for Error {}
 pub(crate) struct Ctx {
     /// The bound.
     pub(crate) tol: Tolerance,
-    /// The original's size ([`model_size`]): position tolerances are fractions of it.
+    /// The original's size ([`Model::size`]): position tolerances are fractions of it.
     pub(crate) size: f32,
     /// The share of the tolerance a pass may use: 1, or less when a pass is tried again
     /// after its result broke the bound.
@@ -324,7 +325,7 @@ pub fn optimize(model: &Model, options: &Options) -> Result<Optimized, Error> {
     let (_, before) = size_of(model).map_err(Error::Encode)?;
     let mut ctx = Ctx {
         tol: options.tolerance,
-        size: model_size(model),
+        size: model.size(),
         scale: 1.0,
     };
     let reference = measure::Reference::new(model, &ctx);

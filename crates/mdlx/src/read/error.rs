@@ -3,6 +3,7 @@
 //! made, so the error needs no source to be printed.
 
 use crate::formats::LooksLike;
+#[cfg(feature = "gltf")]
 use crate::gltf::GltfError;
 use crate::mdl::error::LineIndex;
 use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors, Severity};
@@ -26,7 +27,15 @@ pub enum Error {
     /// Milkshape text with an error.
     Ms3d(Ms3dError),
     /// glTF that could not be loaded or imported.
+    #[cfg(feature = "gltf")]
     Gltf(GltfError),
+    /// A model format this build of the library leaves out (a Cargo feature that is off).
+    NotBuilt {
+        /// The format.
+        format: crate::Format,
+        /// The feature that reads it.
+        feature: &'static str,
+    },
 }
 
 impl Error {
@@ -60,7 +69,13 @@ impl fmt::Display for Error {
             Error::Mdx(e) => write!(f, "{e}"),
             Error::Mdl(e) => write!(f, "{e}"),
             Error::Ms3d(e) => write!(f, "line {}: {e}", e.line),
+            #[cfg(feature = "gltf")]
             Error::Gltf(e) => write!(f, "{e}"),
+            Error::NotBuilt { format, feature } => write!(
+                f,
+                "{} is not read by this build (the library's `{feature}` feature is off)",
+                format.info().name
+            ),
         }
     }
 }
@@ -70,6 +85,7 @@ impl std::error::Error for Error {
         match self {
             Error::Mdx(e) => Some(e),
             Error::Ms3d(e) => Some(e),
+            #[cfg(feature = "gltf")]
             Error::Gltf(e) => Some(e),
             _ => None,
         }
@@ -88,6 +104,7 @@ impl From<Ms3dError> for Error {
     }
 }
 
+#[cfg(feature = "gltf")]
 impl From<GltfError> for Error {
     fn from(e: GltfError) -> Self {
         Error::Gltf(e)
@@ -131,16 +148,8 @@ impl MdlError {
     /// other: the first [`SHOWN_IN_FULL`](crate::mdl::error::SHOWN_IN_FULL), then how many
     /// more there are.
     pub fn render(&self, file: &str) -> String {
-        use crate::mdl::error::{more_line, SHOWN_IN_FULL};
-        let mut text = (self.diagnostics.iter().take(SHOWN_IN_FULL))
-            .map(|d| d.render(file))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let rest = self.diagnostics.iter().skip(SHOWN_IN_FULL);
-        if let Some(more) = more_line(rest.map(|d| d.severity)) {
-            text.push('\n');
-            text += &more;
-        }
+        let mut text =
+            crate::mdl::error::render_cut(&self.diagnostics, |d| d.render(file), |d| d.severity);
         if self.stopped_early {
             text += &format!(
                 "\nerror: stopped after {} diagnostics",

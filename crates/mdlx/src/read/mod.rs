@@ -20,10 +20,11 @@ pub use crate::formats::{identify, Content, Format, LooksLike};
 pub use error::{Error, Located, MdlError};
 
 use crate::alpha::AlphaModel;
+#[cfg(feature = "gltf")]
+use crate::convert::gltf::ImportOptions;
 use crate::convert::ms3d::ToModelOptions;
 use crate::convert::ready::{self, ReadyOptions, Rename};
-use crate::gltf::import::ImportedTexture;
-use crate::gltf::ImportOptions;
+use crate::convert::ImportedTexture;
 use crate::mdl::{Diagnostic, MdlErrorKind, MdlErrors};
 use crate::model::{Family, Model};
 use crate::Loss;
@@ -41,6 +42,7 @@ pub struct ReadOptions {
     pub ms3d: ToModelOptions,
     /// glTF: the model version to build, the game's path of the textures written beside
     /// the model, and the model's name.
+    #[cfg(feature = "gltf")]
     pub gltf: ImportOptions,
     /// glTF: the folder its external files (buffers, images) are read from; `None`: a glTF
     /// that names external files is refused (it came from memory or standard input).
@@ -71,8 +73,11 @@ impl ReadOptions {
             base: Some(path.parent().unwrap_or(Path::new("")).to_path_buf()),
             ..ReadOptions::default()
         };
-        opts.ms3d.name = name.clone();
-        opts.gltf.name = name;
+        #[cfg(feature = "gltf")]
+        {
+            opts.gltf.name = name.clone();
+        }
+        opts.ms3d.name = name;
         opts
     }
 }
@@ -273,6 +278,12 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
                 ..plain(model, Source::Ms3d)
             })
         }
+        #[cfg(not(feature = "gltf"))]
+        Content::Model(format @ Format::Gltf) => Err(Error::NotBuilt {
+            format,
+            feature: "gltf",
+        }),
+        #[cfg(feature = "gltf")]
         Content::Model(Format::Gltf) => {
             let source = crate::gltf::Source::from_bytes(data, opts.base.as_deref())?;
             let mut gltf = opts.gltf.clone();

@@ -5,8 +5,8 @@ use super::{effects, Blend, Mips, RenderOptions, Scene};
 use crate::anim::math::{cross, dot, normalize, qnormalize, scale, sub, transform_point};
 use crate::anim::math::{trs_about, Mat4, Vec3, QUAT_IDENTITY};
 use crate::anim::{posed_geosets, AnimTime, Clock, PosedGeoset};
-use crate::format::track::{KGAC, KMTA, KMTF, KTAR, KTAS, KTAT};
 use crate::model::{geoset_animation_flags, layer_flags, Extent, Layer, Material, Model};
+use crate::spec::track::{KGAC, KMTA, KMTF, KTAR, KTAS, KTAT};
 use crate::texture::RgbaImage;
 use std::sync::Arc;
 
@@ -274,7 +274,7 @@ pub(super) fn hd_slots(m: &Material, version: u32) -> Option<[i32; 4]> {
     if m.shader.to_string() == crate::model::shader_type::HD_SHADER && m.layers.len() >= 4 {
         return Some([0, 1, 2, 3].map(|k| m.layers[k].texture_id));
     }
-    if version >= crate::format::version::TEXTURE_SLOTS
+    if version >= crate::spec::version::TEXTURE_SLOTS
         && first.shader_type_id == crate::model::shader_type::HD_DEFAULT_UNIT
         && first.texture_slots.len() >= 4
     {

@@ -2,7 +2,7 @@
 //! most decoders use: 5/6-bit channels widened by bit replication, interpolants truncated),
 //! BC7 through `bcdec_rs`.
 
-use super::TextureError;
+use super::{LevelBytes, TextureError};
 
 /// A block-compression format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,15 +39,14 @@ impl Format {
 }
 
 /// Decodes a `w x h` level from `data` (found at absolute `offset`, named `what` in errors).
-pub(super) fn decode(
-    format: Format,
-    data: &[u8],
-    offset: u64,
-    w: u32,
-    h: u32,
-    what: &str,
-) -> Result<Vec<u8>, TextureError> {
-    super::check_size(w, h, offset)?;
+pub(super) fn decode(format: Format, level: LevelBytes<'_>) -> Result<Vec<u8>, TextureError> {
+    let LevelBytes {
+        data,
+        offset,
+        w,
+        h,
+        what,
+    } = level;
     let need = format.level_bytes(w, h);
     super::require(data, need, offset, || {
         format!("{what} ({w}x{h}, {format:?})")

@@ -8,7 +8,7 @@
 
 use super::error::unsupported;
 use super::{
-    bcn, dds, full_chain, le32, mip_size, Encoding, Level, Texture, TextureError,
+    bcn, dds, full_chain, le32, mip_size, Encoding, Level, LevelBytes, Texture, TextureError,
     TextureErrorKind as K, TextureKind,
 };
 
@@ -178,18 +178,19 @@ pub(super) fn read_blp2(data: &[u8]) -> Result<Texture<'_>, TextureError> {
 /// `offset`), then the alpha plane of `alpha_bits` bits per pixel, low bits first. The
 /// palette at `palette` may be cut short by the level data of compact files: only the
 /// entries that are indexed must be in the file.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn decode_palette(
     data: &[u8],
     palette: u64,
     alpha_bits: u8,
-    level: &[u8],
-    offset: u64,
-    w: u32,
-    h: u32,
-    what: &str,
+    level: LevelBytes<'_>,
 ) -> Result<Vec<u8>, TextureError> {
-    super::check_size(w, h, offset)?;
+    let LevelBytes {
+        data: level,
+        offset,
+        w,
+        h,
+        what,
+    } = level;
     let n = u64::from(w).saturating_mul(u64::from(h));
     let need = n.saturating_add(n.saturating_mul(u64::from(alpha_bits)).div_ceil(8));
     super::require(level, need, offset, || {

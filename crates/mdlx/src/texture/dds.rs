@@ -4,8 +4,8 @@
 
 use super::error::unsupported;
 use super::{
-    bcn::Format, full_chain, le32, mip_size, DdsFormat, Encoding, Level, Texture, TextureError,
-    TextureKind,
+    bcn::Format, full_chain, le32, mip_size, DdsFormat, Encoding, Level, LevelBytes, Texture,
+    TextureError, TextureKind,
 };
 
 const HEADER: usize = 128;
@@ -186,15 +186,14 @@ fn channel(v: u32, mask: u32) -> u8 {
 }
 
 /// Decodes a level of uncompressed pixels (rows tightly packed, little-endian values).
-pub(super) fn decode_masked(
-    m: Masks,
-    data: &[u8],
-    offset: u64,
-    w: u32,
-    h: u32,
-    what: &str,
-) -> Result<Vec<u8>, TextureError> {
-    super::check_size(w, h, offset)?;
+pub(super) fn decode_masked(m: Masks, level: LevelBytes<'_>) -> Result<Vec<u8>, TextureError> {
+    let LevelBytes {
+        data,
+        offset,
+        w,
+        h,
+        what,
+    } = level;
     let bpp = usize::from(m.bits / 8);
     let need = u64::from(w)
         .saturating_mul(u64::from(h))

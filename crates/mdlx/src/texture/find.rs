@@ -1,9 +1,11 @@
 //! Finding a model's texture files on disk and in archives, for every conversion and check
 //! that reads them.
 
+#[cfg(feature = "archives")]
 use crate::mpq::Archive;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+#[cfg(feature = "archives")]
 use std::sync::Arc;
 
 /// Where textures are looked for, in order.
@@ -12,6 +14,7 @@ enum Place {
     /// A folder on disk.
     Folder(PathBuf),
     /// An MPQ archive (a map, or one of the game's).
+    #[cfg(feature = "archives")]
     Archive(PathBuf, Arc<Archive>),
 }
 
@@ -47,20 +50,10 @@ impl TextureFinder {
         let mut places = Vec::new();
         let mut game = false;
         for d in &dirs {
-            if d.is_file() {
-                if let Ok(a) = crate::mpq::shared(d) {
-                    game |= crate::mpq::is_game_archive(d);
-                    places.push(Place::Archive(d.clone(), a));
-                }
-                continue;
+            if !d.is_file() {
+                places.push(Place::Folder(d.clone()));
             }
-            places.push(Place::Folder(d.clone()));
-            for a in crate::mpq::game_archives(d) {
-                if let Ok(opened) = crate::mpq::shared(&a) {
-                    game = true;
-                    places.push(Place::Archive(a, opened));
-                }
-            }
+            game |= archives_at(d, &mut places);
         }
         TextureFinder {
             dirs: dirs.into_iter().filter(|d| !d.is_file()).collect(),
@@ -82,6 +75,7 @@ impl TextureFinder {
     pub fn load(&mut self, path: &str) -> Option<Found> {
         let names = candidates(path)?;
         let places = self.places.clone();
+        #[cfg_attr(not(feature = "archives"), allow(unused_variables))]
         for (k, parts) in names.iter().enumerate() {
             for place in &places {
                 match place {
@@ -90,6 +84,7 @@ impl TextureFinder {
                             return Some(from_disk(&f));
                         }
                     }
+                    #[cfg(feature = "archives")]
                     Place::Archive(p, a) => {
                         let inner = parts.join("\\");
                         if a.contains(&inner) {
@@ -207,6 +202,36 @@ fn from_disk(f: &Path) -> Found {
         shown: f.display().to_string(),
         bytes: std::fs::read(f).map_err(|e| format!("{}: {e}", f.display())),
     }
+}
+
+/// Adds the archives `d` stands for to `places`: `d` itself when it is a file that opens as
+/// one, else the game's archives in the folder `d`, in the order the game reads them.
+/// Returns whether any of them is one of the game's.
+#[cfg(feature = "archives")]
+fn archives_at(d: &Path, places: &mut Vec<Place>) -> bool {
+    if d.is_file() {
+        return match crate::mpq::shared(d) {
+            Ok(a) => {
+                places.push(Place::Archive(d.to_path_buf(), a));
+                crate::mpq::is_game_archive(d)
+            }
+            Err(_) => false,
+        };
+    }
+    let mut game = false;
+    for a in crate::mpq::game_archives(d) {
+        if let Ok(opened) = crate::mpq::shared(&a) {
+            game = true;
+            places.push(Place::Archive(a, opened));
+        }
+    }
+    game
+}
+
+/// Without the `archives` feature, no archive is searched.
+#[cfg(not(feature = "archives"))]
+fn archives_at(_: &Path, _: &mut Vec<Place>) -> bool {
+    false
 }
 
 #[cfg(test)]

@@ -268,6 +268,7 @@ impl<'a> Texture<'a> {
         let what = || format!("mip {n}");
         let bytes = region(self.data, what, level.offset, level.size)?;
         let (mut w, mut h) = (level.width, level.height);
+        let lv = |what| LevelBytes::checked(bytes, level.offset, w, h, what);
         let pixels = match self.encoding {
             Encoding::Jpeg { header, alpha } => {
                 let head = region(self.data, || "JPEG header".into(), header.0, header.1)?;
@@ -280,20 +281,9 @@ impl<'a> Texture<'a> {
             Encoding::Palette {
                 palette,
                 alpha_bits,
-            } => blp::decode_palette(
-                self.data,
-                palette,
-                alpha_bits,
-                bytes,
-                level.offset,
-                w,
-                h,
-                &what(),
-            )?,
-            Encoding::Bc(format) => bcn::decode(format, bytes, level.offset, w, h, &what())?,
-            Encoding::Masked(masks) => {
-                dds::decode_masked(masks, bytes, level.offset, w, h, &what())?
-            }
+            } => blp::decode_palette(self.data, palette, alpha_bits, lv(&what())?)?,
+            Encoding::Bc(format) => bcn::decode(format, lv(&what())?)?,
+            Encoding::Masked(masks) => dds::decode_masked(masks, lv(&what())?)?,
             Encoding::Tga(layout) => tga::decode(layout, bytes, level.offset, w, h)?,
         };
         Ok(RgbaImage {
@@ -374,6 +364,37 @@ fn require(
         ));
     }
     Ok(())
+}
+
+/// One level's bytes, where they start in the file, its size, and its name in errors: what
+/// the BLP palette, BCn and DDS masked decoders start from.
+#[derive(Clone, Copy)]
+pub(super) struct LevelBytes<'a> {
+    data: &'a [u8],
+    offset: u64,
+    w: u32,
+    h: u32,
+    what: &'a str,
+}
+
+impl<'a> LevelBytes<'a> {
+    /// The level, refused if either side is zero.
+    fn checked(
+        data: &'a [u8],
+        offset: u64,
+        w: u32,
+        h: u32,
+        what: &'a str,
+    ) -> Result<Self, TextureError> {
+        check_size(w, h, offset)?;
+        Ok(LevelBytes {
+            data,
+            offset,
+            w,
+            h,
+            what,
+        })
+    }
 }
 
 fn check_size(width: u32, height: u32, offset: u64) -> Result<(), TextureError> {

@@ -129,6 +129,10 @@ pub(crate) const OBJECTS: u32 = 13;
 
 /// A file with every chunk of the page, in the page's MDLBASE order. For 1400 it also has
 /// an unknown chunk and three trailing bytes.
+#[allow(
+    clippy::too_many_lines,
+    reason = "test code: the shape gate holds the sources only"
+)]
 pub(crate) fn hand_built(version: u32) -> Vec<u8> {
     let mut b = B::default();
     b.tag(b"MDLX");

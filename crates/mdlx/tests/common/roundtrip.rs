@@ -18,8 +18,8 @@ mod geometry;
 mod records;
 
 use mdlx::anim::{AnimTime, Clock, NodeKind, Skeleton};
-use mdlx::format::track::{KGRT, KGSC, KGTR};
 use mdlx::model::{Model, Node};
+use mdlx::spec::track::{KGRT, KGSC, KGTR};
 use std::collections::HashMap;
 
 #[allow(unused_imports)] // used by some of the test binaries that include `common`

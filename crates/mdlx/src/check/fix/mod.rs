@@ -243,7 +243,7 @@ impl Redundancy {
 /// Gives every geoset of a version 800 model one extent per sequence (Magos fails to read
 /// a classic geoset without): the geoset's own, for each.
 fn sequence_extents(m: &mut Model, actions: &mut Vec<FixAction>) {
-    if m.version != crate::format::version::CLASSIC {
+    if m.version != crate::spec::version::CLASSIC {
         return;
     }
     let n = m.sequences.len();

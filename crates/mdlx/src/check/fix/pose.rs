@@ -7,8 +7,8 @@ use super::{FixError, Maps, Value};
 use crate::anim::math::{Quat, Vec3};
 use crate::anim::sample::{sample_keys, sorted_keys, AnimTime, Clock};
 use crate::anim::{geoset_alphas, Skeleton};
-use crate::format::track::KMTF;
 use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
+use crate::spec::track::KMTF;
 use std::borrow::Cow;
 
 /// A track ready to sample many times.

@@ -1,12 +1,12 @@
 use super::pose::compare;
 use super::*;
 use crate::anim::math::{Quat, Vec3};
-use crate::format::track::{KGAO, KGRT, KGTR, KMTA};
 use crate::model::{
     Animation, Bone, EventObject, EventTrack, FixedString, Geoset, GeosetAnimation, Layer,
     Material, Sequence, Texture, TextureAnimation,
 };
 use crate::model::{Interpolation, Key};
+use crate::spec::track::{KGAO, KGRT, KGTR, KMTA};
 
 fn key<T: Copy>(time: i32, value: T) -> Key<T> {
     Key::at(time, value)

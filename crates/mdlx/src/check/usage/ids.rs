@@ -1,8 +1,8 @@
 //! Every index field of a model (those inside tracks too), counted or renumbered.
 
 use super::{visit_tracks, visit_tracks_mut, Owner, RefKind, TrackVisitor, TrackVisitorMut, Usage};
-use crate::format::track::KMTF;
 use crate::model::{AnyTrack, EventTrack, Model, Track, Tracks};
+use crate::spec::track::KMTF;
 
 /// Adds every reference of `model` to the counts of `usage`, and lists those out of range.
 pub(super) fn count(model: &Model, usage: &mut Usage) {

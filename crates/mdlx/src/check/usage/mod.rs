@@ -23,8 +23,8 @@ mod ids;
 mod tests;
 mod tracks;
 
-use crate::format::chunk;
 use crate::model::{LayoutEntry, Model, Tag};
+use crate::spec::chunk;
 
 pub(crate) use tracks::{visit_tracks, visit_tracks_mut, Owner, TrackVisitor, TrackVisitorMut};
 
@@ -228,6 +228,7 @@ pub(crate) fn remove(
     Ok(map)
 }
 
+#[cfg(feature = "optimize")]
 /// Points every reference of `kind` that names record `i` at record `to[i]` instead (where
 /// `to[i]` is `Some`), removing nothing: how duplicates are merged before the copies, then
 /// unused, are removed with [`remove`]. References out of range are left as they are.

@@ -1,11 +1,11 @@
 use super::*;
-use crate::format::track::KMTF;
-use crate::format::track::{KGAO, KGTR, KMTA};
 use crate::model::{
     Animation, Bone, EventObject, Geoset, GeosetAnimation, Interpolation, Key, Layer, Material,
     Node, ParticleEmitter2, RibbonEmitter, Texture, TextureAnimation, TextureSlot,
 };
 use crate::model::{AnyTrack, EventTrack, Track, Tracks};
+use crate::spec::track::KMTF;
+use crate::spec::track::{KGAO, KGTR, KMTA};
 
 fn track<T: Copy>(gs: i32, keys: &[(i32, T)]) -> Track<T> {
     Track {
@@ -40,7 +40,7 @@ fn model() -> Model {
     });
     let mut ta = TextureAnimation::default();
     ta.tracks.0.push(Animation {
-        tag: crate::format::track::KTAT,
+        tag: crate::spec::track::KTAT,
         track: AnyTrack::Vector3(track(-1, &[(0, [0.0; 3])])),
     });
     let mut ga = GeosetAnimation::default();

@@ -36,12 +36,20 @@
 //! understood); 1500 turns each vertex's matrix group into up to four bone indices with
 //! equal weights.
 
+/// A record of one side built from the other's: the fields named in brackets carry over by
+/// name (the two families declare them alike), the rest are given.
+macro_rules! carry {
+    ($ty:ident { $($f:ident: $e:expr),* $(,)? } from $src:ident [$($same:ident),* $(,)?] $(.. $rest:expr)?) => {
+        $ty { $($f: $e,)* $($same: $src.$same.clone(),)* $(..$rest)? }
+    };
+}
+
 mod from_model;
 mod to_model;
 
 use crate::alpha::tracks::tag::KVIS;
-use crate::format::track as t;
 use crate::model::{FixedString, Tag};
+use crate::spec::track as t;
 use crate::Loss;
 
 #[cfg(doc)]

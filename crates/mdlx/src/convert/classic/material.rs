@@ -1,8 +1,8 @@
 //! HD materials as classic layers (see the choices in [`super`]).
 
-use crate::format::track;
 use crate::model::shader_type::{HD_DEFAULT_UNIT, HD_SHADER};
 use crate::model::{filter_mode, layer_flags, Layer, Material, Model, Tracks};
+use crate::spec::track;
 use crate::Loss;
 
 /// The texture roles of an HD material, in slot order.

@@ -84,9 +84,9 @@ pub mod textures;
 #[cfg(test)]
 mod tests;
 
-use crate::format::version as ver;
-use crate::gltf::import::ImportedTexture;
+use crate::convert::ImportedTexture;
 use crate::model::Model;
+use crate::spec::version as ver;
 use crate::texture::TextureFinder;
 use crate::Loss;
 use std::cell::RefCell;

@@ -4,8 +4,8 @@
 use super::Pieces;
 use crate::anim::{posed_geosets, AnimTime, Clock, Skeleton};
 use crate::convert::skin::{group_of, split_by, Limits};
-use crate::format::track::{KGRT, KGSC, KGTR};
 use crate::model::{face_type, Bone, Extent, FixedString, Geoset, Model, Node};
+use crate::spec::track::{KGRT, KGSC, KGTR};
 use crate::Loss;
 use std::collections::{BTreeMap, HashSet};
 

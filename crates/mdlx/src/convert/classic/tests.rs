@@ -1,11 +1,11 @@
 //! Unit tests of the classic conversion's parts, with expectations worked out by hand.
 
 use super::material::{convert, Job};
-use crate::format::track::KGTR;
 use crate::model::{
     filter_mode, shader_type, Animation, AnyTrack, Bone, FixedString, Interpolation, Key, Layer,
     Material, Model, Node, Sequence, Texture, TextureSlot, Track, Tracks,
 };
+use crate::spec::track::KGTR;
 
 fn texture(path: &str, replaceable_id: u32) -> Texture {
     Texture {

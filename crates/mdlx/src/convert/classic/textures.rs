@@ -4,7 +4,7 @@
 
 use super::material::Job;
 use crate::check::usage::{remove, RefKind, Usage};
-use crate::gltf::import::ImportedTexture;
+use crate::convert::ImportedTexture;
 use crate::model::{FixedString, Model};
 use crate::texture::TextureFinder;
 use crate::texture::{blp1, BlpOptions, RgbaImage};

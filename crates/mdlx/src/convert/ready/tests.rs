@@ -95,7 +95,7 @@ fn a_unit_gets_a_stand_a_death_and_opening_keys() {
     };
     m.bones.push(crate::model::Bone::default());
     m.bones[0].node.tracks = Tracks(vec![crate::model::Animation {
-        tag: crate::format::track::KGTR,
+        tag: crate::spec::track::KGTR,
         track: AnyTrack::Vector3(Track {
             interpolation: Interpolation::Linear,
             global_sequence_id: -1,

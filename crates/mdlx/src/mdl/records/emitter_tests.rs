@@ -1,7 +1,6 @@
 //! Tests of the MDL forms of the emitter and camera declarations (`model::emitters`,
 //! `model::camera`): reading real exporters' layouts, round trips, dialects.
 
-use crate::format::track as tk;
 use crate::mdl::cx::Cx;
 use crate::mdl::out::Out;
 use crate::mdl::parse::parse;
@@ -9,6 +8,7 @@ use crate::mdl::records::node::kind;
 use crate::mdl::records::MdlRecord;
 use crate::mdl::{Diagnostic, Severity};
 use crate::model::*;
+use crate::spec::track as tk;
 use std::fmt::Debug;
 
 /// Reads the first block of `src` as `T`, with the diagnostics.

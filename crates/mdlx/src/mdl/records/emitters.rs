@@ -17,7 +17,7 @@
 //! Two conventions were settled against the corpus (MDL files with an MDX twin):
 //! - static colors are printed in the reverse order of their MDX bytes, animated color keys
 //!   in stored order ([`mdl_color`]);
-//! - the PRE2 emitter-area floats: see [`PRE2_AREA_KEYWORDS`](crate::format::keywords::PRE2_AREA_KEYWORDS) (settled, with evidence).
+//! - the PRE2 emitter-area floats: see [`PRE2_AREA_KEYWORDS`](crate::spec::keywords::PRE2_AREA_KEYWORDS) (settled, with evidence).
 
 /// A static color as MDL prints it: the reverse of its MDX byte order. Every twin in the
 /// corpus agrees (Magos' editor, MdlxConv: PRE2 segment colors, ribbon, light and geoset

@@ -4,11 +4,11 @@
 //! shares one reader and one writer per style instead of a hand-written ladder each.
 
 use super::emitters::mdl_color;
-pub(crate) use crate::format::keywords::{Field, Style};
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
 use crate::model::declare::{Decl, Same};
 use crate::model::{Animation, Extent, FixedString, Tag, Tracks};
+pub(crate) use crate::spec::keywords::{Field, Style};
 
 impl Field {
     /// Whether keyword `k` names this field.

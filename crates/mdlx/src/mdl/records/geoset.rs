@@ -41,12 +41,12 @@
 use super::emitters::mdl_color;
 use super::node::{read_record_track, write_tracks};
 use super::MdlRecord;
-use crate::format::track as tk;
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::error::MdlErrorKind;
 use crate::mdl::out::Out;
 use crate::mdl::parse::AtomKind;
 use crate::model::*;
+use crate::spec::track as tk;
 
 /// Face (primitive) type words, by PTYP number.
 pub(crate) const FACE_TYPES: [&str; 10] = [
@@ -219,7 +219,7 @@ fn read_geoset_item(cx: &mut Cx, c: usize, g: &mut Geoset) {
         // Two-byte values (the game's newest files) may index past 255 matrix groups.
         let mut v = Vec::new();
         subtree_ints(cx, c, 0, u16::MAX as i64, "skin weights", &mut v);
-        g.skin_wide = cx.version >= crate::format::version::SKIN_WIDE || v.iter().any(|&v| v > 255);
+        g.skin_wide = cx.version >= crate::spec::version::SKIN_WIDE || v.iter().any(|&v| v > 255);
         g.skin = Some(v.into_iter().map(|v| v as u16).collect());
     } else if is(k, "Faces") {
         read_faces(cx, c, g);
@@ -436,7 +436,7 @@ impl MdlRecord for Geoset {
     }
 
     fn write_mdl(&self, out: &mut Out, version: u32) {
-        let reforged = version >= crate::format::version::REFORGED;
+        let reforged = version >= crate::spec::version::REFORGED;
         out.open(Self::BLOCK);
         write_float_rows(out, "Vertices", &self.vertices);
         if !self.normals.is_empty() {

@@ -274,7 +274,7 @@ fn geoset_anim_static_colors_are_flipped_and_any_color_sets_the_bit() {
     );
     let color = g
         .tracks
-        .vector3(crate::format::track::KGAC)
+        .vector3(crate::spec::track::KGAC)
         .expect("color track");
     assert_eq!(
         (color.keys[0].value, color.keys[0].in_tan[0]),

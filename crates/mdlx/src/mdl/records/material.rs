@@ -33,13 +33,13 @@ use super::emitters::mdl_color;
 use super::geoset::same_bits;
 use super::node::{is_track, read_record_track, write_tracks};
 use super::MdlRecord;
-use crate::format::{track as tk, version as ver};
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::error::MdlErrorKind;
 use crate::mdl::out::Out;
 use crate::mdl::parse::AtomKind;
 use crate::mdl::tracks::{read_track, write_track};
 use crate::model::*;
+use crate::spec::{track as tk, version as ver};
 
 /// Filter mode words, by stored number.
 pub(crate) const FILTER_MODES: [&str; 7] = [

@@ -3,11 +3,11 @@
 //! `Attachment`, `EventObject`, `CollisionShape`, `Light`.
 
 use super::{node_parts, MdlRecord};
-use crate::format::track as tk;
 use crate::mdl::cx::{is, Cx};
 use crate::mdl::out::Out;
 use crate::mdl::tracks::{read_static_track, read_track, write_track, INTERPOLATIONS};
 use crate::model::*;
+use crate::spec::track as tk;
 
 /// Node flag words and their bits (the kind bits are implied by the block).
 pub(crate) const NODE_FLAGS: &[(&str, u32)] = &[
@@ -32,7 +32,7 @@ const NODE_FLAG_ALIASES: &[(&str, u32)] = &[
 /// mdx-m3-viewer and FORMAT-NOTES have the two swapped.
 const DONT_INHERIT: &[(&str, u32)] = &[("Translation", 0x1), ("Rotation", 0x2), ("Scaling", 0x4)];
 
-pub(crate) use crate::format::kind;
+pub(crate) use crate::spec::kind;
 
 /// Node transform tracks.
 const NODE_TRACKS: &[(Tag, &str)] = &[
@@ -68,7 +68,7 @@ pub(crate) fn track_tag(k: &[u8], table: &[(Tag, &str)]) -> Option<Tag> {
 /// A track written under its raw tag (a track this record does not normally hold).
 pub(crate) fn raw_tag(k: &[u8]) -> Option<Tag> {
     // Not only `K...`: the 1200+ camera tracks are IDUF, ELAF and PTSF.
-    (k.len() == 4 && crate::format::track_kind(Tag([k[0], k[1], k[2], k[3]])).is_some())
+    (k.len() == 4 && crate::spec::track_kind(Tag([k[0], k[1], k[2], k[3]])).is_some())
         .then(|| Tag([k[0], k[1], k[2], k[3]]))
 }
 

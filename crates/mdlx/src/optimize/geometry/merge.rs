@@ -18,8 +18,8 @@
 
 use super::super::VertexMap;
 use super::clean::editable;
-use crate::format::chunk;
 use crate::model::{face_type, filter_mode, layer_flags, Extent, Geoset, LayoutEntry, Model};
+use crate::spec::chunk;
 
 /// The vertex count from which the checker reports an SD geoset (it renders torn).
 const MAX_VERTICES: usize = 7433;

@@ -21,8 +21,8 @@ mod tests;
 
 use super::{Changes, Ctx};
 use crate::check::usage::{self, RefKind, Usage};
-use crate::format::track::KMTF;
 use crate::model::Model;
+use crate::spec::track::KMTF;
 
 /// The most rounds of merging and removing (one is enough for every model seen; the
 /// loop makes the pass idempotent whatever the order of discoveries).

@@ -2,14 +2,14 @@
 //! out by hand from the model each test builds.
 
 use super::run;
-use crate::format::chunk;
-use crate::format::track::{KGTR, KMTF, KTAT};
 use crate::model::FixedString;
 use crate::model::{
     Animation, AnyTrack, Bone, Geoset, Interpolation, Key, Layer, LayoutEntry, Material, Model,
     ParticleEmitter2, RibbonEmitter, Texture, TextureAnimation, TextureSlot, Track, Tracks,
 };
 use crate::optimize::{Ctx, Tolerance};
+use crate::spec::chunk;
+use crate::spec::track::{KGTR, KMTF, KTAT};
 
 fn ctx() -> Ctx {
     Ctx {

@@ -50,9 +50,9 @@ use crate::anim::math::{
 };
 use crate::anim::sample::sorted_keys;
 use crate::anim::{Clock, Pose};
-use crate::format::track::{KP2E, KP2G, KP2L, KP2N, KP2R, KP2S, KP2V, KP2W};
 use crate::model::ParticleEmitter2;
 use crate::render::Camera;
+use crate::spec::track::{KP2E, KP2G, KP2L, KP2N, KP2R, KP2S, KP2V, KP2W};
 
 /// PRE2 flag bits (node flags).
 mod bits {

@@ -26,9 +26,9 @@
 use super::{quad, Blend, EffectBatch, EffectVertex};
 use crate::anim::math::{transform_point, Vec3};
 use crate::anim::{Clock, Pose};
-use crate::format::track::{KMTA, KRAL, KRCO, KRHA, KRHB, KRTX, KRVS};
 use crate::model::layer_flags;
 use crate::model::{Layer, Model, RibbonEmitter};
+use crate::spec::track::{KMTA, KRAL, KRCO, KRHA, KRHB, KRTX, KRVS};
 
 /// One point of a ribbon: its two corners.
 #[derive(Clone, Copy, Debug)]

@@ -2,11 +2,11 @@
 //! a run over a local corpus.
 
 use super::*;
-use crate::format::track::{KGTR, KP2E, KP2G, KP2L, KP2S, KP2V, KRVS};
 use crate::model::{
     Animation, AnyTrack, Bone, Interpolation, Key, Node, ParticleEmitter2, RibbonEmitter, Sequence,
     Track, Tracks,
 };
+use crate::spec::track::{KGTR, KP2E, KP2G, KP2L, KP2S, KP2V, KRVS};
 
 /// A camera looking at the origin from +X (so +Y is right and +Z up on screen).
 fn camera() -> Camera {

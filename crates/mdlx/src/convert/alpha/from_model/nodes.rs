@@ -132,18 +132,10 @@ fn lights(cx: &mut Cx, m: &Model) -> Vec<Light> {
         if l.shadow_intensity != 0.0 {
             cx.lose(&rec, "shadow intensity");
         }
-        lights.push(Light {
-            object: object(cx, &rec, &l.node, kind::LIGHT, Particles::None),
-            light_type: l.light_type,
-            attenuation_start: l.attenuation_start,
-            attenuation_end: l.attenuation_end,
-            color: l.color,
-            intensity: l.intensity,
-            ambient_color: l.ambient_color,
-            ambient_intensity: l.ambient_intensity,
-            tracks: tracks(cx, &rec, &l.tracks, map::LIGHT),
-            tail: Vec::new(),
-        });
+        let object = object(cx, &rec, &l.node, kind::LIGHT, Particles::None);
+        let tracks = tracks(cx, &rec, &l.tracks, map::LIGHT);
+        lights.push(carry!(Light { object: object, tracks: tracks, tail: Vec::new() } from l
+            [light_type, attenuation_start, attenuation_end, color, intensity, ambient_color, ambient_intensity]));
     }
     lights
 }
@@ -170,18 +162,12 @@ fn particle_emitters(cx: &mut Cx, m: &Model) -> Vec<ParticleEmitter> {
     for (i, p) in m.particle_emitters.iter().enumerate() {
         let rec = name("ParticleEmitter", i, &p.node);
         cx.tail(&rec, &p.tail);
-        prem.push(ParticleEmitter {
-            object: object(cx, &rec, &p.node, 0, Particles::Prem),
-            emission_rate: p.emission_rate,
-            gravity: p.gravity,
-            longitude: p.longitude,
-            latitude: p.latitude,
-            path: p.path.clone(),
-            life_span: p.life_span,
-            speed: p.speed,
-            tracks: tracks(cx, &rec, &p.tracks, map::PARTICLE_EMITTER),
-            tail: Vec::new(),
-        });
+        let object = object(cx, &rec, &p.node, 0, Particles::Prem);
+        let tracks = tracks(cx, &rec, &p.tracks, map::PARTICLE_EMITTER);
+        prem.push(
+            carry!(ParticleEmitter { object: object, tracks: tracks, tail: Vec::new() }
+            from p [emission_rate, gravity, longitude, latitude, path, life_span, speed]),
+        );
     }
     prem
 }

@@ -87,7 +87,7 @@ impl AlphaModel {
     pub fn to_model(&self) -> (Model, Vec<Loss>) {
         let mut cx = Cx::default();
         let mut m = Model {
-            version: crate::format::version::CLASSIC,
+            version: crate::spec::version::CLASSIC,
             ..Model::default()
         };
         self.header(&mut cx, &mut m);

@@ -48,18 +48,10 @@ pub(super) fn nodes(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {
     for (i, l) in a.lights().enumerate() {
         let rec = name("Light", i, &l.object);
         cx.tail(&rec, &l.tail);
-        m.lights.push(WcLight {
-            node: node(cx, &rec, &l.object, kind::LIGHT, Particles::None),
-            light_type: l.light_type,
-            attenuation_start: l.attenuation_start,
-            attenuation_end: l.attenuation_end,
-            color: l.color,
-            intensity: l.intensity,
-            ambient_color: l.ambient_color,
-            ambient_intensity: l.ambient_intensity,
-            tracks: cx.tracks(&rec, &l.tracks, map::LIGHT),
-            ..WcLight::new()
-        });
+        let node = node(cx, &rec, &l.object, kind::LIGHT, Particles::None);
+        let tracks = cx.tracks(&rec, &l.tracks, map::LIGHT);
+        m.lights.push(carry!(WcLight { node: node, tracks: tracks } from l
+            [light_type, attenuation_start, attenuation_end, color, intensity, ambient_color, ambient_intensity] ..WcLight::new()));
     }
     for (i, h) in a.helpers().enumerate() {
         let rec = name("Helper", i, &h.object);
@@ -96,18 +88,12 @@ fn emitters(a: &AlphaModel, cx: &mut Cx, m: &mut Model) {
     for (i, p) in a.particle_emitters().enumerate() {
         let rec = name("ParticleEmitter", i, &p.object);
         cx.tail(&rec, &p.tail);
-        m.particle_emitters.push(WcParticleEmitter {
-            node: node(cx, &rec, &p.object, kind::PARTICLE_EMITTER, Particles::Prem),
-            emission_rate: p.emission_rate,
-            gravity: p.gravity,
-            longitude: p.longitude,
-            latitude: p.latitude,
-            path: p.path.clone(),
-            life_span: p.life_span,
-            speed: p.speed,
-            tracks: cx.tracks(&rec, &p.tracks, map::PARTICLE_EMITTER),
-            tail: Vec::new(),
-        });
+        let node = node(cx, &rec, &p.object, kind::PARTICLE_EMITTER, Particles::Prem);
+        let tracks = cx.tracks(&rec, &p.tracks, map::PARTICLE_EMITTER);
+        m.particle_emitters.push(
+            carry!(WcParticleEmitter { node: node, tracks: tracks, tail: Vec::new() }
+            from p [emission_rate, gravity, longitude, latitude, path, life_span, speed]),
+        );
     }
     for (i, p) in a.particle_emitters2().enumerate() {
         let rec = name("ParticleEmitter2", i, &p.object);

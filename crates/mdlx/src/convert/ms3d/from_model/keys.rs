@@ -6,9 +6,9 @@ use super::super::time::FrameRate;
 use super::joints::Joints;
 use crate::anim::math::{decompose, invert_affine, mul, transform_point, IDENTITY};
 use crate::anim::{AnimTime, Skeleton};
-use crate::format::track::{KGRT, KGSC, KGTR};
 use crate::model::{node_flags, AnyTrack, Model};
 use crate::ms3d::Key;
+use crate::spec::track::{KGRT, KGSC, KGTR};
 use crate::Loss;
 
 /// Each joint's position and rotation keys.

@@ -6,9 +6,9 @@ use super::super::pose::ms3d_key_at;
 use super::super::time::{ranges_from_comment, FrameRange, FrameRate};
 use super::ToModelOptions;
 use crate::anim::math::{qconjugate, qmul, qrotate, Quat, Vec3};
-use crate::format::track::{KGRT, KGTR};
 use crate::model::{Animation, AnyTrack, Interpolation, Key as WcKey, Track};
 use crate::ms3d::{Bone, Document, Key};
+use crate::spec::track::{KGRT, KGTR};
 use crate::Loss;
 
 /// Every position and rotation key of every joint.

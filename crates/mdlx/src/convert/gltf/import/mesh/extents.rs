@@ -18,7 +18,10 @@ pub(super) const MAX_SAMPLES: usize = 64;
 /// sequence, evenly chosen when there are more) and returns the largest distance between
 /// a vertex as the model skins it and as the glTF's weights would, over those moments.
 /// `exact` holds, per geoset, the vertices whose skinning differs, with node object ids.
-pub(in crate::gltf::import) fn extents_and_error(model: &mut Model, exact: &[Exact]) -> f32 {
+pub(in crate::convert::gltf::import) fn extents_and_error(
+    model: &mut Model,
+    exact: &[Exact],
+) -> f32 {
     for g in &mut model.geosets {
         g.extent = Extent::around(g.vertices.iter().copied());
     }

@@ -30,7 +30,7 @@
 //!   shapes, event times, lights' and layers' animation, texture animations, geoset
 //!   animations, global sequences, the file's layout) comes from the embedded model.
 //!
-//! [`ExportOptions::source`]: crate::gltf::ExportOptions::source
+//! [`ExportOptions::source`]: crate::convert::gltf::ExportOptions::source
 
 mod geosets;
 mod materials;
@@ -187,7 +187,7 @@ pub(super) fn same_name(exported: &str, got: &str) -> bool {
         Some((b, n)) if n.len() == 3 && n.bytes().all(|c| c.is_ascii_digit()) => b,
         _ => got,
     };
-    let short = crate::gltf::export::short_name(exported);
+    let short = crate::convert::gltf::export::short_name(exported);
     let cut = |g: &str| g.len() >= 59 && short.starts_with(g);
     // Blender names what has no name after its glTF index: `Node_3`, `Anim_2`.
     let default = |g: &str| {
@@ -226,7 +226,7 @@ pub(super) fn reconcile(
     let doc = &src.root;
     let ids = Ids::of(doc);
     let mut changes = Changes::default();
-    let size = crate::optimize::model_size(&kept).max(1.0);
+    let size = kept.size().max(1.0);
     let seqs = sequences::matched(&kept, &fresh.model, doc, &mut changes);
     let mut out = kept.clone();
     seqs.apply(&mut out);
@@ -234,9 +234,9 @@ pub(super) fn reconcile(
     // read back the same way (so that what the export and import themselves approximate
     // is not taken for a change).
     let linear = embedded_option(doc, "linear");
-    let again = crate::gltf::export(
+    let again = crate::convert::gltf::export(
         &kept,
-        &crate::gltf::ExportOptions {
+        &crate::convert::gltf::ExportOptions {
             source: false,
             linear,
             ..Default::default()

@@ -4,7 +4,7 @@
 use super::buffer::Bin;
 use super::material::Materials;
 use super::{Export, Losses, MAX_CYCLE_KEYS, MAX_EXPORT_CYCLE_KEYS};
-use crate::gltf::curves::Notes;
+use crate::convert::gltf::curves::Notes;
 use crate::model::Model;
 use gltf_json::validation::USize64;
 use gltf_json::{Index, Root};

@@ -6,7 +6,7 @@ use super::material::Materials;
 use super::visibility::VisibilityRig;
 use super::{extras, finite3, Losses};
 use crate::anim::Skeleton;
-use crate::gltf::to_y_up;
+use crate::convert::gltf::to_y_up;
 use crate::model::{Geoset, Model};
 use gltf_json::accessor::Type;
 use gltf_json::buffer::Target as BufferTarget;

@@ -1,5 +1,7 @@
 //! MPQ archives: the maps (`.w3m`, `.w3x`) and game data files (`war3.mpq`, ...) that
-//! models and textures live in.
+//! Warcraft III models and textures live in. The archive layer of the `war3-mdlx` library
+//! (which re-exports it as `mdlx::mpq`), usable alone by map tools that never touch a model:
+//! it depends on nothing else of it.
 //!
 //! [`Archive::open`] finds the archive in its file (after a map's `HM3W` header, past
 //! protectors' decoys), reads its tables and names its files from `(listfile)` and, where
@@ -8,12 +10,12 @@
 //! zero-filled or cut-short bytes.
 //!
 //! ```no_run
-//! let archive = mdlx::mpq::Archive::open("map.w3x".as_ref())?;
+//! let archive = mdlx_mpq::Archive::open("map.w3x".as_ref())?;
 //! for entry in archive.entries() {
 //!     println!("{} ({} bytes)", entry.name(), entry.size);
 //! }
 //! let model = archive.read("war3mapImported\\hero.mdx")?;
-//! # Ok::<(), mdlx::mpq::MpqError>(())
+//! # Ok::<(), mdlx_mpq::MpqError>(())
 //! ```
 //!
 //! # Reforged and CASC
@@ -25,6 +27,8 @@
 //! encoded key) and the root file, which for Warcraft III is a text list of paths to content
 //! keys, so paths like `units\human\footman\footman.mdx` work as they do for MPQ. No public
 //! CASC storage exists to test that with, so it is not built.
+
+#![forbid(unsafe_code)]
 
 mod compress;
 mod crypto;

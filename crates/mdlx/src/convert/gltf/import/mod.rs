@@ -4,9 +4,9 @@
 //! ```
 //! let bytes = include_bytes!("../../../../../examples/cube.mdx");
 //! let model = mdlx::mdx::from_bytes(bytes).unwrap();
-//! let glb = mdlx::gltf::export(&model, &Default::default()).to_glb();
-//! let source = mdlx::gltf::Source::from_bytes(&glb, None).unwrap();
-//! let back = mdlx::gltf::import(&source, &Default::default()).unwrap();
+//! let glb = mdlx::convert::gltf::export(&model, &Default::default()).to_glb();
+//! let source = mdlx::convert::gltf::Source::from_bytes(&glb, None).unwrap();
+//! let back = mdlx::convert::gltf::import(&source, &Default::default()).unwrap();
 //! assert_eq!(back.model.sequences.len(), model.sequences.len());
 //! ```
 //!
@@ -88,7 +88,7 @@
 //!   animations. Everything else works without it (Blender keeps `extras` as custom
 //!   properties and writes them back when asked to).
 //! - **Files with their model embedded** (the export's default,
-//!   [`ExportOptions::source`](crate::gltf::ExportOptions::source)) come back as that
+//!   [`ExportOptions::source`](crate::convert::gltf::ExportOptions::source)) come back as that
 //!   model, at its version, with only what the editor changed taken from the glTF: see
 //!   the `keep` module's rules (sequences by name, nodes by identity and motion, geosets
 //!   by their triangles, materials by their image). [`ImportOptions::version`] does not
@@ -150,12 +150,12 @@ use super::Losses;
 use crate::anim::math::{
     invert_affine, mul, qconjugate, qmul, qnormalize, trs_about, Mat4, Quat, Vec3, IDENTITY,
 };
-use crate::format::track::{KGAO, KGRT, KGSC, KGTR};
 use crate::model::{
     light_type, node_flags, Animation as WcAnimation, AnyTrack, Attachment, Bone, Camera,
     EventObject, EventTrack, Extent, FixedString, GeosetAnimation, Helper, Interpolation, Key,
     Light, Model, Node, Sequence, Track, Tracks, SEQUENCE_NON_LOOPING,
 };
+use crate::spec::track::{KGAO, KGRT, KGSC, KGTR};
 use crate::Loss;
 use gltf_json::animation::{Interpolation as GInterp, Property};
 use gltf_json::validation::Checked;
@@ -217,17 +217,7 @@ impl Default for ImportOptions {
     }
 }
 
-/// A texture the imported model uses that must be written beside it.
-#[derive(Clone, Debug)]
-pub struct ImportedTexture {
-    /// The path the model names (`war3mapImported\Fox.blp`).
-    pub path: String,
-    /// The file to write, relative to the model's folder, `/`-separated
-    /// (`war3mapImported/Fox.blp`).
-    pub file: String,
-    /// The BLP file.
-    pub blp: Vec<u8>,
-}
+pub use crate::convert::ImportedTexture;
 
 /// Where a geoset's vertices came from.
 #[derive(Clone, Debug)]
@@ -404,7 +394,7 @@ fn fixed(text: &str, max: usize, place: &str, field: &str, losses: &mut Losses) 
 }
 
 /// Imports the default scene of `source`. A file this crate exported with its model
-/// embedded ([`crate::gltf::ExportOptions::source`]) gives that model back, with what an
+/// embedded ([`crate::convert::gltf::ExportOptions::source`]) gives that model back, with what an
 /// editor changed in the glTF (see `keep`), at the model's own version.
 pub fn import(source: &Source, options: &ImportOptions) -> Result<Import, GltfError> {
     match keep::embedded(&source.root) {

@@ -1,13 +1,13 @@
 //! One node's transform tracks over one sequence's interval, taken from the glTF's keys.
 
 use crate::anim::math::{qnormalize, slerp};
-use crate::format::track::{KGRT, KGSC, KGTR};
 use crate::model::{Animation, AnyTrack, Interpolation, Key, Track, Tracks};
+use crate::spec::track::{KGRT, KGSC, KGTR};
 
 /// The values of the transform tracks: translations and scalings, rotations.
 trait Value: Copy {
     /// The value of no motion.
-    fn rest(tag: crate::format::Tag) -> Self;
+    fn rest(tag: crate::spec::Tag) -> Self;
     /// The straight line from `a` to `b` at `t`.
     fn between(a: Self, b: Self, t: f32) -> Self;
     /// How far apart two values are.
@@ -20,7 +20,7 @@ trait Value: Copy {
 }
 
 impl Value for [f32; 3] {
-    fn rest(tag: crate::format::Tag) -> Self {
+    fn rest(tag: crate::spec::Tag) -> Self {
         if tag == KGSC {
             [1.0; 3]
         } else {
@@ -49,7 +49,7 @@ impl Value for [f32; 3] {
 }
 
 impl Value for [f32; 4] {
-    fn rest(_: crate::format::Tag) -> Self {
+    fn rest(_: crate::spec::Tag) -> Self {
         [0.0, 0.0, 0.0, 1.0]
     }
     fn between(a: Self, b: Self, t: f32) -> Self {
@@ -101,7 +101,7 @@ struct Window {
 
 fn one<T: Value>(
     out: &mut Tracks,
-    tag: crate::format::Tag,
+    tag: crate::spec::Tag,
     fresh: Option<&Track<T>>,
     w: &Window,
     get: fn(&mut AnyTrack) -> Option<&mut Track<T>>,

@@ -10,10 +10,12 @@ use super::{
 };
 use crate::anim::math::{decompose, invert_affine, mul, Quat, Vec3};
 use crate::anim::{Clock, Skeleton};
-use crate::format::track::{KGAO, KGRT, KGSC, KGTR};
-use crate::gltf::curves::{self, constant, seconds, track_curve, CKey, Curve, Interp, Notes};
-use crate::gltf::to_y_up;
+use crate::convert::gltf::curves::{
+    self, constant, seconds, track_curve, CKey, Curve, Interp, Notes,
+};
+use crate::convert::gltf::to_y_up;
 use crate::model::{node_flags, Model};
+use crate::spec::track::{KGAO, KGRT, KGSC, KGTR};
 use gltf_json::accessor::Type;
 use gltf_json::animation::{Channel, Interpolation, Property, Sampler, Target};
 use gltf_json::validation::Checked;
@@ -158,7 +160,7 @@ pub(super) fn animations(
 ) {
     let mut resample = Resample {
         linear: options.linear,
-        size: model_size(model),
+        size: model.size(),
         error: 0.0,
     };
     let baked = baked_nodes(skeleton, losses);
@@ -442,7 +444,7 @@ fn animation_losses(model: &Model, linear_error: f32, losses: &mut Losses) {
         );
     }
     for (i, ga) in model.geoset_animations.iter().enumerate() {
-        if ga.tracks.vector3(crate::format::track::KGAC).is_some() {
+        if ga.tracks.vector3(crate::spec::track::KGAC).is_some() {
             losses.add(
                 format!("GeosetAnimation[{i}]"),
                 "animated geoset colour not carried",
@@ -457,11 +459,6 @@ fn animation_losses(model: &Model, linear_error: f32, losses: &mut Losses) {
             }
         }
     }
-}
-
-/// The diagonal of the box around every geoset vertex (1 for a model without any).
-fn model_size(model: &Model) -> f32 {
-    crate::optimize::model_size(model)
 }
 
 pub(super) fn track_global(t: &crate::model::AnyTrack) -> i32 {

@@ -1,4 +1,4 @@
-//! glTF export (see the mapping in [`crate::gltf`]), split by what it does: the skeleton,
+//! glTF export (see the mapping in [`crate::convert::gltf`]), split by what it does: the skeleton,
 //! cameras and lights (`nodes`), geosets and their skinning (`mesh`), the rigs that hide
 //! geosets (`visibility`), materials and images (`material`), sequences as animations
 //! (`animation`), and the container and its buffer (`document`, `buffer`).
@@ -42,7 +42,7 @@ pub struct ExportOptions {
     /// The model itself in the root node's `extras` (`mdlx.source`: its MDX bytes, base64),
     /// so that importing the file back after an editor gives every part the editor did not
     /// change exactly as it was (Blender keeps node `extras` as custom properties and writes
-    /// them out again; see [`crate::gltf::import()`]). On by default; off for a smaller file
+    /// them out again; see [`crate::convert::gltf::import()`]). On by default; off for a smaller file
     /// meant only for viewers.
     pub source: bool,
 }

@@ -5,9 +5,9 @@ use super::materials::Mats;
 use super::nodes::NodeMap;
 use super::sequences::Seqs;
 use super::{Changes, Ids, TOLERANCE};
-use crate::format::version as ver;
-use crate::gltf::import::Import;
+use crate::convert::gltf::import::Import;
 use crate::model::{Geoset, Model};
+use crate::spec::version as ver;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What a geoset's vertex is, for matching: position, normal, UVs and skinning (node

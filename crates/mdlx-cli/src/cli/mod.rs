@@ -2,7 +2,10 @@
 //! wrong on their own (`--fps 0`, `--time NaN`, `--frames bogus`) are refused while parsing,
 //! so every usage error exits with status 2.
 
+mod parse;
+
 use clap::{Args, Parser, Subcommand};
+pub(crate) use parse::{format_names, Resize};
 use std::path::PathBuf;
 
 /// Read, write, convert and pose Warcraft III models (MDX, MDL), Milkshape 3D ASCII, WoW
@@ -39,19 +42,20 @@ impl Command {
     /// The verb's own --quiet and --strict; `None` for the verbs that take neither.
     pub(crate) fn common(&self) -> Option<Common> {
         match self {
+            #[cfg(feature = "view")]
+            Command::View { common, .. } => Some(*common),
             Command::Info { common, .. }
-            | Command::Convert { common, .. }
-            | Command::Check { common, .. }
             | Command::Pose { common, .. }
             | Command::Render { common, .. }
-            | Command::View { common, .. }
-            | Command::Optimize { common, .. } => Some(*common),
+            | Command::Optimize(OptimizeArgs { common, .. })
+            | Command::Convert(ConvertArgs { common, .. })
+            | Command::Check(CheckArgs { common, .. }) => Some(*common),
             Command::Roundtrip { .. }
             | Command::Completions { .. }
             | Command::Bench { .. }
             | Command::Ls { .. }
             | Command::Extract { .. }
-            | Command::Update { .. } => None,
+            | Command::Update(_) => None,
         }
     }
 }
@@ -87,24 +91,7 @@ pub(crate) enum Command {
     /// and `(attributes)` are made afresh, files are stored zlib-compressed. A signature
     /// cannot survive a change: it is dropped, and said so. OUT is written whole or not at
     /// all, and never over the input.
-    Update {
-        /// The archive to start from.
-        archive: PathBuf,
-        /// The new archive.
-        out: PathBuf,
-        /// Add or replace: `NAME=FILE` (e.g. `war3mapImported\hero.mdx=hero.mdx`).
-        #[arg(long, value_name = "NAME=FILE")]
-        put: Vec<String>,
-        /// Remove a file.
-        #[arg(long, value_name = "NAME")]
-        remove: Vec<String>,
-        /// Rename a file: `OLD=NEW`.
-        #[arg(long, value_name = "OLD=NEW")]
-        rename: Vec<String>,
-        /// Leave out files that cannot be read (each is named) instead of failing.
-        #[arg(long)]
-        drop_unreadable: bool,
-    },
+    Update(UpdateArgs),
     /// Extract the files of an archive into a folder, backslashes in names as folders.
     ///
     /// Each file is written whole or not at all; a file that cannot be read (a sector that
@@ -170,127 +157,7 @@ pub(crate) enum Command {
     /// beside `X.mdl`), one is converted, preferring MDX over MDL over Milkshape `.txt` over
     /// glTF (the MDX is what the game loads), and the other is reported as skipped.
     #[command(disable_version_flag = true)]
-    Convert {
-        /// --quiet, --strict.
-        #[command(flatten)]
-        common: Common,
-        /// The input model (MDX, MDL, Milkshape ASCII or glTF; never modified), a folder, or
-        /// `-`.
-        input: PathBuf,
-        /// The output file (`.mdx`, `.mdl`, `.obj`, `.glb`, `.gltf`, `.txt` for Milkshape), the output
-        /// folder, or `-` for standard output.
-        output: PathBuf,
-        /// Output format: mdx, mdl, obj, glb, gltf, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
-        /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png, blp, tga or dds;
-        /// needed for a folder and for `-`.
-        #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(crate::cmd::convert::names()))]
-        to: Option<String>,
-        /// Textures: the mip level to write (0, the default, is the full size).
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        mip: usize,
-        /// Texture output: resize first (nearest neighbour): `pow2` (each side to its
-        /// nearest power of two, as the game needs), `WxH`, or `max:N` (powers of two, the
-        /// longer side at most N).
-        #[arg(long, value_name = "HOW", value_parser = crate::cmd::texture::Resize::parse)]
-        resize: Option<crate::cmd::texture::Resize>,
-        /// BLP output: JPEG quality, 1 (smallest) to 100 (best).
-        #[arg(long, value_name = "N", default_value_t = 80, value_parser = clap::value_parser!(u8).range(1..=100))]
-        blp_quality: u8,
-        /// BLP output: a 256-colour palette instead of JPEG (exact for images of up to 256
-        /// colours; alpha kept at 8 bits).
-        #[arg(long, conflicts_with = "blp_quality")]
-        blp_palette: bool,
-        /// DDS output: the pixel format, bc1 (DXT1: colour, 1 bit of alpha), bc3 (DXT5:
-        /// colour and 8-bit alpha) or rgba (uncompressed); written with mipmaps down to
-        /// 1 x 1. [default: bc3 when a pixel is not fully opaque, else bc1]
-        #[arg(long, value_name = "FORMAT", value_parser = ["bc1", "bc3", "rgba"])]
-        dds: Option<String>,
-        /// TGA output: raw (uncompressed) or rle (run-length encoded, smaller for flat
-        /// areas).
-        #[arg(long, value_name = "HOW", value_parser = ["raw", "rle"], default_value = "raw")]
-        tga: String,
-        /// glTF output, and Reforged to classic (--version 800): where to look for
-        /// textures, after the model's own folder or map (repeat for several): a folder, an
-        /// archive (`war3.mpq`, a map), or the game's folder (its archives are searched in
-        /// the game's order). Going to 800, the textures the classic materials need are written
-        /// as BLP beside OUT.
-        #[arg(long, value_name = "DIR")]
-        textures: Vec<PathBuf>,
-        /// Reforged to classic (--version 800): the level of detail to keep (geosets drawn
-        /// at every level stay too). [default: 0]
-        #[arg(long, value_name = "N")]
-        lod: Option<u32>,
-        /// glTF output: the colour team-colour layers are filled with, as RRGGBB hex
-        /// (default ff0303, the red player's).
-        #[arg(long, value_name = "RRGGBB", value_parser = parse_color)]
-        team_color: Option<[u8; 3]>,
-        /// glTF output: Hermite and Bezier translations and scalings as glTF cubic splines
-        /// (exact) instead of linear keys within 1e-5 of the model's size, the default:
-        /// Blender replaces glTF's cubic tangents with its own handles, and a file that
-        /// comes back from an editor is compared with linear keys.
-        #[arg(long)]
-        cubic: bool,
-        /// glTF output: linear keys only (now the default; kept for scripts that pass it).
-        #[arg(long, hide = true, conflicts_with = "cubic")]
-        linear: bool,
-        /// glTF output: without the model itself in the root node's extras (a smaller file
-        /// for viewers; what comes back from an editor is then imported as any glTF is,
-        /// not as the model it was).
-        #[arg(long)]
-        no_source: bool,
-        /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
-        /// write (without it, all of them).
-        #[command(flatten)]
-        moment: Moment,
-        /// Milkshape: frames per second (its key times are frame numbers).
-        #[arg(long, value_name = "FPS", default_value_t = 24.0, value_parser = parse_fps)]
-        fps: f32,
-        /// Milkshape input: frame ranges that become sequences, `Stand=1-30,Death=31-60!`
-        /// (`!`: plays once); without it, the ranges an mdlx-written file lists, else one
-        /// sequence over all frames.
-        #[arg(long, value_name = "RANGES", value_parser = parse_frames)]
-        frames: Option<Ranges>,
-        /// The model version to write: 800 (classic), or 900 to 1800 in steps of 100
-        /// (Reforged). A model of another version is converted: what the target lacks is
-        /// listed and refused unless --allow-lossy; what it adds gets the game's defaults.
-        /// A Reforged model going to 800 is converted for the classic client instead (skin
-        /// weights as matrix groups, HD materials as classic layers, BLP textures, one
-        /// level of detail), its losses listed.
-        /// glTF input builds this version (800: skin weights become matrix groups).
-        /// [default: the input's; glTF input: 800]
-        #[arg(long = "version", value_name = "800|900..1800", value_parser = parse_model_version)]
-        model_version: Option<u32>,
-        /// glTF input: the folder of the textures as the game sees it; the BLP files are
-        /// written there under OUT's folder. `/` and `\` both separate; empty puts them
-        /// beside the model. [default: war3mapImported\]
-        #[arg(long, value_name = "PREFIX", value_parser = parse_texture_path)]
-        texture_path: Option<String>,
-        /// glTF input: game units per glTF unit (glTF's unit is the metre). [default: 70,
-        /// which makes a 1.7 m figure 119 units tall, a hero's height; a file mdlx
-        /// exported: 1]
-        #[arg(long, value_name = "F", value_parser = parse_positive)]
-        scale: Option<f32>,
-        /// glTF input: scale the model so that it stands H game units tall in its first
-        /// pose (a peon is about 97, a hero 117).
-        #[arg(long, value_name = "H", value_parser = parse_positive, conflicts_with = "scale")]
-        height: Option<f32>,
-        /// Converted input (glTF, Milkshape, WoW alpha): sequence names to set,
-        /// `Survey=Stand,Run=Walk Fast` (the source's name, without case, `=` the name to
-        /// give). The others are mapped to the game's names by a table (Idle is Stand, Die
-        /// is Death, ...); what is still not a name the game plays is listed.
-        #[arg(long, value_name = "FROM=TO,...", value_parser = parse_renames)]
-        rename: Option<Renames>,
-        /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
-        #[arg(long)]
-        strict_mdl: bool,
-        /// With --strict-mdl or --version: write anyway and list what was lost.
-        #[arg(long)]
-        allow_lossy: bool,
-        /// Print one JSON object per file on standard output (what was written, its losses
-        /// and warnings, or the error).
-        #[arg(long)]
-        json: bool,
-    },
+    Convert(ConvertArgs),
     /// Check models for what makes the game or the editors misbehave, what is likely
     /// wrong, and what is wasted: the sanity test, headless.
     ///
@@ -318,52 +185,7 @@ pub(crate) enum Command {
     /// the fixed model poses as the original at every key time of every sequence, and
     /// writes it in the input's format: to --output, or over the input with --in-place
     /// (whole or not at all).
-    Check {
-        /// --quiet, --strict.
-        #[command(flatten)]
-        common: Common,
-        /// Model files and folders.
-        #[arg(required_unless_present = "rules")]
-        paths: Vec<PathBuf>,
-        /// Output: human (grouped per file, coloured on a terminal), json (one object per
-        /// finding, per line), or sarif (SARIF 2.1.0, for code scanning).
-        #[arg(long, value_parser = ["human", "json", "sarif"], default_value = "human")]
-        format: String,
-        /// Same as --format json.
-        #[arg(long, conflicts_with = "format")]
-        json: bool,
-        /// Also fail (exit 1) on warnings, or on warnings and infos.
-        #[arg(long, value_name = "LEVEL", value_parser = ["warnings", "infos"])]
-        deny: Option<String>,
-        /// Silence a rule (repeat for several).
-        #[arg(long, value_name = "RULE")]
-        allow: Vec<String>,
-        /// A settings file (default: mdlx-check.toml in the current folder, if any).
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-        /// Check every file as this kind of model instead of the kind found for it.
-        #[arg(long, value_name = "KIND",
-              value_parser = ["unit", "building", "doodad", "effect", "portrait", "missile", "item"])]
-        kind: Option<String>,
-        /// Where to look for textures, after the model's own folder or map (repeat for
-        /// several): a folder, an archive, or the game's folder (its archives are searched
-        /// in the game's order). With the game's archives among them, a texture or model
-        /// path found nowhere is reported (texture-not-found, model-not-found).
-        #[arg(long, value_name = "DIR")]
-        textures: Vec<PathBuf>,
-        /// List the rules and exit.
-        #[arg(long)]
-        rules: bool,
-        /// Repair what is safe to repair (see above); needs --output or --in-place.
-        #[arg(long)]
-        fix: bool,
-        /// With --fix: write the fixed model over its input.
-        #[arg(long, requires = "fix", conflicts_with = "output")]
-        in_place: bool,
-        /// With --fix and one input file: where to write the fixed model.
-        #[arg(long, short, value_name = "FILE", requires = "fix")]
-        output: Option<PathBuf>,
-    },
+    Check(CheckArgs),
     /// Pose a model: every node's world transform and every geoset's visibility at one
     /// moment of a sequence.
     Pose {
@@ -419,6 +241,7 @@ pub(crate) enum Command {
     /// page as PNG), not by WebGL in the browser: there is one source of truth for how a
     /// material looks, and the viewer shows the same pixels `mdlx render` writes.
     /// Stop the server with Ctrl-C.
+    #[cfg(feature = "view")]
     View {
         /// --quiet, --strict.
         #[command(flatten)]
@@ -444,38 +267,7 @@ pub(crate) enum Command {
     /// IN and OUT are files (OUT's extension, .mdx or .mdl, picks its format) or folders
     /// (every model under IN is written under OUT in its own format). Without OUT nothing
     /// is written: the report shows what would change.
-    Optimize {
-        /// --quiet, --strict.
-        #[command(flatten)]
-        common: Common,
-        /// The model file or folder.
-        input: PathBuf,
-        /// Where to write (a file, or a folder for a folder); nothing is written without it.
-        output: Option<PathBuf>,
-        /// Only these passes (comma-separated: records, geometry, keys, bytes).
-        #[arg(
-            long,
-            value_delimiter = ',',
-            value_name = "PASS",
-            conflicts_with = "skip"
-        )]
-        only: Vec<String>,
-        /// Every pass but these.
-        #[arg(long, value_delimiter = ',', value_name = "PASS")]
-        skip: Vec<String>,
-        /// The bound: a fraction of the model's size for positions (`0.0005`), or any of
-        /// `position=F,rotation=RADIANS,color=F,alpha=F`. Defaults: position 0.0005,
-        /// rotation 0.001, color and alpha 1/512 (why: `mdlx::optimize::Tolerance`).
-        #[arg(long, value_name = "SPEC")]
-        tolerance: Option<String>,
-        /// Print one JSON report per model, one per line, then a summary object.
-        #[arg(long)]
-        json: bool,
-        /// Measure OUTPUT against INPUT (two models with the same geosets, as another
-        /// optimizer writes them) and print the deviation as JSON; optimizes nothing.
-        #[arg(long)]
-        compare: bool,
-    },
+    Optimize(OptimizeArgs),
     /// Decode and re-encode every .mdx under the paths and compare the bytes.
     ///
     /// Warcraft III files of every version go through the MDX codec; WoW alpha-family
@@ -510,6 +302,7 @@ pub(crate) enum Command {
 }
 
 /// The options of `mdlx view`.
+#[cfg(feature = "view")]
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ViewArgs {
     /// The port to listen on (on 127.0.0.1 only); 0, the default, picks a free one.
@@ -534,10 +327,10 @@ pub(crate) struct RenderArgs {
     /// Milliseconds into the sequence (the moment of a picture; particles and ribbons are
     /// simulated from the sequence's start). Default for a picture: half-way in, at most
     /// 1000 ms (effects are usually empty at 0); for an animation: 0.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_time)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse::parse_time)]
     pub time: Option<f64>,
     /// Picture size: `N` (square) or `WxH`. Default 512 for one model, 192 for a library.
-    #[arg(long, value_name = "N|WxH", value_parser = crate::cmd::render::parse_size)]
+    #[arg(long, value_name = "N|WxH", value_parser = parse::parse_size)]
     pub size: Option<(u32, u32)>,
     /// Camera: degrees about the vertical from the model's front (+X); 35 by default.
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
@@ -555,11 +348,11 @@ pub(crate) struct RenderArgs {
     #[arg(long, conflicts_with_all = ["yaw", "pitch", "distance"])]
     pub portrait: bool,
     /// Team colour: a player number (0 red, 1 blue, ... 23) or `#RRGGBB`.
-    #[arg(long, value_name = "N|#RRGGBB", value_parser = crate::cmd::render::parse_team)]
+    #[arg(long, value_name = "N|#RRGGBB", value_parser = parse::parse_team)]
     pub team_color: Option<[u8; 3]>,
     /// Background: `transparent` (the default, but for GIF: dark grey, since GIF has no
     /// partial transparency) or `#RRGGBB`.
-    #[arg(long, value_name = "COLOR", value_parser = crate::cmd::render::parse_background)]
+    #[arg(long, value_name = "COLOR", value_parser = parse::parse_background)]
     pub background: Option<[u8; 4]>,
     /// Where else to look for textures: folders, archives (maps, war3.mpq), or the game's
     /// folder (its archives are searched in the game's order).
@@ -591,7 +384,7 @@ pub(crate) struct RenderArgs {
 }
 
 /// A moment of a model's animation.
-#[derive(Args, Debug)]
+#[derive(Args, Clone, Debug)]
 pub(crate) struct Moment {
     /// The sequence (name or index) to pose; without it, the bind pose. Converting to
     /// Milkshape: the one sequence to write; without it, all of them.
@@ -604,40 +397,12 @@ pub(crate) struct Moment {
         value_name = "MS",
         allow_negative_numbers = true,
         requires = "sequence",
-        value_parser = parse_time
+        value_parser = parse::parse_time
     )]
     pub time: Option<f64>,
     /// The camera's view direction, to turn billboarded nodes toward it.
-    #[arg(long, value_name = "X,Y,Z", value_parser = crate::cmd::pose::parse_view)]
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse::parse_view)]
     pub view: Option<[f32; 3]>,
-}
-
-impl From<Moment> for crate::cmd::pose::Moment {
-    fn from(m: Moment) -> Self {
-        crate::cmd::pose::Moment {
-            sequence: m.sequence,
-            time: m.time.unwrap_or(0.0),
-            view: m.view,
-        }
-    }
-}
-
-/// `--fps`: a positive, finite number.
-fn parse_fps(text: &str) -> Result<f32, String> {
-    match text.trim().parse::<f32>() {
-        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
-        Ok(_) => Err("must be a positive number of frames per second".into()),
-        Err(e) => Err(format!("expected a number: {e}")),
-    }
-}
-
-/// `--time`: a finite number of milliseconds.
-fn parse_time(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(t) if t.is_finite() => Ok(t),
-        Ok(_) => Err("must be a finite number of milliseconds".into()),
-        Err(e) => Err(format!("expected a number of milliseconds: {e}")),
-    }
 }
 
 /// The frame ranges of `--frames` (one value holding a list, not several values).
@@ -705,4 +470,233 @@ fn parse_color(s: &str) -> Result<[u8; 3], String> {
     }
     let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|e| e.to_string());
     Ok([byte(0)?, byte(2)?, byte(4)?])
+}
+
+// The arguments of `convert` (its help is the verb's, on [`Command::Convert`]).
+#[derive(Args, Debug)]
+pub(crate) struct ConvertArgs {
+    /// --quiet, --strict.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// The input model (MDX, MDL, Milkshape ASCII or glTF; never modified), a folder, or
+    /// `-`.
+    pub(crate) input: PathBuf,
+    /// The output file (`.mdx`, `.mdl`, `.obj`, `.glb`, `.gltf`, `.txt` for Milkshape), the output
+    /// folder, or `-` for standard output.
+    pub(crate) output: PathBuf,
+    /// Output format: mdx, mdl, obj, glb, gltf, ms3d (Milkshape 3D ASCII, `.txt`), a WoW alpha
+    /// MDX: alpha1300, alpha1400, alpha1500, or, from a texture, png, blp, tga or dds;
+    /// needed for a folder and for `-`.
+    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(parse::format_names()))]
+    pub(crate) to: Option<String>,
+    /// Textures: the mip level to write (0, the default, is the full size).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) mip: usize,
+    /// Texture output: resize first (nearest neighbour): `pow2` (each side to its
+    /// nearest power of two, as the game needs), `WxH`, or `max:N` (powers of two, the
+    /// longer side at most N).
+    #[arg(long, value_name = "HOW", value_parser = parse::Resize::parse)]
+    pub(crate) resize: Option<parse::Resize>,
+    /// BLP output: JPEG quality, 1 (smallest) to 100 (best).
+    #[arg(long, value_name = "N", default_value_t = 80, value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub(crate) blp_quality: u8,
+    /// BLP output: a 256-colour palette instead of JPEG (exact for images of up to 256
+    /// colours; alpha kept at 8 bits).
+    #[arg(long, conflicts_with = "blp_quality")]
+    pub(crate) blp_palette: bool,
+    /// DDS output: the pixel format, bc1 (DXT1: colour, 1 bit of alpha), bc3 (DXT5:
+    /// colour and 8-bit alpha) or rgba (uncompressed); written with mipmaps down to
+    /// 1 x 1. [default: bc3 when a pixel is not fully opaque, else bc1]
+    #[arg(long, value_name = "FORMAT", value_parser = ["bc1", "bc3", "rgba"])]
+    pub(crate) dds: Option<String>,
+    /// TGA output: raw (uncompressed) or rle (run-length encoded, smaller for flat
+    /// areas).
+    #[arg(long, value_name = "HOW", value_parser = ["raw", "rle"], default_value = "raw")]
+    pub(crate) tga: String,
+    /// glTF output, and Reforged to classic (--version 800): where to look for
+    /// textures, after the model's own folder or map (repeat for several): a folder, an
+    /// archive (`war3.mpq`, a map), or the game's folder (its archives are searched in
+    /// the game's order). Going to 800, the textures the classic materials need are written
+    /// as BLP beside OUT.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) textures: Vec<PathBuf>,
+    /// Reforged to classic (--version 800): the level of detail to keep (geosets drawn
+    /// at every level stay too). [default: 0]
+    #[arg(long, value_name = "N")]
+    pub(crate) lod: Option<u32>,
+    /// glTF output: the colour team-colour layers are filled with, as RRGGBB hex
+    /// (default ff0303, the red player's).
+    #[arg(long, value_name = "RRGGBB", value_parser = parse_color)]
+    pub(crate) team_color: Option<[u8; 3]>,
+    /// glTF output: Hermite and Bezier translations and scalings as glTF cubic splines
+    /// (exact) instead of linear keys within 1e-5 of the model's size, the default:
+    /// Blender replaces glTF's cubic tangents with its own handles, and a file that
+    /// comes back from an editor is compared with linear keys.
+    #[arg(long)]
+    pub(crate) cubic: bool,
+    /// glTF output: linear keys only (now the default; kept for scripts that pass it).
+    #[arg(long, hide = true, conflicts_with = "cubic")]
+    pub(crate) linear: bool,
+    /// glTF output: without the model itself in the root node's extras (a smaller file
+    /// for viewers; what comes back from an editor is then imported as any glTF is,
+    /// not as the model it was).
+    #[arg(long)]
+    pub(crate) no_source: bool,
+    /// OBJ: the moment to pose. Milkshape output: --sequence picks the one sequence to
+    /// write (without it, all of them).
+    #[command(flatten)]
+    pub(crate) moment: Moment,
+    /// Milkshape: frames per second (its key times are frame numbers).
+    #[arg(long, value_name = "FPS", default_value_t = 24.0, value_parser = parse::parse_fps)]
+    pub(crate) fps: f32,
+    /// Milkshape input: frame ranges that become sequences, `Stand=1-30,Death=31-60!`
+    /// (`!`: plays once); without it, the ranges an mdlx-written file lists, else one
+    /// sequence over all frames.
+    #[arg(long, value_name = "RANGES", value_parser = parse_frames)]
+    pub(crate) frames: Option<Ranges>,
+    /// The model version to write: 800 (classic), or 900 to 1800 in steps of 100
+    /// (Reforged). A model of another version is converted: what the target lacks is
+    /// listed and refused unless --allow-lossy; what it adds gets the game's defaults.
+    /// A Reforged model going to 800 is converted for the classic client instead (skin
+    /// weights as matrix groups, HD materials as classic layers, BLP textures, one
+    /// level of detail), its losses listed.
+    /// glTF input builds this version (800: skin weights become matrix groups).
+    /// [default: the input's; glTF input: 800]
+    #[arg(long = "version", value_name = "800|900..1800", value_parser = parse_model_version)]
+    pub(crate) model_version: Option<u32>,
+    /// glTF input: the folder of the textures as the game sees it; the BLP files are
+    /// written there under OUT's folder. `/` and `\` both separate; empty puts them
+    /// beside the model. [default: war3mapImported\]
+    #[arg(long, value_name = "PREFIX", value_parser = parse_texture_path)]
+    pub(crate) texture_path: Option<String>,
+    /// glTF input: game units per glTF unit (glTF's unit is the metre). [default: 70,
+    /// which makes a 1.7 m figure 119 units tall, a hero's height; a file mdlx
+    /// exported: 1]
+    #[arg(long, value_name = "F", value_parser = parse_positive)]
+    pub(crate) scale: Option<f32>,
+    /// glTF input: scale the model so that it stands H game units tall in its first
+    /// pose (a peon is about 97, a hero 117).
+    #[arg(long, value_name = "H", value_parser = parse_positive, conflicts_with = "scale")]
+    pub(crate) height: Option<f32>,
+    /// Converted input (glTF, Milkshape, WoW alpha): sequence names to set,
+    /// `Survey=Stand,Run=Walk Fast` (the source's name, without case, `=` the name to
+    /// give). The others are mapped to the game's names by a table (Idle is Stand, Die
+    /// is Death, ...); what is still not a name the game plays is listed.
+    #[arg(long, value_name = "FROM=TO,...", value_parser = parse_renames)]
+    pub(crate) rename: Option<Renames>,
+    /// Write only standard MDL (no `MdlxExtension` block); refuse if that loses data.
+    #[arg(long)]
+    pub(crate) strict_mdl: bool,
+    /// With --strict-mdl or --version: write anyway and list what was lost.
+    #[arg(long)]
+    pub(crate) allow_lossy: bool,
+    /// Print one JSON object per file on standard output (what was written, its losses
+    /// and warnings, or the error).
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+// The arguments of `check` (its help is the verb's, on [`Command::Check`]).
+#[derive(Args, Debug)]
+pub(crate) struct CheckArgs {
+    /// --quiet, --strict.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// Model files and folders.
+    #[arg(required_unless_present = "rules")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Output: human (grouped per file, coloured on a terminal), json (one object per
+    /// finding, per line), or sarif (SARIF 2.1.0, for code scanning).
+    #[arg(long, value_parser = ["human", "json", "sarif"], default_value = "human")]
+    pub(crate) format: String,
+    /// Same as --format json.
+    #[arg(long, conflicts_with = "format")]
+    pub(crate) json: bool,
+    /// Also fail (exit 1) on warnings, or on warnings and infos.
+    #[arg(long, value_name = "LEVEL", value_parser = ["warnings", "infos"])]
+    pub(crate) deny: Option<String>,
+    /// Silence a rule (repeat for several).
+    #[arg(long, value_name = "RULE")]
+    pub(crate) allow: Vec<String>,
+    /// A settings file (default: mdlx-check.toml in the current folder, if any).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Check every file as this kind of model instead of the kind found for it.
+    #[arg(long, value_name = "KIND",
+          value_parser = ["unit", "building", "doodad", "effect", "portrait", "missile", "item"])]
+    pub(crate) kind: Option<String>,
+    /// Where to look for textures, after the model's own folder or map (repeat for
+    /// several): a folder, an archive, or the game's folder (its archives are searched
+    /// in the game's order). With the game's archives among them, a texture or model
+    /// path found nowhere is reported (texture-not-found, model-not-found).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) textures: Vec<PathBuf>,
+    /// List the rules and exit.
+    #[arg(long)]
+    pub(crate) rules: bool,
+    /// Repair what is safe to repair (see above); needs --output or --in-place.
+    #[arg(long)]
+    pub(crate) fix: bool,
+    /// With --fix: write the fixed model over its input.
+    #[arg(long, requires = "fix", conflicts_with = "output")]
+    pub(crate) in_place: bool,
+    /// With --fix and one input file: where to write the fixed model.
+    #[arg(long, short, value_name = "FILE", requires = "fix")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+// The arguments of `optimize` (its help is the verb's, on [`Command::Optimize`]).
+#[derive(Args, Debug)]
+pub(crate) struct OptimizeArgs {
+    /// --quiet, --strict.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// The model file or folder.
+    pub(crate) input: PathBuf,
+    /// Where to write (a file, or a folder for a folder); nothing is written without it.
+    pub(crate) output: Option<PathBuf>,
+    /// Only these passes (comma-separated: records, geometry, keys, bytes).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "PASS",
+        conflicts_with = "skip"
+    )]
+    pub(crate) only: Vec<String>,
+    /// Every pass but these.
+    #[arg(long, value_delimiter = ',', value_name = "PASS")]
+    pub(crate) skip: Vec<String>,
+    /// The bound: a fraction of the model's size for positions (`0.0005`), or any of
+    /// `position=F,rotation=RADIANS,color=F,alpha=F`. Defaults: position 0.0005,
+    /// rotation 0.001, color and alpha 1/512 (why: `mdlx::optimize::Tolerance`).
+    #[arg(long, value_name = "SPEC")]
+    pub(crate) tolerance: Option<String>,
+    /// Print one JSON report per model, one per line, then a summary object.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Measure OUTPUT against INPUT (two models with the same geosets, as another
+    /// optimizer writes them) and print the deviation as JSON; optimizes nothing.
+    #[arg(long)]
+    pub(crate) compare: bool,
+}
+
+// The arguments of `update` (its help is the verb's, on [`Command::Update`]).
+#[derive(Args, Debug)]
+pub(crate) struct UpdateArgs {
+    /// The archive to start from.
+    pub(crate) archive: PathBuf,
+    /// The new archive.
+    pub(crate) out: PathBuf,
+    /// Add or replace: `NAME=FILE` (e.g. `war3mapImported\hero.mdx=hero.mdx`).
+    #[arg(long, value_name = "NAME=FILE")]
+    pub(crate) put: Vec<String>,
+    /// Remove a file.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) remove: Vec<String>,
+    /// Rename a file: `OLD=NEW`.
+    #[arg(long, value_name = "OLD=NEW")]
+    pub(crate) rename: Vec<String>,
+    /// Leave out files that cannot be read (each is named) instead of failing.
+    #[arg(long)]
+    pub(crate) drop_unreadable: bool,
 }

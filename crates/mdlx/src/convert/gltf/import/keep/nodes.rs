@@ -5,7 +5,7 @@ use super::sequences::Seqs;
 use super::{far, same_name, tracks, Changes, Ids, TOLERANCE};
 use crate::anim::math::Mat4;
 use crate::anim::{NodeKind, Skeleton};
-use crate::gltf::import::{Import, Sources};
+use crate::convert::gltf::import::{Import, Sources};
 use crate::gltf::source::Source;
 use crate::model::{Model, Node, Tracks};
 use std::collections::{BTreeSet, HashMap};
@@ -316,8 +316,27 @@ pub(super) fn merge(
             fnode.node.name.to_string()
         ));
     }
-    // Parents of the new and re-parented nodes, by the result's object ids.
-    for (kind, index, fk) in reparent.into_iter().chain(added) {
+    set_parents(
+        out,
+        &fs,
+        &of_fresh,
+        reparent.into_iter().chain(added),
+        changes,
+    );
+    let of_kept = remove_gone(out, kept, &ks, &present, &mut of_fresh, changes);
+    NodeMap { of_fresh, of_kept }
+}
+
+/// Sets the parents of the new and re-parented nodes (`(kind, index in out, fresh node)`),
+/// by the result's object ids (`of_fresh`).
+fn set_parents(
+    out: &mut Model,
+    fs: &Skeleton,
+    of_fresh: &[Option<u32>],
+    moves: impl Iterator<Item = (NodeKind, usize, usize)>,
+    changes: &mut Changes,
+) {
+    for (kind, index, fk) in moves {
         let parent = fs.nodes[fk]
             .parent
             .and_then(|p| of_fresh[fs.nodes[p].node.object_id as usize])
@@ -333,12 +352,24 @@ pub(super) fn merge(
             n.parent_id = parent;
         }
     }
+}
+
+/// Removes the kept nodes that are not `present` in the glTF, moving the result's object
+/// ids in `of_fresh` down past them; returns each kept node's object id in the result.
+fn remove_gone(
+    out: &mut Model,
+    kept: &Model,
+    ks: &Skeleton,
+    present: &[bool],
+    of_fresh: &mut [Option<u32>],
+    changes: &mut Changes,
+) -> Vec<Option<u32>> {
     let mut of_kept: Vec<Option<u32>> = (0..kept.pivot_points.len().max(kept.node_count()))
         .map(|i| Some(i as u32))
         .collect();
     let gone: Vec<usize> = (0..ks.nodes.len()).filter(|&i| !present[i]).collect();
     if !gone.is_empty() {
-        remove_nodes(out, &ks, &gone, changes);
+        remove_nodes(out, ks, &gone, changes);
         // The result's ids moved down past the removed ones.
         let removed: BTreeSet<u32> = gone.iter().map(|&i| ks.nodes[i].node.object_id).collect();
         let down = |id: u32| id - removed.range(..id).count() as u32;
@@ -349,7 +380,7 @@ pub(super) fn merge(
             *id = (!removed.contains(&(i as u32))).then(|| down(i as u32));
         }
     }
-    NodeMap { of_fresh, of_kept }
+    of_kept
 }
 
 /// Adds `node` to `out` as a record of `kind`, the rest of the record as the fresh model's

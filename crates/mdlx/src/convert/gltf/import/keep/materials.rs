@@ -1,8 +1,8 @@
 //! Materials (their base colour image) and cameras (their place).
 
 use super::{far, Changes, Ids, TOLERANCE};
-use crate::gltf::export::base_texture;
-use crate::gltf::import::{Import, ImportedTexture, Sources};
+use crate::convert::gltf::export::base_texture;
+use crate::convert::gltf::import::{Import, ImportedTexture, Sources};
 use crate::model::{Material, Model, Texture};
 
 /// Where the materials went, and the textures the result needs written.
@@ -150,7 +150,7 @@ pub(super) fn merge(
         let now = base_image(doc, g);
         let same = match (&exported, &now) {
             (Some(e), Some(n)) => {
-                let short = crate::gltf::export::short_name(e);
+                let short = crate::convert::gltf::export::short_name(e);
                 stem(&short) == stem(n) || short == *n
             }
             (None, None) => true,
@@ -276,7 +276,7 @@ pub(super) fn cameras(
     size: f32,
     changes: &mut Changes,
 ) {
-    use crate::gltf::from_y_up;
+    use crate::convert::gltf::from_y_up;
     let mut keep = vec![false; kept.cameras.len()];
     let mut added = Vec::new();
     for (g, node) in doc.nodes.iter().enumerate() {

@@ -1,5 +1,5 @@
 //! Materials and textures of an imported model (the mapping is described in the
-//! documentation of [`crate::gltf::import`]).
+//! documentation of [`crate::convert::gltf::import`]).
 
 use super::super::source::{GltfError, Source};
 use super::super::Losses;

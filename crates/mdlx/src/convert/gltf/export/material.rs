@@ -1,10 +1,10 @@
 //! Materials and textures of an exported model (the mapping is described in the
-//! documentation of [`crate::gltf`]).
+//! documentation of [`crate::convert::gltf`]).
 
 use super::buffer::Bin;
 use super::{extras, Losses};
-use crate::format::track::KGAO;
 use crate::model::{filter_mode, geoset_animation_flags, layer_flags, Layer, Model};
+use crate::spec::track::KGAO;
 use crate::texture::TextureFinder;
 use gltf_json::material::{
     AlphaCutoff, AlphaMode, EmissiveFactor, NormalTexture, OcclusionTexture, PbrBaseColorFactor,
@@ -111,17 +111,18 @@ impl<'m> Materials<'m> {
         if let Some(t) = self.textures.get(&(id, team)) {
             return *t;
         }
-        let t = self.load(root, bin, id, team);
+        let t = self.load(root, bin, (id, team));
         self.textures.insert((id, team), t);
         t
     }
 
+    /// What [`Self::texture`] keeps: texture `id` (over team colour when `team` is set)
+    /// written into the document.
     fn load(
         &mut self,
         root: &mut Root,
         bin: &mut Bin,
-        id: usize,
-        team: bool,
+        (id, team): (usize, bool),
     ) -> Option<Index<gltf_json::Texture>> {
         let tex = self.model.textures.get(id)?;
         let path = tex.path.to_string();
@@ -228,18 +229,9 @@ impl<'m> Materials<'m> {
             name: Some(format!("Material {material_id}")),
             ..Default::default()
         };
-        let mut paths = Vec::new();
-        for l in &m.layers {
-            if let Some(t) = usize::try_from(l.texture_id)
-                .ok()
-                .and_then(|i| model.textures.get(i))
-            {
-                paths.push(t.path.to_string());
-            }
-        }
         let hd_slots = hd_textures(m, model.version);
         let layer_alpha = |l: &Layer| {
-            if l.tracks.float(crate::format::track::KMTA).is_none() && l.alpha.is_finite() {
+            if l.tracks.float(crate::spec::track::KMTA).is_none() && l.alpha.is_finite() {
                 l.alpha.clamp(0.0, 1.0)
             } else {
                 1.0
@@ -331,34 +323,7 @@ impl<'m> Materials<'m> {
                 }
             }
         }
-        let texture = |id: i32| match usize::try_from(id).ok().and_then(|i| model.textures.get(i)) {
-            Some(t) => {
-                let mut v = json!({"path": t.path.text(), "replaceable_id": t.replaceable_id,
-                    "flags": t.flags});
-                if let Some(h) = super::raw_hex(&t.path) {
-                    v["path_hex"] = json!(h);
-                }
-                v
-            }
-            None => serde_json::Value::Null,
-        };
-        let layers: Vec<serde_json::Value> = m
-            .layers
-            .iter()
-            .map(|l| {
-                json!({"filter_mode": l.filter_mode, "flags": l.flags,
-                    "texture": texture(l.texture_id), "coord_id": l.coord_id,
-                    "alpha": l.alpha, "emissive_gain": l.emissive_gain,
-                    "fresnel_color": l.fresnel_color, "fresnel_opacity": l.fresnel_opacity,
-                    "fresnel_team_color": l.fresnel_team_color,
-                    "shader_type_id": l.shader_type_id,
-                    "alpha_track": l.tracks.float(crate::format::track::KMTA).is_some(),
-                    "slots": l.texture_slots.iter().map(|s| texture(s.texture_id)).collect::<Vec<_>>()})
-            })
-            .collect();
-        out.extras = extras(json!({"mdlx": {"material": material_id, "textures": paths,
-            "priority_plane": m.priority_plane, "shader": m.shader.to_string(),
-            "flags": m.flags, "version": model.version, "layers": layers}}));
+        out.extras = material_extras(model, m, material_id);
         root.push(out)
     }
 
@@ -454,7 +419,7 @@ fn hd_textures(m: &crate::model::Material, version: u32) -> Option<(&Layer, [i32
         let ids = [0, 1, 2, 3].map(|k| m.layers[k].texture_id);
         return Some((first, ids));
     }
-    if version >= crate::format::version::TEXTURE_SLOTS
+    if version >= crate::spec::version::TEXTURE_SLOTS
         && first.shader_type_id == 1
         && first.texture_slots.len() >= 4
     {
@@ -462,4 +427,50 @@ fn hd_textures(m: &crate::model::Material, version: u32) -> Option<(&Layer, [i32
         return Some((first, ids));
     }
     None
+}
+
+/// What the glTF material keeps of model material `m` (number `material_id`) in its extras:
+/// every field and layer, so that the model comes back as it went.
+fn material_extras(
+    model: &Model,
+    m: &crate::model::Material,
+    material_id: u32,
+) -> gltf_json::Extras {
+    let mut paths = Vec::new();
+    for l in &m.layers {
+        if let Some(t) = usize::try_from(l.texture_id)
+            .ok()
+            .and_then(|i| model.textures.get(i))
+        {
+            paths.push(t.path.to_string());
+        }
+    }
+    let texture = |id: i32| match usize::try_from(id).ok().and_then(|i| model.textures.get(i)) {
+        Some(t) => {
+            let mut v = json!({"path": t.path.text(), "replaceable_id": t.replaceable_id,
+                "flags": t.flags});
+            if let Some(h) = super::raw_hex(&t.path) {
+                v["path_hex"] = json!(h);
+            }
+            v
+        }
+        None => serde_json::Value::Null,
+    };
+    let layers: Vec<serde_json::Value> = m
+        .layers
+        .iter()
+        .map(|l| {
+            json!({"filter_mode": l.filter_mode, "flags": l.flags,
+                "texture": texture(l.texture_id), "coord_id": l.coord_id,
+                "alpha": l.alpha, "emissive_gain": l.emissive_gain,
+                "fresnel_color": l.fresnel_color, "fresnel_opacity": l.fresnel_opacity,
+                "fresnel_team_color": l.fresnel_team_color,
+                "shader_type_id": l.shader_type_id,
+                "alpha_track": l.tracks.float(crate::spec::track::KMTA).is_some(),
+                "slots": l.texture_slots.iter().map(|s| texture(s.texture_id)).collect::<Vec<_>>()})
+        })
+        .collect();
+    extras(json!({"mdlx": {"material": material_id, "textures": paths,
+        "priority_plane": m.priority_plane, "shader": m.shader.to_string(),
+        "flags": m.flags, "version": model.version, "layers": layers}}))
 }

@@ -4,7 +4,7 @@
 
 use super::tests::Rng;
 use super::*;
-use crate::mpq::crypto::{decrypt, file_key, hash, HashKind};
+use crate::crypto::{decrypt, file_key, hash, HashKind};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
