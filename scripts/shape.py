@@ -5,6 +5,15 @@ public items.
 
     python3 scripts/shape.py [--top N] [--json] [CRATE_SRC_DIR ...]
     python3 scripts/shape.py --functions FILE ...   # every function of the files, largest first
+    python3 scripts/shape.py --gate                 # the table, then fail on a breach (CI)
+
+The gate (issue 38) fails on: a source file over 600 lines of code, a function over 150
+lines, a cycle between the top-level modules of any crate, and an exact copy of six or more
+lines in `crates/*/src` (test code left out). An exact copy is six lines in a row that
+stand again, to the letter but for white space, somewhere else; lines that carry no logic
+are passed over (blank, comments, `use` and `mod` lines, lone punctuation, a bare name such
+as a field in a pattern). `scripts/shape-allow.txt` names the copies kept on purpose, each
+with its reason.
 
 Lines of code: lines that are neither blank nor only a comment (`//`, `///`, `//!`); a test
 module or test file counts as what it is (files under `tests/`, `*tests.rs` are reported
@@ -199,6 +208,140 @@ def cycles(edges):
     return out
 
 
+LIMIT_FILE = 600
+LIMIT_FN = 150
+COPY_LINES = 6
+THIN = re.compile(r'^[\s{}()\[\];,.=>&|*?:]*(?:[A-Za-z_][A-Za-z0-9_]*)?[\s{}()\[\];,.=>&|*?]*$')
+
+
+def before_tests(lines):
+    """The lines of a file before its test module (a `#[cfg(test)]` at the start of a line)."""
+    for i, l in enumerate(lines):
+        if l.startswith('#[cfg(test)]'):
+            return lines[:i]
+    return lines
+
+
+def copy_lines(path):
+    """(normalised text, line number) of the lines of a file that count for copies."""
+    out = []
+    in_block = False
+    for i, l in enumerate(open(path, encoding='utf-8').read().split('\n')):
+        s = ' '.join(l.split())
+        if s.startswith('#[cfg(test)]') and not l.startswith(' '):
+            break  # the file's test module: test code is not held to this
+        if in_block:
+            in_block = '*/' not in s
+            continue
+        if s.startswith('/*'):
+            in_block = '*/' not in s
+            continue
+        if (not s or s.startswith('//') or THIN.match(s)
+                or re.match(r'(pub(\([a-z]+\))? )?(use|mod) ', s)):
+            continue
+        out.append((s, i + 1))
+    return out
+
+
+def exact_copies(roots, here):
+    """Runs of COPY_LINES or more lines that stand in two places or more: a list of
+    (lines, [(file, first line, last line), ...])."""
+    files = {}
+    seen = defaultdict(list)
+    for root in roots:
+        for p in sorted(rust_files(root)):
+            if is_test(p):
+                continue
+            rel = os.path.relpath(p, here)
+            k = copy_lines(p)
+            files[rel] = k
+            for j in range(len(k) - COPY_LINES + 1):
+                seen[tuple(x[0] for x in k[j:j + COPY_LINES])].append((rel, j))
+    # Windows that repeat, grown into runs: a window starting right after another of the
+    # same places extends it.
+    starts = {}
+    for places in seen.values():
+        if len(places) > 1:
+            for rel, j in places:
+                starts.setdefault((rel, j), tuple(sorted(places)))
+    runs = []
+    done = set()
+    for (rel, j), places in sorted(starts.items()):
+        if (rel, j) in done:
+            continue
+        n = 0
+        while True:
+            nxt = tuple(sorted((r, i + n + 1) for r, i in places))
+            if starts.get((rel, j + n + 1)) != nxt:
+                break
+            n += 1
+        for r, i in places:
+            for m in range(n + 1):
+                done.add((r, i + m))
+        where = [(r, files[r][i][1], files[r][i + n + COPY_LINES - 1][1]) for r, i in places]
+        runs.append((n + COPY_LINES, where))
+    return runs
+
+
+def allowed(path):
+    """The allowed copies: sets of `file:first line text` keys, with their reasons."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    for l in open(path, encoding='utf-8'):
+        l = l.strip()
+        if not l or l.startswith('#'):
+            continue
+        files, _, reason = l.partition(' -- ')
+        out.append((set(files.split()), reason))
+    return out
+
+
+def gate(here):
+    roots = sorted(os.path.join(here, 'crates', c, 'src') for c in os.listdir(os.path.join(here, 'crates'))
+                   if os.path.isdir(os.path.join(here, 'crates', c, 'src')))
+    breaches = []
+    rows = []
+    for root in roots:
+        crate = os.path.relpath(os.path.dirname(root), here)
+        code = []
+        fns = []
+        for p in rust_files(root):
+            if is_test(p):
+                continue
+            rel = os.path.relpath(p, here)
+            code.append((code_lines(before_tests(open(p, encoding='utf-8').read().split('\n'))), rel))
+            fns += [(n, name, f'{rel}:{line}') for n, name, line in functions(p)]
+        big = [f for f in code if f[0] > LIMIT_FILE]
+        long = [f for f in fns if f[0] > LIMIT_FN]
+        cyc = cycles(import_graph(root))
+        public = sum(1 for p in rust_files(root) if not is_test(p)
+                     for l in open(p, encoding='utf-8') if PUB_RE.match(l))
+        rows.append((crate, len(code), sum(f[0] for f in code), max(f[0] for f in code),
+                     max(f[0] for f in fns) if fns else 0, len(cyc), public))
+        breaches += [f'file over {LIMIT_FILE} lines of code: {p} ({n})' for n, p in big]
+        breaches += [f'function over {LIMIT_FN} lines: {name} {w} ({n})' for n, name, w in long]
+        breaches += [f'cycle between top-level modules of {crate}: {{{", ".join(c)}}}' for c in cyc]
+    allow = allowed(os.path.join(here, 'scripts', 'shape-allow.txt'))
+    copies = exact_copies(roots, here)
+    kept = 0
+    for n, where in copies:
+        files = {w[0] for w in where}
+        if any(files <= a for a, _ in allow):
+            kept += 1
+            continue
+        breaches.append(f'exact copy of {n} lines: ' + ' ~ '.join(f'{r}:{a}-{b}' for r, a, b in where))
+    print('shape (issue 38 gate; limits: file 600 lines of code, function 150 lines, no cycle, no exact copy of 6 lines)')
+    print(f'{"crate":<18}{"files":>7}{"code":>8}{"largest file":>14}{"longest fn":>12}{"cycles":>8}{"pub items":>11}')
+    for r in rows:
+        print(f'{r[0]:<18}{r[1]:>7}{r[2]:>8}{r[3]:>14}{r[4]:>12}{r[5]:>8}{r[6]:>11}')
+    print(f'exact copies of {COPY_LINES}+ lines: {len(copies) - kept} ({kept} allowed in scripts/shape-allow.txt)')
+    for b in breaches:
+        print(f'shape: FAIL {b}')
+    print('shape: ' + ('ok' if not breaches else f'{len(breaches)} breach(es)'))
+    return 1 if breaches else 0
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] == '--functions':
@@ -208,6 +351,9 @@ def main():
         for n, name, where in sorted(rows, reverse=True):
             print(f'{n:5} {name} {where}')
         return
+    if args and args[0] == '--gate':
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        sys.exit(gate(args[1] if len(args) > 1 else here))
     top = 10
     as_json = False
     roots = []

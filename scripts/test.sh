@@ -9,6 +9,8 @@
 # test binary that crashed). The exit status is 0 only when cargo test succeeded and no
 # test failed.
 #
+# Before cargo test, scripts/test-shape.sh (the shape gate, issue 38) and
+# scripts/test-publish.sh (cargo publish --dry-run of every crate) count as suites.
 # After cargo test, scripts/python-wheel.sh builds the Python wheel, and
 # scripts/test-python.sh (pytest) and scripts/test-blender-addon.sh (the Blender add-on in
 # Blender 3.4, bpy 4.5 and 5.0) count as suites too.
@@ -100,22 +102,29 @@ prepare scripts/m3v-render.sh "mdx-m3-viewer's renderer" || true
 prepare scripts/pillow-anim.sh "Pillow for animations" || true
 prepare scripts/view-judge.sh "the browser test of mdlx view" || true
 
-# Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
-if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi
-cargo test --workspace --locked --no-fail-fast -- --nocapture 2>&1 | tee "$log"
-cargo_status="${PIPESTATUS[0]}"
-
-status="$cargo_status"
+status=0
 note=""
-if [ "$cargo_status" -ne 0 ] && ! grep -q '^test result: ' "$log"; then
-  note="cargo test failed before any suite ran (exit status $cargo_status; a compile error?): see above"
-fi
 # suite SCRIPT: a script that prints libtest-style results, run as one more suite.
 suite() {
   bash "$1" 2>&1 | tee -a "$repair_log"
   local s="${PIPESTATUS[0]}"
   if [ "$s" -ne 0 ] && [ "$status" -eq 0 ]; then status="$s"; fi
 }
+# The library's shape (scripts/shape.py --gate: file and function lengths, cycles between
+# modules, exact copies; its table in the log) and every crate packed and built as
+# crates.io would (cargo publish --dry-run), before the tests write anything.
+suite scripts/test-shape.sh
+suite scripts/test-publish.sh
+
+# Colors when the output is a terminal (cargo sees a pipe); the summary strips them.
+if [ -t 1 ]; then export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"; fi
+cargo test --workspace --locked --no-fail-fast -- --nocapture 2>&1 | tee "$log"
+cargo_status="${PIPESTATUS[0]}"
+
+if [ "$cargo_status" -ne 0 ] && [ "$status" -eq 0 ]; then status="$cargo_status"; fi
+if [ "$cargo_status" -ne 0 ] && ! grep -q '^test result: ' "$log"; then
+  note="cargo test failed before any suite ran (exit status $cargo_status; a compile error?): see above"
+fi
 # The peer-repair logic, and the judges' own tests (against expectations computed
 # without them).
 if [ -n "$peers_ready" ]; then suite scripts/test-peer-repair.sh; fi
