@@ -59,6 +59,11 @@ step gltf-to-mdl convert gltf-samples "$OUT/files/gltf-mdl" --to mdl --allow-los
 # Textures.
 step tex-to-png convert "$C/textures" "$OUT/files/tex-png" --to png
 step tex-png-to-blp convert "$OUT/files/tex-png" "$OUT/files/tex-blp" --to blp
+step tex-png-to-blp-palette convert "$OUT/files/tex-png" "$OUT/files/tex-blp-palette" --to blp --blp-palette
+step tex-png-to-tga convert "$OUT/files/tex-png" "$OUT/files/tex-tga" --to tga
+step tex-png-to-tga-rle convert "$OUT/files/tex-png" "$OUT/files/tex-tga-rle" --to tga --tga rle
+step tex-png-to-dds convert "$OUT/files/tex-png" "$OUT/files/tex-dds" --to dds
+step tex-png-to-dds-bc1 convert "$OUT/files/tex-png" "$OUT/files/tex-dds-bc1" --to dds --dds bc1
 # Check, as JSON and as text, and info.
 for d in mdx mdl ms3d_ascii; do
     ( cd "$SHARED" && "$BIN" check --json "$C/$d" >"$OUT/files/check-$d.json" 2>"$OUT/log/check-$d.stderr" )

@@ -42,36 +42,19 @@ pub(crate) struct Options {
     pub ranges: Vec<mdlx::convert::ms3d::FrameRange>,
     /// Print one JSON object per file on stdout.
     pub json: bool,
-    /// Textures: the mip level to write (0: full size).
-    pub mip: usize,
-    /// BLP output: JPEG quality (1-100), or palette content.
-    pub blp: mdlx::texture::BlpOptions,
-    /// Texture output: how to resize (`pow2`, `WxH`, `max:N`; see
-    /// [`crate::cli::Resize`]).
-    pub resize: Option<crate::cli::Resize>,
-    /// DDS output: the pixel format (`None`: BC3 with alpha, else BC1).
-    pub dds: Option<mdlx::texture::write::DdsOutput>,
-    /// TGA output: run-length encoded.
-    pub tga_rle: bool,
-    /// glTF output: folders to find textures in (after the model's own folder).
+    /// Texture input and output.
+    pub texture: TextureOut,
+    /// glTF and classic output: folders to find textures in (after the model's own folder).
     pub textures: Vec<PathBuf>,
-    /// glTF output: the colour of team-colour layers.
-    pub team_color: Option<[u8; 3]>,
-    /// glTF output: linear keys only (the default; `--cubic` turns it off).
-    pub linear: bool,
-    /// glTF output: the model embedded for the way back (the default; `--no-source` off).
-    pub source: bool,
+    /// glTF output.
+    pub gltf_out: GltfOut,
     /// The model version to write (`None`: the input's; glTF input: 800). A Warcraft III
     /// model of another version is converted ([`mdlx::convert::to_version`]).
     pub version: Option<u32>,
     /// Reforged to classic: the level of detail to keep (`None`: 0).
     pub lod: Option<u32>,
-    /// glTF input: the game's path prefix of the textures (`None`: `war3mapImported\`).
-    pub texture_path: Option<String>,
-    /// glTF input: game units per glTF unit (`None`: the import's default).
-    pub scale: Option<f32>,
-    /// glTF input: the height in game units to fit the model's first pose to.
-    pub height: Option<f32>,
+    /// glTF input.
+    pub gltf_in: GltfIn,
     /// Converted input (glTF, Milkshape, WoW alpha): sequence names to set.
     pub renames: Vec<mdlx::convert::ready::Rename>,
     /// Set for each file of a folder conversion: the glTF-input options then apply to the
@@ -79,6 +62,40 @@ pub(crate) struct Options {
     pub in_folder: bool,
     /// The textures written so far in this run.
     pub ledger: super::gltf_in::Ledger,
+}
+
+/// A texture's way through a conversion: the level read, the size and the file written.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TextureOut {
+    /// The mip level to write (0: full size).
+    pub mip: usize,
+    /// How to resize (`pow2`, `WxH`, `max:N`; see [`crate::cli::Resize`]).
+    pub resize: Option<crate::cli::Resize>,
+    /// How each texture format is written (BLP content and quality, TGA run-length, DDS
+    /// pixel format).
+    pub encode: mdlx::texture::EncodeOptions,
+}
+
+/// How a model is written as glTF.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GltfOut {
+    /// The colour of team-colour layers.
+    pub team_color: Option<[u8; 3]>,
+    /// Linear keys only (the default; `--cubic` turns it off).
+    pub linear: bool,
+    /// The model embedded for the way back (the default; `--no-source` off).
+    pub source: bool,
+}
+
+/// How a glTF is imported as a model.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GltfIn {
+    /// The game's path prefix of the textures (`None`: `war3mapImported\`).
+    pub texture_path: Option<String>,
+    /// Game units per glTF unit (`None`: the import's default).
+    pub scale: Option<f32>,
+    /// The height in game units to fit the model's first pose to.
+    pub height: Option<f32>,
 }
 
 /// Fails, listing each loss as `WHAT PLACE: LOSS`, when there are any: `N thing(s) would be
@@ -232,7 +249,7 @@ fn convert_texture(
             names.join("|")
         );
     }
-    let image = super::texture::decode(data, input, opts.mip)?;
+    let image = super::texture::decode(data, input, opts.texture.mip)?;
     let (bytes, notes) = super::texture::encode(image, to.format, opts, &shown)?;
     files::write(output, &bytes, input)?;
     Ok(Done::plain("texture", notes))
@@ -258,9 +275,9 @@ fn read_model(
     }
     if !opts.in_folder {
         let given = [
-            ("--texture-path", opts.texture_path.is_some()),
-            ("--scale", opts.scale.is_some()),
-            ("--height", opts.height.is_some()),
+            ("--texture-path", opts.gltf_in.texture_path.is_some()),
+            ("--scale", opts.gltf_in.scale.is_some()),
+            ("--height", opts.gltf_in.height.is_some()),
         ];
         if let Some((flag, _)) = given.iter().find(|g| g.1) {
             return Err(usage(format!(
@@ -352,9 +369,9 @@ fn write_options(
         }
         Format::Glb | Format::Gltf => {
             w.gltf.texture_dirs = crate::archive::texture_places(input, &opts.textures);
-            w.gltf.linear = opts.linear;
-            w.gltf.source = opts.source;
-            if let Some(c) = opts.team_color {
+            w.gltf.linear = opts.gltf_out.linear;
+            w.gltf.source = opts.gltf_out.source;
+            if let Some(c) = opts.gltf_out.team_color {
                 w.gltf.team_color = c;
             }
         }
@@ -485,13 +502,13 @@ fn decode_gltf(
         // glTF import builds up to 1100; later versions are a conversion of that.
         read.gltf.version = version.min(mdlx::spec::version::TEXTURE_SLOTS);
     }
-    if let Some(path) = &opts.texture_path {
+    if let Some(path) = &opts.gltf_in.texture_path {
         read.gltf.texture_path = path.clone();
     }
-    if let Some(f) = opts.scale {
+    if let Some(f) = opts.gltf_in.scale {
         read.gltf.scale = mdlx::convert::gltf::import::ImportScale::Factor(f);
     }
-    if let Some(h) = opts.height {
+    if let Some(h) = opts.gltf_in.height {
         read.gltf.scale = mdlx::convert::gltf::import::ImportScale::Height(h);
     }
     let decoded = super::decode(data, input, &read)?;
@@ -561,7 +578,20 @@ fn where_looked(missing: &[String], dirs: &[PathBuf], given: usize) -> Option<No
 
 impl From<&crate::cli::ConvertArgs> for Options {
     fn from(a: &crate::cli::ConvertArgs) -> Self {
-        use mdlx::texture::{write::DdsOutput, BlpOptions};
+        use mdlx::texture::{write::DdsOutput, BlpOptions, EncodeOptions};
+        let encode = EncodeOptions {
+            blp: if a.blp_palette {
+                BlpOptions::palette()
+            } else {
+                BlpOptions::jpeg(a.blp_quality)
+            },
+            tga_rle: a.tga == "rle",
+            dds: a.dds.as_deref().map(|d| match d {
+                "bc1" => DdsOutput::Bc1,
+                "bc3" => DdsOutput::Bc3,
+                _ => DdsOutput::Rgba,
+            }),
+        };
         Options {
             strict_mdl: a.strict_mdl,
             allow_lossy: a.allow_lossy,
@@ -569,28 +599,24 @@ impl From<&crate::cli::ConvertArgs> for Options {
             fps: a.fps,
             ranges: a.frames.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
             json: a.json,
-            mip: a.mip,
-            resize: a.resize,
-            blp: if a.blp_palette {
-                BlpOptions::palette()
-            } else {
-                BlpOptions::jpeg(a.blp_quality)
+            texture: TextureOut {
+                mip: a.mip,
+                resize: a.resize,
+                encode,
             },
-            dds: a.dds.as_deref().map(|d| match d {
-                "bc1" => DdsOutput::Bc1,
-                "bc3" => DdsOutput::Bc3,
-                _ => DdsOutput::Rgba,
-            }),
-            tga_rle: a.tga == "rle",
             textures: a.textures.clone(),
-            team_color: a.team_color,
-            linear: !a.cubic,
-            source: !a.no_source,
+            gltf_out: GltfOut {
+                team_color: a.team_color,
+                linear: !a.cubic,
+                source: !a.no_source,
+            },
             version: a.model_version,
             lod: a.lod,
-            texture_path: a.texture_path.clone(),
-            scale: a.scale,
-            height: a.height,
+            gltf_in: GltfIn {
+                texture_path: a.texture_path.clone(),
+                scale: a.scale,
+                height: a.height,
+            },
             renames: a.rename.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
             in_folder: false,
             ledger: Default::default(),

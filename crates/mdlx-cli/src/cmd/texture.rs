@@ -126,7 +126,8 @@ impl Resize {
     }
 }
 
-/// Encodes a decoded texture as `to` (PNG, BLP, TGA, DDS), resized as `opts.resize` says.
+/// Encodes a decoded texture as `to` (PNG, BLP, TGA, DDS: [`mdlx::texture::encode`]),
+/// resized as `opts.texture.resize` says.
 /// A BLP, TGA or DDS whose sides are not powers of two gets a warning: the game needs
 /// them.
 pub(super) fn encode(
@@ -138,7 +139,7 @@ pub(super) fn encode(
     use mdlx::texture::write;
     use mdlx::Format;
     let mut notes = Vec::new();
-    let image = match opts.resize {
+    let image = match opts.texture.resize {
         Some(r) => {
             let (w, h) = r.size(image.width, image.height);
             if (w, h) != (image.width, image.height) {
@@ -167,30 +168,22 @@ pub(super) fn encode(
             )
         });
     }
-    let bytes = match to {
-        Format::Blp => {
-            mdlx::texture::blp1::to_bytes(&image, &opts.blp).map_err(|e| anyhow!("{shown}: {e}"))?
+    let mut encode = opts.texture.encode.clone();
+    if to == Format::Dds {
+        let format = *encode
+            .dds
+            .get_or_insert_with(|| write::DdsOutput::for_image(&image));
+        let partial = |p: &[u8]| p[3] != 0 && p[3] != 255;
+        if format == write::DdsOutput::Bc1 && image.pixels.chunks_exact(4).any(partial) {
+            notes.push(crate::report::Note {
+                kind: "warning",
+                ..crate::report::Note::info(
+                    "warning",
+                    "BC1 keeps 1 bit of alpha (below 128 transparent, else opaque) and this texture has partial alpha; --dds bc3 keeps 8 bits".to_string(),
+                )
+            });
         }
-        Format::Tga => {
-            write::tga_to_bytes(&image, opts.tga_rle).map_err(|e| anyhow!("{shown}: {e}"))?
-        }
-        Format::Dds => {
-            let format = opts
-                .dds
-                .unwrap_or_else(|| write::DdsOutput::for_image(&image));
-            let partial = |p: &[u8]| p[3] != 0 && p[3] != 255;
-            if format == write::DdsOutput::Bc1 && image.pixels.chunks_exact(4).any(partial) {
-                notes.push(crate::report::Note {
-                    kind: "warning",
-                    ..crate::report::Note::info(
-                        "warning",
-                        "BC1 keeps 1 bit of alpha (below 128 transparent, else opaque) and this texture has partial alpha; --dds bc3 keeps 8 bits".to_string(),
-                    )
-                });
-            }
-            write::dds_to_bytes_as(&image, format, true)
-        }
-        _ => mdlx::texture::png::to_bytes(&image),
-    };
+    }
+    let bytes = mdlx::texture::encode(&image, to, &encode).map_err(|e| anyhow!("{shown}: {e}"))?;
     Ok((bytes, notes))
 }

@@ -1,8 +1,8 @@
 //! Sequences, global sequences and the keys of every track.
 
 use super::rules::*;
-use super::usage::{visit_tracks, Owner, TrackVisitor};
 use super::{At, Findings, Kind};
+use crate::model::usage::{visit_tracks, Owner, TrackVisitor};
 use crate::model::{AnyTrack, Interpolation, Model, Tag, Track, Tracks, KIND_FIELDS};
 use crate::spec::track as tk;
 

@@ -60,7 +60,6 @@ mod refs;
 pub(crate) use refs::list_of;
 pub mod rules;
 mod textures;
-pub(crate) mod usage;
 
 pub(crate) use anim::{is_standard_sequence, sequence_word};
 pub use kind::{classify, Classification, Kind};

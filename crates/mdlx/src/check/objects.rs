@@ -222,7 +222,7 @@ pub(crate) fn nodes(m: &Model, f: &mut Findings) {
 
 /// Textures, materials, texture animations and global sequences nothing refers to.
 pub(crate) fn unused(m: &Model, f: &mut Findings) {
-    let u = super::usage::Usage::of(m);
+    let u = crate::model::usage::Usage::of(m);
     let report = |f: &mut Findings,
                   rule: &'static Rule,
                   list: &'static str,

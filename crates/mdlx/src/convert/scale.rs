@@ -17,7 +17,7 @@
 //! assert_eq!(m.geosets[0].vertices[0], before.map(|x| x * 2.0));
 //! ```
 
-use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
+use crate::model::visit::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::model::{AnyTrack, Extent, Model, Shape, Tag, Track, Tracks};
 use crate::spec::track as tk;
 

@@ -31,7 +31,9 @@ mod sequence;
 pub(crate) use sequence::{face_effect_decl, glider_decl, sequence_decl, texture_decl};
 mod summary;
 mod tracks;
+pub(crate) mod usage;
 mod version;
+pub(crate) mod visit;
 
 pub use animated::{geoset_animation_flags, GeosetAnimation, TextureAnimation};
 pub use attachment::{Attachment, CollisionShape, EventObject, EventTrack, Shape};

@@ -20,7 +20,7 @@
 
 use super::keys::{Budget, Rule};
 use super::{Changes, Ctx};
-use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
+use crate::model::visit::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::model::{AnyTrack, Geoset, Model, Track, Tracks};
 
 /// The largest power of two not above `x` (0 for anything not positive and finite).

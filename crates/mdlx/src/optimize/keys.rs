@@ -29,7 +29,7 @@
 use super::{Changes, Ctx};
 use crate::anim::math::{slerp, Quat, Vec3};
 use crate::anim::{Skeleton, TrackValue};
-use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
+use crate::model::visit::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
 use crate::spec::track::*;
 use crate::spec::Tag;

@@ -75,7 +75,7 @@ pub(super) fn moments(model: &Model) -> Vec<AnimTime> {
 
 /// Calls `f(global sequence id, key times)` for every track of `model`.
 fn for_each_track_times(model: &Model, f: &mut dyn FnMut(i32, &[i32])) {
-    use crate::check::usage::{visit_tracks, Owner, TrackVisitor};
+    use crate::model::visit::{visit_tracks, Owner, TrackVisitor};
     use crate::model::{AnyTrack, Tracks};
     struct V<'a>(&'a mut dyn FnMut(i32, &[i32]));
     fn times<T>(t: &Track<T>) -> Vec<i32> {

@@ -53,6 +53,7 @@ pub mod write;
 pub use blp1::{BlpContent, BlpOptions, MAX_JPEG_HEADER};
 pub use error::{TextureError, TextureErrorKind};
 pub use find::TextureFinder;
+pub use write::{encode, EncodeError, EncodeOptions};
 
 use crate::formats::{Content, Format, LooksLike};
 use TextureErrorKind as K;

@@ -10,7 +10,76 @@
 //! `DXT1` or `DXT5` and the size of their first level (the linear size) instead of a pitch;
 //! with mipmaps, the mipmap count flag and the complex and mipmap caps.
 
-use super::RgbaImage;
+use super::{BlpOptions, RgbaImage, TextureError};
+use crate::formats::Format;
+use std::fmt;
+
+/// How [`encode`] writes each texture format (each option used by its format only).
+#[derive(Clone, Debug)]
+pub struct EncodeOptions {
+    /// BLP: JPEG content and its quality, or a palette.
+    pub blp: BlpOptions,
+    /// TGA: run-length encoded (image type 10) rather than raw (type 2).
+    pub tga_rle: bool,
+    /// DDS: the pixel format; `None`: [`DdsOutput::for_image`]. Mipmaps are always written.
+    pub dds: Option<DdsOutput>,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            blp: BlpOptions::jpeg(90),
+            tga_rle: false,
+            dds: None,
+        }
+    }
+}
+
+/// Why [`encode`] wrote nothing.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The format is not a texture format (a model format, say).
+    NotATexture(Format),
+    /// The BLP encoder refused the image.
+    Blp(TextureError),
+    /// The TGA writer refused the image (a side over 65535).
+    Tga(String),
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::NotATexture(format) => {
+                write!(f, "a texture is not written as {}", format.short_name())
+            }
+            EncodeError::Blp(e) => e.fmt(f),
+            EncodeError::Tga(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// The one door out for textures: `image` as `format` (BLP1, PNG, TGA or DDS) with
+/// `options`. Any other format is refused ([`EncodeError::NotATexture`]), never written as
+/// some other format.
+pub fn encode(
+    image: &RgbaImage,
+    format: Format,
+    options: &EncodeOptions,
+) -> Result<Vec<u8>, EncodeError> {
+    match format {
+        Format::Blp => super::blp1::to_bytes(image, &options.blp).map_err(EncodeError::Blp),
+        Format::Png => Ok(super::png::to_bytes(image)),
+        Format::Tga => tga_to_bytes(image, options.tga_rle).map_err(EncodeError::Tga),
+        Format::Dds => {
+            let dds = options.dds.unwrap_or_else(|| DdsOutput::for_image(image));
+            Ok(dds_to_bytes_as(image, dds, true))
+        }
+        _ => Err(EncodeError::NotATexture(format)),
+    }
+}
 
 /// The image as a TGA file: 32-bit BGRA, top row first; `rle`: run-length encoded
 /// (image type 10), else raw (image type 2). Sizes above 65535 do not fit a TGA header and

@@ -1,10 +1,10 @@
 //! Which keys go: the windows a track is read in, how values compare, and the fixer that
 //! sorts keys, drops duplicates and drops the keys its neighbours reproduce.
 
-use super::super::usage::{Owner, TrackVisitorMut};
 use super::FixAction;
 use crate::anim::math::{qnormalize, Quat, Vec3};
 use crate::anim::sample::{sample_keys, TrackValue, Window};
+use crate::model::usage::{Owner, TrackVisitorMut};
 use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
 use std::borrow::Cow;
 use std::fmt;

@@ -41,7 +41,7 @@ mod pose;
 #[cfg(test)]
 mod tests;
 
-use super::usage::{self, Owner, RefKind, TrackVisitor, Usage};
+use crate::model::usage::{self, Owner, RefKind, TrackVisitor, Usage};
 use crate::model::{AnyTrack, Model, Track, Tracks};
 use keys::{KeyFixer, Value};
 use pose::compare;

@@ -1,12 +1,12 @@
 //! The pose check: the original and the fixed model sampled at every moment that matters
 //! and compared, node matrices, geoset alphas and colours, and every track that stays.
 
-use super::super::usage::{self, Owner, TrackVisitor};
 use super::keys::rel;
 use super::{FixError, Maps, Value};
 use crate::anim::math::{Quat, Vec3};
 use crate::anim::sample::{sample_keys, sorted_keys, AnimTime, Clock};
 use crate::anim::{geoset_alphas, Skeleton};
+use crate::model::usage::{self, Owner, TrackVisitor};
 use crate::model::{AnyTrack, Interpolation, Key, Model, Track, Tracks};
 use crate::spec::track::KMTF;
 use std::borrow::Cow;

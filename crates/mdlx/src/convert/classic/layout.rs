@@ -2,8 +2,8 @@
 //! sequences in time order without overlap.
 
 use crate::anim::sample::sorted_keys;
-use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::convert::ready::Flat;
+use crate::model::visit::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::model::{AnyTrack, EventTrack, Key, Model, Track, Tracks};
 use crate::Loss;
 use std::collections::HashMap;

@@ -3,8 +3,8 @@
 //! more.
 
 use super::material::Job;
-use crate::check::usage::{remove, RefKind, Usage};
 use crate::convert::ImportedTexture;
+use crate::model::usage::{remove, RefKind, Usage};
 use crate::model::{FixedString, Model};
 use crate::texture::TextureFinder;
 use crate::texture::{blp1, BlpOptions, RgbaImage};

@@ -2,7 +2,7 @@
 //! and a `Stand` and a `Death` added when the model has none.
 
 use crate::check::sequence_word;
-use crate::check::usage::{visit_tracks_mut, Owner, TrackVisitorMut};
+use crate::model::visit::{visit_tracks_mut, Owner, TrackVisitorMut};
 use crate::model::{
     AnyTrack, FixedString, Interpolation, Key, Model, Sequence, Track, Tracks, SEQUENCE_NON_LOOPING,
 };

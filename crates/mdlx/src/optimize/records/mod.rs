@@ -2,7 +2,7 @@
 //! and materials merged, then the textures, materials, texture animations and global
 //! sequences nothing refers to removed.
 //!
-//! Everything here goes through [`crate::check::usage`], the same bookkeeping as the
+//! Everything here goes through [`crate::model::usage`], the same bookkeeping as the
 //! checker's `unused-*` rules and `check --fix`: it knows every field that holds an index
 //! of these kinds (layer and texture slot texture ids and their `KMTF` keys, particle
 //! emitter 2 textures, geoset and ribbon materials, layer texture animations, the global
@@ -20,7 +20,7 @@
 mod tests;
 
 use super::{Changes, Ctx};
-use crate::check::usage::{self, RefKind, Usage};
+use crate::model::usage::{self, RefKind, Usage};
 use crate::model::Model;
 use crate::spec::track::KMTF;
 

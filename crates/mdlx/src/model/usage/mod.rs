@@ -21,12 +21,13 @@
 mod ids;
 #[cfg(test)]
 mod tests;
-mod tracks;
 
 use crate::model::{LayoutEntry, Model, Tag};
 use crate::spec::chunk;
 
-pub(crate) use tracks::{visit_tracks, visit_tracks_mut, Owner, TrackVisitor, TrackVisitorMut};
+pub(crate) use crate::model::visit::{
+    visit_tracks, visit_tracks_mut, Owner, TrackVisitor, TrackVisitorMut,
+};
 
 /// The kinds of record other records refer to by index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

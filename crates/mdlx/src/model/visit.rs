@@ -1,6 +1,8 @@
-//! Every track of a model, shown to a visitor in a fixed order (read or changed).
+//! Every track of a model, shown to a visitor in a fixed order (read or changed): the
+//! model's own walk over its animated records, which checking, the conversions and the
+//! optimizer all go through.
 
-use crate::model::{EventTrack, Model, Track, Tracks};
+use super::{EventTrack, Model, Track, Tracks};
 
 /// Whose tracks a visitor is shown: removing a material or a texture animation takes its
 /// tracks with it.
