@@ -438,6 +438,21 @@ const POW10_U64: [u64; 9] = [
     100_000_000,
 ];
 
+/// Reads the decimal digits of `t` from `i` on into `m` (at most 19 of them in all, so
+/// `m` cannot overflow); returns where they stop.
+#[inline]
+fn digits(t: &[u8], mut i: usize, m: &mut u64) -> usize {
+    while i < t.len() {
+        let d = t[i].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        *m = *m * 10 + u64::from(d);
+        i += 1;
+    }
+    i
+}
+
 /// The common case `[-]digits[.digits]` with at most 2^24 as the digit value and at most
 /// ten decimals: both operands are exact in `f32`, so one division rounds correctly
 /// (Clinger's fast path). Anything else returns `None` for the general parser.
@@ -450,27 +465,12 @@ fn fast_f32(t: &[u8]) -> Option<f32> {
     if t.is_empty() || t.len() > 19 {
         return None;
     }
-    let (mut m, mut i) = (0u64, 0usize);
-    while i < t.len() {
-        let d = t[i].wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        m = m * 10 + u64::from(d);
-        i += 1;
-    }
+    let mut m = 0u64;
+    let mut i = digits(t, 0, &mut m);
     let (mut frac, dot) = (0, i < t.len() && t[i] == b'.');
     if dot {
-        i += 1;
-        let from = i;
-        while i < t.len() {
-            let d = t[i].wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            m = m * 10 + u64::from(d);
-            i += 1;
-        }
+        let from = i + 1;
+        i = digits(t, from, &mut m);
         frac = i - from;
     }
     // Every byte must be a digit or the one dot, with at least one digit.

@@ -353,12 +353,7 @@ fn quat_angle(a: Quat, b: Quat) -> f32 {
     if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f64>() < 0.0 {
         b = b.map(|x| -x);
     }
-    let chord = a
-        .iter()
-        .zip(&b)
-        .map(|(x, y)| (x - y).powi(2))
-        .sum::<f64>()
-        .sqrt();
+    let chord = super::chord(&a, &b);
     let angle = 4.0 * (chord / 2.0).min(1.0).asin();
     if angle.is_nan() {
         f32::INFINITY

@@ -651,12 +651,7 @@ fn angle(a: Vec3, b: Vec3) -> f32 {
     };
     match (unit(a), unit(b)) {
         (Some(a), Some(b)) => {
-            let chord = a
-                .iter()
-                .zip(&b)
-                .map(|(x, y)| (x - y).powi(2))
-                .sum::<f64>()
-                .sqrt();
+            let chord = super::chord(&a, &b);
             (2.0 * (chord / 2.0).min(1.0).asin()) as f32
         }
         _ => {

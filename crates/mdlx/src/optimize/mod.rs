@@ -242,6 +242,27 @@ pub(crate) struct Ctx {
 /// What a pass changed, counted by kind; empty when it changed nothing.
 pub(crate) type Changes = Vec<(&'static str, usize)>;
 
+/// The length of the chord between two points (unit directions or rotations, in f64: the
+/// angles the optimizer measures are `2 asin(chord / 2)` of it).
+pub(crate) fn chord<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// Adds `n` to the count of `what` in `changes` (nothing when `n` is 0).
+pub(crate) fn add(changes: &mut Changes, what: &'static str, n: usize) {
+    if n == 0 {
+        return;
+    }
+    match changes.iter_mut().find(|(w, _)| *w == what) {
+        Some((_, m)) => *m += n,
+        None => changes.push((what, n)),
+    }
+}
+
 fn run_pass(pass: Pass, model: &mut Model, ctx: &Ctx, map: &mut VertexMap) -> Changes {
     match pass {
         Pass::Records => records::run(model, ctx),

@@ -18,7 +18,7 @@ mod merge;
 #[cfg(test)]
 mod tests;
 
-use super::{Changes, Ctx, VertexMap};
+use super::{add, Changes, Ctx, VertexMap};
 use crate::model::Model;
 
 /// The most rounds of cleaning and merging: a merge can let a later one fit under the
@@ -49,15 +49,4 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx, map: &mut VertexMap) -> Changes 
         }
     }
     changes
-}
-
-/// Adds `n` to the count of `what` (nothing when `n` is 0).
-fn add(changes: &mut Changes, what: &'static str, n: usize) {
-    if n == 0 {
-        return;
-    }
-    match changes.iter_mut().find(|(w, _)| *w == what) {
-        Some((_, m)) => *m += n,
-        None => changes.push((what, n)),
-    }
 }

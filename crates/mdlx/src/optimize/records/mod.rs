@@ -19,7 +19,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::{Changes, Ctx};
+use super::{add, Changes, Ctx};
 use crate::model::usage::{self, RefKind, Usage};
 use crate::model::Model;
 use crate::spec::track::KMTF;
@@ -60,17 +60,6 @@ pub(crate) fn run(model: &mut Model, ctx: &Ctx) -> Changes {
         }
     }
     changes
-}
-
-/// Adds `n` to the count of `what` (nothing when `n` is 0).
-fn add(changes: &mut Changes, what: &'static str, n: usize) {
-    if n == 0 {
-        return;
-    }
-    match changes.iter_mut().find(|(w, _)| *w == what) {
-        Some((_, m)) => *m += n,
-        None => changes.push((what, n)),
-    }
 }
 
 /// The report's name for duplicates of `kind` merged.
