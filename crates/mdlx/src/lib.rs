@@ -7,7 +7,7 @@
 //! from the Warcraft III model.
 //!
 //! Also reads and writes Milkshape 3D ASCII files ([`ms3d`]) as their own document type,
-//! and imports and exports glTF 2.0 ([`gltf`]).
+//! and imports and exports glTF 2.0 ([`convert::gltf`], over the document layer [`gltf`]).
 //!
 //! One table names every format ([`formats::FORMATS`]: name, extensions, kind, read,
 //! write). [`read()`] reads any of these, told by the content ([`identify()`], [`Format`]),
@@ -17,6 +17,15 @@
 //! any format the table writes, with what that format could not hold. Every conversion
 //! (versions, Reforged to classic, Milkshape, the WoW alpha family, glTF, OBJ) is a
 //! function of [`convert`] returning a [`convert::Converted`] (the result and its losses).
+//!
+//! ## Crates and features
+//! The package is `war3-mdlx` on crates.io (the name `mdlx` there is an unrelated crate);
+//! it is imported as `mdlx`. The heavy parts are Cargo features, all on by default:
+//! `gltf` ([`gltf`], [`convert::gltf`]), `render` ([`render`]), `optimize` ([`optimize`])
+//! and `archives` ([`mpq`], the `mdlx-mpq` crate, and texture look-ups in archives). With
+//! `default-features = false` the library reads, writes, converts, checks and animates
+//! every other format and decodes and encodes textures; glTF content is then refused with
+//! [`Error::NotBuilt`] (and [`WriteError::NotBuilt`]).
 //!
 //! ## Loss policy
 //! Reading then writing a file gives back the same bytes. Everything the typed model does

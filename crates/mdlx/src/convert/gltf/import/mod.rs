@@ -2,7 +2,7 @@
 //! model.
 //!
 //! ```
-//! let bytes = include_bytes!("../../../../../examples/cube.mdx");
+//! let bytes = include_bytes!("../../../../../../examples/cube.mdx");
 //! let model = mdlx::mdx::from_bytes(bytes).unwrap();
 //! let glb = mdlx::convert::gltf::export(&model, &Default::default()).to_glb();
 //! let source = mdlx::convert::gltf::Source::from_bytes(&glb, None).unwrap();
