@@ -12,7 +12,18 @@ echo
 echo "running scripts/test-publish.sh (cargo publish --workspace --dry-run)"
 # --allow-dirty: the preparation of the other suites may leave files in the checkout; what
 # is packed is what each `include` names, dirty or not.
-cargo publish --workspace --dry-run --locked --allow-dirty >"$log" 2>&1
+# Cargo unpacks the packages of its temporary registry under CARGO_HOME and reuses what it
+# unpacked on an earlier run of the same version: a second dry run would build the CLI
+# against the library as it was then. Our own crates' unpacked copies go first.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+for c in $(cargo metadata --no-deps --format-version 1 --locked |
+  python3 -c 'import json,sys; print(" ".join(p["name"] + "-" + p["version"] for p in json.load(sys.stdin)["packages"]))'); do
+  rm -rf "$cargo_home"/registry/src/-*/"$c"
+done
+# The verify builds take no profile of the workspace's (a package is its own workspace):
+# without debug info, as the workspace builds, they stay small on a CI machine's disk.
+CARGO_PROFILE_DEV_DEBUG=false CARGO_PROFILE_DEV_STRIP=debuginfo \
+  cargo publish --workspace --dry-run --locked --allow-dirty >"$log" 2>&1
 status=$?
 crates="$(cargo metadata --no-deps --format-version 1 --locked |
   python3 -c 'import json,sys; print("\n".join(p["name"] for p in json.load(sys.stdin)["packages"]))')"
