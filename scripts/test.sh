@@ -125,6 +125,8 @@ if [ "$cargo_status" -ne 0 ] && [ "$status" -eq 0 ]; then status="$cargo_status"
 if [ "$cargo_status" -ne 0 ] && ! grep -q '^test result: ' "$log"; then
   note="cargo test failed before any suite ran (exit status $cargo_status; a compile error?): see above"
 fi
+# The library without its features (scripts/test-lean.sh: its unit tests).
+suite scripts/test-lean.sh
 # The peer-repair logic, and the judges' own tests (against expectations computed
 # without them).
 if [ -n "$peers_ready" ]; then suite scripts/test-peer-repair.sh; fi

@@ -339,3 +339,40 @@ pub fn read(data: &[u8], opts: &ReadOptions) -> Result<Loaded, Error> {
         Content::Model(other) => unreachable!("{other:?} is never told by the content"),
     }
 }
+
+/// A build without the `gltf` feature refuses glTF in both doors, naming the feature
+/// (run by `cargo test -p war3-mdlx --lib --no-default-features`).
+#[cfg(all(test, not(feature = "gltf")))]
+mod lean_tests {
+    use crate::{Error, Format, WriteError};
+
+    #[test]
+    fn gltf_is_refused_naming_its_feature() {
+        let doc = br#"{"asset": {"version": "2.0"}}"#;
+        match crate::read(doc, &Default::default()) {
+            Err(
+                e @ Error::NotBuilt {
+                    feature: "gltf", ..
+                },
+            ) => {
+                assert!(e.to_string().contains("`gltf` feature"), "{e}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let cube = include_bytes!("../../../../examples/cube.mdx");
+        let model = crate::read(cube, &Default::default()).unwrap().model;
+        for format in [Format::Glb, Format::Gltf] {
+            match crate::write(&model, format, &Default::default()) {
+                Err(WriteError::NotBuilt {
+                    feature: "gltf", ..
+                }) => {}
+                other => panic!("{format:?}: {other:?}"),
+            }
+        }
+        // The rest still goes both ways.
+        let mdl = crate::write(&model, Format::Mdl, &Default::default()).unwrap();
+        let back = crate::read(&mdl.bytes, &Default::default()).unwrap().model;
+        let mdx = crate::write(&back, Format::Mdx, &Default::default()).unwrap();
+        assert_eq!(mdx.bytes, cube);
+    }
+}
