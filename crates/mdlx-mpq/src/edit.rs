@@ -4,6 +4,7 @@
 //! (the table keeps its size), so the game still finds them by the names it knows.
 
 use super::error::{MpqError, MpqErrorKind};
+use super::imports::{is_own_file, Imports};
 use super::write::{ArchiveWriter, EntryName, NewFile, WriteReport};
 use super::{tables, Archive};
 
@@ -20,6 +21,27 @@ pub struct Edits {
     /// Leave out a file that cannot be read (reported in [`Rewritten::dropped`]) instead of
     /// failing.
     pub drop_unreadable: bool,
+    /// Keep a map's import list (`war3map.imp`, `war3campaign.imp`) true to the edits, as
+    /// the World Editor keeps it: files put are listed, removed ones dropped, renamed ones
+    /// followed (see [`Archive::rewrite`]).
+    pub imports: bool,
+}
+
+/// What [`Edits::imports`] did to the import list.
+#[derive(Clone, Debug, Default)]
+pub struct ImportChanges {
+    /// The list's name in the archive, when the archive is a map or campaign.
+    pub list: Option<String>,
+    /// Files newly listed.
+    pub added: Vec<String>,
+    /// Files no longer listed.
+    pub removed: Vec<String>,
+    /// Entries pointed at a new name: old, new.
+    pub renamed: Vec<(String, String)>,
+    /// Listed files the new archive does not hold (the list is left as it is for them).
+    pub stale: Vec<String>,
+    /// Why the list was left untouched (it could not be read), when it was.
+    pub unreadable: Option<String>,
 }
 
 /// An archive written anew, and what happened.
@@ -43,12 +65,11 @@ pub struct Rewritten {
     /// signature after the archive) that the rewrite drops: a changed archive cannot keep
     /// Blizzard's signature.
     pub signature_dropped: bool,
+    /// What became of the import list (with [`Edits::imports`]).
+    pub imports: ImportChanges,
 }
 
-fn same(a: &str, b: &str) -> bool {
-    let norm = |s: &str| s.replace('/', "\\").to_ascii_lowercase();
-    norm(a) == norm(b)
-}
+use super::imports::same_name as same;
 
 fn is_special(name: &str) -> bool {
     ["(listfile)", "(attributes)", "(signature)"]
@@ -60,7 +81,32 @@ impl Archive {
     /// This archive written anew with `edits`. Nothing is written to disk: the caller
     /// writes [`Rewritten::bytes`] where it wants (never over this archive's file while it
     /// is open).
+    ///
+    /// With [`Edits::imports`], in a map or campaign: a file put that is not one of the
+    /// map's own ([`is_own_file`](crate::is_own_file)) is listed in its import list, a
+    /// removed one is dropped from it, a renamed one's entry follows it; the list is written
+    /// anew only when it changed (an edit of listed files leaves it byte for byte), and
+    /// made when the map has none and a file is listed. An import list put by the caller
+    /// is written as given.
     pub fn rewrite(&self, edits: &Edits) -> Result<Rewritten, MpqError> {
+        let (list, imports) = self.keep_imports(edits);
+        let with_list;
+        let edits = match list {
+            Some(entry) => {
+                with_list = Edits {
+                    put: edits.put.iter().cloned().chain([entry]).collect(),
+                    ..edits.clone()
+                };
+                &with_list
+            }
+            None => edits,
+        };
+        let mut out = self.rewrite_with(edits)?;
+        out.imports = imports;
+        Ok(out)
+    }
+
+    fn rewrite_with(&self, edits: &Edits) -> Result<Rewritten, MpqError> {
         let mut w = ArchiveWriter::new();
         let prefix = self.src.read_clipped(0, self.header.offset).into_owned();
         w.prefix(prefix);
@@ -89,6 +135,7 @@ impl Archive {
             renamed: 0,
             dropped: Vec::new(),
             signature_dropped: self.contains("(signature)") || self.has_strong_signature(),
+            imports: ImportChanges::default(),
         };
         let times = self.filetimes();
         let mut put_used = vec![false; edits.put.len()];
@@ -179,6 +226,82 @@ impl Archive {
         out.signature_dropped |= report.signature_dropped;
         out.report = report;
         Ok(out)
+    }
+
+    /// The import list's new entry (name and bytes) when the edits change it, and what
+    /// changed.
+    fn keep_imports(&self, edits: &Edits) -> (Option<(String, Vec<u8>)>, ImportChanges) {
+        let mut changes = ImportChanges::default();
+        if !edits.imports {
+            return (None, changes);
+        }
+        let list = if self.contains("war3map.w3i") || self.contains("war3map.imp") {
+            "war3map.imp"
+        } else if self.contains("war3campaign.w3f") || self.contains("war3campaign.imp") {
+            "war3campaign.imp"
+        } else {
+            return (None, changes);
+        };
+        changes.list = Some(list.to_string());
+        if edits.put.iter().any(|(n, _)| same(n, list)) {
+            return (None, changes);
+        }
+        let mut imp = match self.read(list) {
+            Ok(bytes) => match Imports::parse(&bytes) {
+                Ok(imp) => imp,
+                Err(e) => {
+                    changes.unreadable = Some(e.to_string());
+                    return (None, changes);
+                }
+            },
+            Err(e) if !matches!(e.kind, MpqErrorKind::NotFound(_)) => {
+                changes.unreadable = Some(e.to_string());
+                return (None, changes);
+            }
+            Err(_) => Imports::new(),
+        };
+        // Reforged's editor (map info format 31 and later) writes its own flag.
+        let reforged = self
+            .read("war3map.w3i")
+            .ok()
+            .and_then(|b| {
+                b.get(..4)
+                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            })
+            .is_some_and(|v| (31..1000).contains(&v));
+        for (name, _) in &edits.put {
+            if !is_own_file(name) && imp.add(name, reforged) {
+                changes.added.push(name.clone());
+            }
+        }
+        for name in &edits.remove {
+            if imp.remove(name) {
+                changes.removed.push(name.clone());
+            }
+        }
+        for (old, new) in &edits.rename {
+            if imp.rename(old, new, reforged) {
+                changes.renamed.push((old.clone(), new.clone()));
+            } else if !is_own_file(new) && imp.add(new, reforged) {
+                changes.added.push(new.clone());
+            }
+        }
+        let exists_after = |name: &str| {
+            edits.put.iter().any(|(n, _)| same(n, name))
+                || edits.rename.iter().any(|(_, n)| same(n, name))
+                || (self.contains(name)
+                    && !edits.remove.iter().any(|n| same(n, name))
+                    && !edits.rename.iter().any(|(o, _)| same(o, name)))
+        };
+        changes.stale = imp
+            .entries
+            .iter()
+            .map(|e| e.archive_name())
+            .filter(|n| !exists_after(n))
+            .collect();
+        let changed =
+            !(changes.added.is_empty() && changes.removed.is_empty() && changes.renamed.is_empty());
+        (changed.then(|| (list.to_string(), imp.to_bytes())), changes)
     }
 
     /// The file times `(attributes)` holds, by block index; empty when it has none or its

@@ -9,6 +9,7 @@ use super::error::{MpqError, MpqErrorKind};
 use super::header::Header;
 use super::source::Source;
 use super::tables::{flags, Block};
+use std::borrow::Cow;
 
 /// How a file's key is known.
 #[derive(Clone, Copy, Debug)]
@@ -120,6 +121,13 @@ pub(crate) fn read(
         crypto::decrypt(&mut table, key.wrapping_sub(1));
     }
     let offsets = words(&table);
+    // The sectors lie one after the other: read at once when the table says they fit in
+    // the stored size (one read, not one per sector), else each on its own (and an error
+    // names the sector that runs past the end).
+    let last = u64::from(offsets[count as usize]);
+    let span = (offsets.windows(2).all(|w| w[0] <= w[1]) && last <= block.csize)
+        .then(|| src.read_at(at, last, String::new).ok())
+        .flatten();
     let mut out = Vec::with_capacity(block.size.min(64 << 20) as usize);
     for i in 0..count {
         let (start, end) = (
@@ -134,10 +142,12 @@ pub(crate) fn read(
             ));
         }
         let want = sector.min(block.size - i * sector) as usize;
-        let data = src.read_at(sat, end - start, || format!("sector {i}"))?;
-        let mut data = data.into_owned();
+        let mut data = match &span {
+            Some(all) => Cow::Borrowed(&all[start as usize..end as usize]),
+            None => src.read_at(sat, end - start, || format!("sector {i}"))?,
+        };
         if let Some(key) = file_key {
-            crypto::decrypt(&mut data, key.wrapping_add(i as u32));
+            crypto::decrypt(data.to_mut(), key.wrapping_add(i as u32));
         }
         if data.len() == want {
             out.extend_from_slice(&data);

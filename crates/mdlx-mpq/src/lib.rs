@@ -36,14 +36,16 @@ mod edit;
 mod error;
 mod file;
 mod header;
+mod imports;
 mod names;
 mod source;
 mod tables;
 mod write;
 
-pub use edit::{Edits, Rewritten};
+pub use edit::{Edits, ImportChanges, Rewritten};
 pub use error::{MpqError, MpqErrorKind};
 pub use header::Header;
+pub use imports::{is_own_file, Import, Imports, CUSTOM_CLASSIC, CUSTOM_REFORGED, IMPORTED};
 pub use write::{ArchiveWriter, Compression, EntryName, NewFile, WriteError, WriteReport};
 
 use source::Source;

@@ -4,18 +4,20 @@
 //! Candidates, tried against the hash table (a name is only taken when both of its check
 //! hashes match a live slot, so a wrong guess costs nothing):
 //! - the standard file names of a map and a campaign;
-//! - `war3map.imp`, WorldEdit's list of imported files (each also under `war3mapImported\`);
+//! - `war3map.imp`, WorldEdit's list of imported files (each where the list says, and as
+//!   written);
 //! - every path-like string inside every file that can be read: the texture paths in
 //!   models, model paths in object data and `war3map.j`/`.lua` literals (with JASS's `\\`
 //!   read as `\`), `.mdl` paths also as `.mdx` (the editor's object data names models
 //!   `.mdl`, the game loads `.mdx`), and each model's `_portrait` companion.
 //!
-//! Newly named files are read in turn (an encrypted one only becomes readable once named),
+//! Pictures, sounds and terrain name nothing and are not read (unless their own names are
+//! unknown). Newly named files are read in turn (an encrypted one only becomes readable once named),
 //! until a round names nothing new. What is read in all is bounded by the archive's own
 //! length (16 times it, plus 64 MiB), so a small hostile archive cannot make opening it
 //! decompress gigabytes.
 
-use super::Archive;
+use super::{Archive, Entry};
 
 /// Names every map and campaign has, or may have.
 const STANDARD: &[&str] = &[
@@ -90,6 +92,24 @@ const EXTENSIONS: &[&str] = &[
     "mid", "pld", "w3m", "w3x", "json",
 ];
 
+/// Extensions of the files that name no other file: pictures, sounds, terrain, shadows,
+/// pathing and the placement of doodads and units. Recovery does not read them (they are
+/// most of a map's bytes; reading them made `mdlx ls` of a map with four unnamed files
+/// seven times slower than StormLib's listing). A file whose name is unknown is read
+/// whatever it is.
+const NAME_NOTHING: &[&str] = &[
+    "blp", "tga", "dds", "png", "jpg", "tif", "wav", "mp3", "flac", "ogg", "mid", "w3e", "shd",
+    "wpm", "doo", "mmp", "b00",
+];
+
+fn names_nothing(name: Option<&str>) -> bool {
+    let Some(name) = name else { return false };
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    NAME_NOTHING.iter().any(|x| ext.eq_ignore_ascii_case(x))
+}
+
 impl Archive {
     /// Looks for the names of unnamed files in what the archive holds; returns how many
     /// files were newly named. [`open`](Self::open) calls it when `(listfile)` leaves
@@ -103,19 +123,35 @@ impl Archive {
         // What reading may decode in all: a hostile archive can point a thousand blocks at
         // the same few compressed bytes, each claiming megabytes.
         let mut budget = self.file_len().saturating_mul(16).saturating_add(64 << 20);
-        for _round in 0..8 {
+        // Named files first, round after round while they name more; the unnamed ones
+        // (which may be anything, pictures and sounds among them) only when no named file
+        // is left to read.
+        for _round in 0..16 {
             if self.unnamed() == 0 {
                 break;
             }
+            let entries = self.entries();
+            let wanted = |e: &Entry, named: bool| {
+                e.known_name.is_some() == named
+                    && !names_nothing(e.known_name.as_deref())
+                    && !scanned.contains(&e.block)
+            };
+            let named_phase = entries.iter().any(|e| wanted(e, true));
+            let todo: Vec<&Entry> = entries.iter().filter(|e| wanted(e, named_phase)).collect();
             let mut candidates = Vec::new();
-            for entry in self.entries() {
+            for entry in todo {
                 if entry.size > 64 << 20 || entry.size > budget || !scanned.insert(entry.block) {
                     continue;
                 }
                 budget -= entry.size;
-                let Ok(bytes) = self.read_entry(&entry) else {
-                    scanned.remove(&entry.block);
-                    continue;
+                let bytes = match self.read_entry(entry) {
+                    Ok(b) => b,
+                    // An encrypted file becomes readable once it is named: try it again.
+                    Err(e) if matches!(e.kind, super::MpqErrorKind::NoKey) => {
+                        scanned.remove(&entry.block);
+                        continue;
+                    }
+                    Err(_) => continue,
                 };
                 let lower = entry.known_name.as_deref().map(str::to_ascii_lowercase);
                 if lower.as_deref().is_some_and(|n| n.ends_with(".imp")) {
@@ -129,7 +165,7 @@ impl Archive {
             }
             let gained = before - self.unnamed();
             named += gained;
-            if gained == 0 {
+            if gained == 0 && !named_phase {
                 break;
             }
         }
@@ -157,31 +193,54 @@ impl Archive {
             self.add_name(&format!("{stem}_portrait.mdx"));
             self.add_name(&format!("{stem}_Portrait.mdx"));
         }
-        if !lower.starts_with("war3mapimported\\") {
+        if !lower.starts_with("war3mapimported\\") && !lower.starts_with("war3mapimported/") {
             self.add_name(&format!("war3mapImported\\{name}"));
         }
     }
 }
 
-/// The paths `war3map.imp` lists: a version, a count, then for each a flag byte and a
-/// NUL-terminated path.
+/// The names an import list gives: each entry's file (and its path as written).
 fn imported(bytes: &[u8], out: &mut Vec<String>) {
-    let Some(rest) = bytes.get(8..) else { return };
-    for part in rest.split(|&b| b == 0) {
-        let path = part.get(1..).unwrap_or_default();
-        if let Ok(p) = std::str::from_utf8(path) {
-            if !p.is_empty() {
-                out.push(p.to_string());
-            }
+    if let Ok(list) = super::Imports::parse(bytes) {
+        for e in &list.entries {
+            out.push(e.archive_name());
+            out.push(e.path_text());
         }
     }
 }
 
 /// Every run of printable bytes that ends in a known extension, cut at the characters no
-/// path holds, with JASS's doubled backslashes undone.
+/// path holds, with JASS's doubled backslashes undone. Found from the dots that start a
+/// known extension (a run is only looked at when one ends it), so a megabyte of terrain or
+/// object data costs one pass over its bytes.
 fn strings(bytes: &[u8], out: &mut Vec<String>) {
     let path_byte = |b: u8| b.is_ascii_graphic() && !b"\"'|<>*?,;=(){}[]".contains(&b) || b == b' ';
-    for run in bytes.split(|&b| !path_byte(b)) {
+    let dots = bytes.iter().enumerate().filter(|&(_, &b)| b == b'.');
+    for (dot, _) in dots {
+        let tail = &bytes[dot + 1..];
+        let ext_len = tail
+            .iter()
+            .take(5)
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        // The extension must end the run.
+        if ext_len == 0 || tail.get(ext_len).is_some_and(|&b| path_byte(b)) {
+            continue;
+        }
+        let ext = &tail[..ext_len];
+        if !EXTENSIONS
+            .iter()
+            .any(|x| x.as_bytes().eq_ignore_ascii_case(ext))
+        {
+            continue;
+        }
+        let start = bytes[..dot]
+            .iter()
+            .rev()
+            .take(261)
+            .take_while(|&&b| path_byte(b))
+            .count();
+        let run = &bytes[dot - start..dot + 1 + ext_len];
         if run.len() < 4 || run.len() > 260 {
             continue;
         }
@@ -189,11 +248,6 @@ fn strings(bytes: &[u8], out: &mut Vec<String>) {
             continue;
         };
         let s = s.trim().replace("\\\\", "\\");
-        let Some(dot) = s.rfind('.') else { continue };
-        let ext = s[dot + 1..].to_ascii_lowercase();
-        if !EXTENSIONS.contains(&ext.as_str()) {
-            continue;
-        }
         out.push(s.clone());
         // A path inside a longer run ("model=units\x.mdl"): also from each separator on.
         for (i, c) in s.char_indices() {

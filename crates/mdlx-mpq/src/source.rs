@@ -1,33 +1,30 @@
-//! What an archive is read from: bytes in memory, or a file read piece by piece (the
-//! game's archives are a gigabyte; a map is read whole).
+//! What an archive is read from: bytes in memory, or a file read piece by piece where
+//! asked (the game's archives are a gigabyte; a map's listing needs its tables only).
 
 use super::error::{MpqError, MpqErrorKind};
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::sync::Mutex;
-
-/// Files up to this size are read into memory whole.
-const WHOLE: u64 = 256 << 20;
 
 pub(crate) enum Source {
     Bytes(Vec<u8>),
-    File { file: Mutex<File>, len: u64 },
+    /// A file, read where asked (positional reads: threads extracting files at once never
+    /// wait for each other, and listing a map reads its tables, not its megabytes).
+    File {
+        file: File,
+        len: u64,
+    },
 }
 
 impl Source {
     pub(crate) fn open(path: &std::path::Path) -> Result<Source, MpqError> {
-        let mut file = File::open(path)?;
+        let file = File::open(path)?;
         let len = file.metadata()?.len();
-        if len <= WHOLE {
-            let mut bytes = Vec::with_capacity(len as usize);
-            file.read_to_end(&mut bytes)?;
-            return Ok(Source::Bytes(bytes));
+        if cfg!(any(unix, windows)) {
+            return Ok(Source::File { file, len });
         }
-        Ok(Source::File {
-            file: Mutex::new(file),
-            len,
-        })
+        let mut bytes = Vec::with_capacity(len.min(1 << 30) as usize);
+        std::io::Read::read_to_end(&mut &file, &mut bytes)?;
+        Ok(Source::Bytes(bytes))
     }
 
     pub(crate) fn len(&self) -> u64 {
@@ -67,13 +64,38 @@ impl Source {
             Source::Bytes(b) => Cow::Borrowed(&b[start as usize..end as usize]),
             Source::File { file, .. } => {
                 let mut buf = vec![0u8; (end - start) as usize];
-                let mut f = file.lock().unwrap_or_else(|p| p.into_inner());
-                let ok = f.seek(SeekFrom::Start(start)).is_ok() && f.read_exact(&mut buf).is_ok();
-                if !ok {
+                if read_exact_at(file, &mut buf, start).is_err() {
                     buf.clear();
                 }
                 Cow::Owned(buf)
             }
         }
     }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buf, at) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(any(unix, windows)))]
+fn read_exact_at(_: &File, _: &mut [u8], _: u64) -> std::io::Result<()> {
+    // `Source::open` reads the whole file on these systems.
+    Err(std::io::ErrorKind::Unsupported.into())
 }

@@ -414,7 +414,9 @@ fn check_name(name: &str) -> Result<(), WriteError> {
 }
 
 /// The `(listfile)`: every named file once (whatever its locales), `\` as separator,
-/// each line ended with CRLF.
+/// each line ended with CRLF. Not `/`, even for a name given so: StormLib (MPQ Editor,
+/// `smpq`) opens a file by either name, but lists one its `(listfile)` writes with `/`
+/// as `File%08u.xxx` (the CLI's `map_imports` test shows it).
 fn make_listfile(files: &[NewFile]) -> Vec<u8> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();

@@ -171,6 +171,7 @@ fn rewritten_maps_read_the_same_in_stormlib() {
             remove: vec![remove.clone()],
             rename: vec![(rename.clone(), "war3mapImported\\renamed.bin".into())],
             drop_unreadable: true,
+            imports: false,
         };
         let done = a.rewrite(&edits).unwrap_or_else(|e| panic!("{label}: {e}"));
         assert_eq!(

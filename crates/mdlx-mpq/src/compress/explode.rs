@@ -125,10 +125,16 @@ impl Bits<'_> {
     /// The next `n` (at most 16) bits, zeros past the end, without taking them.
     fn peek(&self, n: u32) -> usize {
         let byte = self.pos / 8;
-        let mut word = 0u32;
-        for k in 0..3 {
-            word |= u32::from(self.data.get(byte + k).copied().unwrap_or(0)) << (8 * k);
-        }
+        let word = match self.data.get(byte..byte + 4) {
+            Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]),
+            None => {
+                let mut word = 0u32;
+                for k in 0..3 {
+                    word |= u32::from(self.data.get(byte + k).copied().unwrap_or(0)) << (8 * k);
+                }
+                word
+            }
+        };
         ((word >> (self.pos % 8)) & ((1 << n) - 1)) as usize
     }
 
@@ -196,9 +202,15 @@ pub(super) fn explode(data: &[u8], cap: usize) -> Result<Vec<u8>, CodecError> {
                     )));
                 }
                 let start = out.len() - dist;
-                for k in 0..len.min(cap - out.len()) {
-                    let b = out[start + k];
-                    out.push(b);
+                let len = len.min(cap - out.len());
+                if dist >= len {
+                    out.extend_from_within(start..start + len);
+                } else {
+                    // The copy overlaps what it writes: byte by byte.
+                    for k in 0..len {
+                        let b = out[start + k];
+                        out.push(b);
+                    }
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! would not shrink its input is left out of the mask. Reading undoes them backwards:
 //! bzip2, PKWare, zlib, Huffman, ADPCM stereo, ADPCM mono, sparse. LZMA (0x12) is never
 //! combined with another method (its mask would otherwise read as bzip2 + zlib).
-//! PKWare DCL explode, Huffman, ADPCM and sparse are ours; zlib is flate2 (miniz_oxide),
+//! PKWare DCL explode, Huffman, ADPCM and sparse are ours; zlib is zlib-rs (flate2 writes),
 //! bzip2 the `bzip2` crate (its pure-Rust libbzip2 port), LZMA `lzma-rs`. Explode is
 //! small and had to match StormLib at the stream's end, so it is written here.
 //!
@@ -165,9 +165,8 @@ fn exact(out: Vec<u8>, out_len: usize) -> Result<Vec<u8>, CodecError> {
 }
 
 /// zlib (mask 0x02): the hot path of map extraction, so the deflate stream is inflated
-/// straight into one buffer by flate2's backend (miniz_oxide, called directly: about 10 %
-/// faster on the shared maps' 2,869 zlib sectors than flate2's streaming API, which
-/// copies through its window).
+/// straight into one buffer by zlib-rs (zlib-ng's design in Rust), its state kept per
+/// thread.
 ///
 /// The deflate stream must reach its end and the 4 bytes of its Adler-32 must follow: data
 /// cut short is an error even when it already gave `out_len` bytes (StormLib refuses such
@@ -178,8 +177,6 @@ fn exact(out: Vec<u8>, out_len: usize) -> Result<Vec<u8>, CodecError> {
 /// error; one that gives fewer is left to the caller (zlib is not always the last stage:
 /// sparse follows it in mask 0x22).
 fn zlib(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
-    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
-    use miniz_oxide::inflate::TINFLStatus;
     let header_ok = data.len() >= 2
         && data[0] & 0x0F == 8
         && data[0] >> 4 <= 7
@@ -191,11 +188,20 @@ fn zlib(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
     let body = &data[2..];
     // One byte more than needed: a stream that would give more is told apart.
     let mut out = vec![0u8; out_len + 1];
-    let mut state = Box::<DecompressorOxide>::default();
-    let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
-    let (status, read, written) = decompress(&mut state, body, &mut out, 0, flags);
-    match status {
-        TINFLStatus::Done if written <= out_len => {
+    // One inflate state per thread, reset for each sector: a map holds thousands of
+    // sectors, and making a state (its window and tables) for each was a fifth of
+    // extraction.
+    thread_local! {
+        static STATE: std::cell::RefCell<zlib_rs::Inflate> =
+            std::cell::RefCell::new(zlib_rs::Inflate::new(false, 15));
+    }
+    let (result, read, written) = STATE.with_borrow_mut(|state| {
+        state.reset(false);
+        let r = state.decompress(body, &mut out, zlib_rs::InflateFlush::Finish);
+        (r, state.total_in() as usize, state.total_out() as usize)
+    });
+    match result {
+        Ok(zlib_rs::Status::StreamEnd) if written <= out_len => {
             let left = body.len() - read;
             if left < 4 {
                 return Err(CodecError::corrupt(
@@ -208,19 +214,21 @@ fn zlib(data: &[u8], out_len: usize) -> Result<Vec<u8>, CodecError> {
             out.truncate(written);
             Ok(out)
         }
-        TINFLStatus::Done | TINFLStatus::HasMoreOutput => Err(CodecError::Length {
+        Ok(_) if written > out_len => Err(CodecError::Length {
             expected: out_len,
             got: written,
         }),
-        TINFLStatus::NeedsMoreInput | TINFLStatus::FailedCannotMakeProgress => {
-            Err(CodecError::corrupt(
-                "zlib",
-                format!("the stream is cut short, after {written} bytes"),
-            ))
-        }
-        other => Err(CodecError::corrupt(
+        Ok(zlib_rs::Status::StreamEnd) => Err(CodecError::Length {
+            expected: out_len,
+            got: written,
+        }),
+        Ok(_) => Err(CodecError::corrupt(
             "zlib",
-            format!("{other:?} after {written} bytes"),
+            format!("the stream is cut short, after {written} bytes"),
+        )),
+        Err(e) => Err(CodecError::corrupt(
+            "zlib",
+            format!("{} after {written} bytes", e.as_str()),
         )),
     }
 }
