@@ -1,44 +1,72 @@
 #!/usr/bin/env bash
-# Extraction speed beside StormLib, in one run: every file of every archive in
-# ../shared/archives (or the archives given) extracted to a fresh folder by `smpq -x` and by
-# `mdlx extract`, best of ROUNDS (default 5) for each; prints MB/s of file data written and
-# the ratio. Needs a release build (target/release/mdlx) and smpq.
+# Extraction and listing speed beside StormLib, in one run: for each archive of
+# ../shared/archives (or the archives given), `smpq -x` and `mdlx extract` each extract every
+# file into a fresh folder, and `smpq -l` and `mdlx ls` list it; each timed as the best of
+# ROUNDS (default 5) runs, the two tools taking turns run by run. Prints a table (each
+# archive, then the total) with the ratios StormLib time / mdlx time (above 1: mdlx is
+# faster). Needs a release build (target/release/mdlx, or MDLX) and StormLib's smpq
+# (Debian package smpq; scripts/smpq-judge.sh installs it).
 #   bash scripts/mpq-vs-stormlib.sh [ARCHIVE...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mdlx="${MDLX:-target/release/mdlx}"
-smpq="${MDLX_SMPQ:-$(command -v smpq)}"
 rounds="${ROUNDS:-5}"
 [ -x "$mdlx" ] || { echo "no $mdlx: cargo build --release -p mdlx-cli" >&2; exit 1; }
-[ -n "$smpq" ] || { echo "no smpq (bash scripts/smpq-judge.sh)" >&2; exit 1; }
+if [ -z "${MDLX_SMPQ:-}" ]; then
+  eval "$(bash scripts/smpq-judge.sh)" || { echo "no smpq" >&2; exit 1; }
+fi
 archives=("$@")
 [ ${#archives[@]} -eq 0 ] && archives=(../shared/archives/*.w3[mx] ../shared/archives/*.mpq)
 # In memory where the machine has it (/dev/shm): the disk would measure itself.
 scratch="$(mktemp -d -p "${BENCH_DIR:-$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp)}")"
 trap 'rm -rf "$scratch"' EXIT
-now() { date +%s.%N; }
-# best TOOL: the fastest of $rounds extractions of every archive, in seconds.
-best() {
-  local tool="$1" best="" t0 t1 t
-  for _ in $(seq "$rounds"); do
-    rm -rf "$scratch/out"; mkdir -p "$scratch/out"
-    t0=$(now)
-    for a in "${archives[@]}"; do
-      d="$scratch/out/$(basename "$a")"; mkdir -p "$d"
-      if [ "$tool" = smpq ]; then (cd "$d" && "$smpq" -x "$OLDPWD/$a" >/dev/null 2>&1)
-      else "$mdlx" extract "$a" "$d" -q >/dev/null 2>&1; fi
-    done
-    t1=$(now)
-    t=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
-  done
-  bytes=$(du -sb "$scratch/out" | cut -f1)
-  echo "$best $bytes"
-}
-read -r ts bs <<<"$(best smpq)"
-read -r tm bm <<<"$(best mdlx)"
-mbs() { echo "scale=1; $2 / $1 / 1000000" | bc -l; }
-echo "archives: ${#archives[@]}, best of $rounds"
-echo "StormLib (smpq -x): $(printf %.3f "$ts") s, $bs bytes written, $(mbs "$ts" "$bs") MB/s"
-echo "mdlx extract:       $(printf %.3f "$tm") s, $bm bytes written, $(mbs "$tm" "$bm") MB/s"
-echo "ratio (StormLib time / mdlx time): $(echo "scale=2; $ts / $tm" | bc -l)"
+echo "mdlx: $("$mdlx" --version), StormLib: $("$MDLX_SMPQ" --version 2>&1 | head -1)"
+echo "$(nproc) cores; best of $rounds runs each; output folders under $scratch"
+python3 - "$mdlx" "$MDLX_SMPQ" "$rounds" "$scratch" "${archives[@]}" <<'EOF'
+import os, shutil, subprocess, sys, time
+mdlx, smpq, rounds, scratch = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+archives = [os.path.abspath(a) for a in sys.argv[5:]]
+quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def timed(argv, cwd=None):
+    t0 = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, **quiet)
+    return time.perf_counter() - t0
+
+def extract(tool, a):
+    out = os.path.join(scratch, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    if tool == "smpq":
+        t = timed([smpq, "-x", a], cwd=out)
+    else:
+        t = timed([mdlx, "extract", a, out, "-q"])
+    files = sum(len(f) for _, _, f in os.walk(out))
+    shutil.rmtree(out, ignore_errors=True)
+    return t, files
+
+def listing(tool, a):
+    return timed([smpq, "-l", a] if tool == "smpq" else [mdlx, "ls", a])
+
+rows, total = [], [0.0] * 4
+for a in archives:
+    best = {}
+    for _ in range(rounds):
+        for tool in ("smpq", "mdlx"):
+            t, files = extract(tool, a)
+            best[("x", tool)] = min(best.get(("x", tool), t), t)
+            best[("n", tool)] = files
+            t = listing(tool, a)
+            best[("l", tool)] = min(best.get(("l", tool), t), t)
+    times = [best[("x", "smpq")], best[("x", "mdlx")], best[("l", "smpq")], best[("l", "mdlx")]]
+    total = [s + t for s, t in zip(total, times)]
+    name = os.path.basename(a)
+    rows.append((name[:48], best[("n", "smpq")], best[("n", "mdlx")], times))
+
+ms = lambda t: f"{t * 1000:8.1f}"
+print(f"| {'archive':48} | files smpq / mdlx | smpq -x ms | mdlx extract ms | ratio | smpq -l ms | mdlx ls ms | ratio |")
+print("|" + "---|" * 8)
+for name, ns, nm, t in rows + [("total", "", "", total)]:
+    files = f"{ns} / {nm}" if ns != "" else ""
+    print(f"| {name:48} | {files:17} | {ms(t[0])} | {ms(t[1])} | {t[0] / t[1]:5.2f} | {ms(t[2])} | {ms(t[3])} | {t[2] / t[3]:5.2f} |")
+EOF

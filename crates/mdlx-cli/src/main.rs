@@ -107,14 +107,7 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
             long,
             json,
         } => cmd::archive::ls(&archive, &patterns, long, json),
-        cli::Command::Update(a) => cmd::archive::update(
-            &a.archive,
-            &a.out,
-            &a.put,
-            &a.remove,
-            &a.rename,
-            a.drop_unreadable,
-        ),
+        cli::Command::Update(a) => cmd::archive::update(&a),
         cli::Command::Extract {
             archive,
             dir,

@@ -687,9 +687,18 @@ pub(crate) struct UpdateArgs {
     pub(crate) archive: PathBuf,
     /// The new archive.
     pub(crate) out: PathBuf,
-    /// Add or replace: `NAME=FILE` (e.g. `war3mapImported\hero.mdx=hero.mdx`).
+    /// Add or replace: `NAME=FILE` (e.g. `war3mapImported\hero.mdx=hero.mdx`; `/` may be
+    /// typed for `\`, and any case: the archive's own name of a file is kept).
     #[arg(long, value_name = "NAME=FILE")]
     pub(crate) put: Vec<String>,
+    /// Put a model and the textures it names: `NAME=FILE`. Each texture found beside FILE
+    /// or under `--textures` goes in beside NAME, and the model's path to it is rewritten
+    /// to match (a PNG goes in as BLP); textures not found are listed and left as named.
+    #[arg(long, value_name = "NAME=FILE")]
+    pub(crate) put_model: Vec<String>,
+    /// More folders (or maps, or the game's folder) to find `--put-model` textures in.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) textures: Vec<PathBuf>,
     /// Remove a file.
     #[arg(long, value_name = "NAME")]
     pub(crate) remove: Vec<String>,
@@ -699,4 +708,9 @@ pub(crate) struct UpdateArgs {
     /// Leave out files that cannot be read (each is named) instead of failing.
     #[arg(long)]
     pub(crate) drop_unreadable: bool,
+    /// Leave the map's import list (`war3map.imp`) as it is. Otherwise it follows the
+    /// edits as the World Editor's does: files put are listed, removed ones dropped,
+    /// renamed ones followed, and listed files the map lacks are reported.
+    #[arg(long)]
+    pub(crate) no_import_list: bool,
 }

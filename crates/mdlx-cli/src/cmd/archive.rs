@@ -1,5 +1,6 @@
 //! `mdlx ls ARCHIVE` and `mdlx extract ARCHIVE DIR`: a map's or MPQ archive's files.
 
+use crate::cli::UpdateArgs;
 use crate::files;
 use anyhow::{bail, Result};
 use mdlx::mpq::Entry;
@@ -101,7 +102,7 @@ pub(crate) fn extract(
     if entries.is_empty() {
         bail!("no file of {} matches", archive.display());
     }
-    std::fs::create_dir_all(dir)?;
+    let fill = files::Filling::new(dir, archive)?;
     // One output per name: a file stored for several locales is extracted once (the
     // neutral one, or the first).
     let mut seen = std::collections::HashSet::new();
@@ -109,7 +110,7 @@ pub(crate) fn extract(
     let mut order: Vec<&Entry> = entries.iter().collect();
     order.sort_by_key(|e| (e.locale != 0, e.slot));
     for e in order {
-        if seen.insert(e.name().to_ascii_lowercase()) {
+        if seen.insert(e.name().replace('/', "\\").to_ascii_lowercase()) {
             unique.push(e);
         }
     }
@@ -119,11 +120,7 @@ pub(crate) fn extract(
         .map(|e| {
             let r = (|| {
                 let data = a.read_entry(e)?;
-                let target = dir.join(crate::archive::safe_relative(&e.name()));
-                if let Some(parent) = target.parent() {
-                    std::fs::create_dir_all(parent)?;
-                }
-                files::write_bulk(&target, &data, archive)?;
+                fill.write(&crate::archive::safe_relative(&e.name()), &data)?;
                 Ok(data.len() as u64)
             })();
             bar.inc();
@@ -169,30 +166,50 @@ fn pair(s: &str, what: &str) -> Result<(String, String)> {
     }
 }
 
+/// Adds `file` to `put`, once: the same name twice is refused unless the bytes are the
+/// same (a texture two models share).
+fn put_once(put: &mut Vec<(String, Vec<u8>)>, file: (String, Vec<u8>)) -> Result<()> {
+    let norm = |s: &str| s.replace('/', "\\").to_ascii_lowercase();
+    match put.iter().find(|(n, _)| norm(n) == norm(&file.0)) {
+        Some((_, data)) if *data == file.1 => Ok(()),
+        Some((n, _)) => bail!("`{n}` is put twice, with different contents"),
+        None => {
+            put.push(file);
+            Ok(())
+        }
+    }
+}
+
 /// `mdlx update`.
-pub(crate) fn update(
-    archive: &Path,
-    out: &Path,
-    put: &[String],
-    remove: &[String],
-    rename: &[String],
-    drop_unreadable: bool,
-) -> Result<ExitCode> {
+pub(crate) fn update(args: &UpdateArgs) -> Result<ExitCode> {
+    let archive = args.archive.as_path();
     let a = crate::archive::open(archive)?;
     let mut edits = mdlx::mpq::Edits {
-        drop_unreadable,
-        remove: remove.to_vec(),
+        drop_unreadable: args.drop_unreadable,
+        remove: args.remove.clone(),
+        imports: !args.no_import_list,
         ..Default::default()
     };
-    for p in put {
+    for p in &args.put {
         let (name, file) = pair(p, "put")?;
         let data = files::read(Path::new(&file))?;
-        edits.put.push((name, data));
+        put_once(&mut edits.put, (name.replace('/', "\\"), data))?;
     }
-    for r in rename {
-        edits.rename.push(pair(r, "rename")?);
+    for p in &args.put_model {
+        let (name, file) = pair(p, "put-model")?;
+        let name = name.replace('/', "\\");
+        let placed = super::put_model::place(&name, Path::new(&file), &args.textures, &a)?;
+        say_placed(&name, &placed);
+        for f in placed.files {
+            put_once(&mut edits.put, f)?;
+        }
     }
-    for name in remove
+    for r in &args.rename {
+        let (old, new) = pair(r, "rename")?;
+        edits.rename.push((old, new.replace('/', "\\")));
+    }
+    for name in edits
+        .remove
         .iter()
         .map(String::as_str)
         .chain(edits.rename.iter().map(|r| r.0.as_str()))
@@ -204,13 +221,13 @@ pub(crate) fn update(
     let done = a
         .rewrite(&edits)
         .map_err(|e| anyhow::anyhow!("{}: {e}", archive.display()))?;
-    files::write(out, &done.bytes, archive)?;
+    files::write(&args.out, &done.bytes, archive)?;
     for d in &done.dropped {
         eprintln!("mdlx: warning: left out {d}");
     }
     eprintln!(
         "{}: {} files; {} added, {} replaced, {} removed, {} renamed; {} bytes{}",
-        out.display(),
+        args.out.display(),
         done.report.files,
         done.added,
         done.replaced,
@@ -223,7 +240,84 @@ pub(crate) fn update(
             ""
         }
     );
+    say_imports(&done.imports);
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `--put-model` gathered, on stderr.
+fn say_placed(name: &str, placed: &super::put_model::Placed) {
+    let textures: Vec<&str> = placed.files[1..].iter().map(|(n, _)| n.as_str()).collect();
+    eprintln!(
+        "{name}: the model and {} texture{} to put{}",
+        textures.len(),
+        if textures.len() == 1 { "" } else { "s" },
+        if textures.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", textures.join(", "))
+        }
+    );
+    for (old, new) in &placed.rewritten {
+        eprintln!("{name}: texture path {old} -> {new}");
+    }
+    for s in &placed.shared {
+        eprintln!("{name}: {s} is in the map already, with the same bytes");
+    }
+    for r in &placed.replaced {
+        eprintln!(
+            "mdlx: warning: {name}: {r} is in the map with other bytes: replaced by the model's"
+        );
+    }
+    if !placed.missing.is_empty() {
+        eprintln!(
+            "mdlx: warning: {name}: {} texture{} not found beside the model or under --textures, left as the model names {}: {}",
+            placed.missing.len(),
+            if placed.missing.len() == 1 { "" } else { "s" },
+            if placed.missing.len() == 1 { "it" } else { "them" },
+            placed.missing.join(", ")
+        );
+    }
+}
+
+/// What became of the import list, on stderr.
+fn say_imports(c: &mdlx::mpq::ImportChanges) {
+    let Some(list) = &c.list else { return };
+    if let Some(why) = &c.unreadable {
+        eprintln!("mdlx: warning: {list} could not be read, left as it is: {why}");
+        return;
+    }
+    let mut parts = Vec::new();
+    if !c.added.is_empty() {
+        parts.push(format!("{} listed ({})", c.added.len(), c.added.join(", ")));
+    }
+    if !c.removed.is_empty() {
+        parts.push(format!(
+            "{} no longer listed ({})",
+            c.removed.len(),
+            c.removed.join(", ")
+        ));
+    }
+    if !c.renamed.is_empty() {
+        let r: Vec<String> = c
+            .renamed
+            .iter()
+            .map(|(o, n)| format!("{o} -> {n}"))
+            .collect();
+        parts.push(format!("{} renamed ({})", r.len(), r.join(", ")));
+    }
+    if !parts.is_empty() {
+        eprintln!("{list}: {}", parts.join("; "));
+    }
+    if !c.stale.is_empty() {
+        let shown: Vec<&str> = c.stale.iter().take(10).map(String::as_str).collect();
+        eprintln!(
+            "mdlx: warning: {list} lists {} file{} the map does not hold: {}{}",
+            c.stale.len(),
+            if c.stale.len() == 1 { "" } else { "s" },
+            shown.join(", "),
+            if c.stale.len() > 10 { ", ..." } else { "" }
+        );
+    }
 }
 
 #[cfg(test)]

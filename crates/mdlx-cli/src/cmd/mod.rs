@@ -12,6 +12,7 @@ pub(crate) mod gltf_in;
 pub(crate) mod info;
 pub(crate) mod optimize;
 pub(crate) mod pose;
+mod put_model;
 pub(crate) mod render;
 pub(crate) mod roundtrip;
 pub(crate) mod texture;
