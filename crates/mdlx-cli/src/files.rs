@@ -371,8 +371,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// files: each is written to a temporary file and linked into place (a hard link, which
 /// fails rather than replace anything that appeared meanwhile), not synced, no folder
 /// synced, and the input's real path resolved once. A target that exists already (a file,
-/// a link, a special file) goes through [`write_bulk`], which follows links and refuses the
-/// input.
+/// a link, a special file: the link into place fails) goes through [`write_bulk`], which
+/// follows links and refuses the input.
 pub(crate) struct Filling<'a> {
     root: PathBuf,
     input: &'a Path,
@@ -405,9 +405,6 @@ impl<'a> Filling<'a> {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .insert(dir.clone());
-        }
-        if fs::symlink_metadata(&target).is_ok() {
-            return write_bulk(&target, data, self.input);
         }
         let (tmp, mut f) =
             mdlx::output::temporary(&dir, &target).map_err(|e| write_error(&target, &dir, &e))?;

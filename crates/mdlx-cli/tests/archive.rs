@@ -217,3 +217,61 @@ fn update_and_optimize_write_new_maps() {
     };
     assert_eq!(errors(&map), errors(&small), "no new errors");
 }
+
+/// Extraction fills a folder fast, but never the wrong way: a file already there is
+/// replaced whole, a link is followed (it stays a link), the archive itself is never
+/// written over, and extracting twice gives the same files.
+#[cfg(unix)]
+#[test]
+fn extract_over_what_is_there() {
+    let dir = temp_dir("extract-over");
+    let map = archive("tdauth+wc3lib___4_WarChasers.w3m");
+    let out = dir.join("out");
+    let r = mdlx(&["extract", &s(&map), &s(&out), "-q"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let script = std::fs::read(out.join("war3map.j")).unwrap();
+    // A link where a file goes, a stale file where another goes, and the archive itself.
+    let elsewhere = dir.join("elsewhere.j");
+    std::fs::write(&elsewhere, b"old").unwrap();
+    std::fs::remove_file(out.join("war3map.j")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("war3map.j")).unwrap();
+    std::fs::write(out.join("war3map.w3e"), b"stale").unwrap();
+    let copy = out.join("war3map.w3i");
+    std::fs::copy(&map, &copy).unwrap();
+    let r = mdlx(&["extract", &s(&copy), &s(&out), "-q"]);
+    assert_eq!(
+        r.status.code(),
+        Some(1),
+        "the archive's own path is refused"
+    );
+    assert!(
+        stderr(&r).contains("refusing to write over the input"),
+        "{}",
+        stderr(&r)
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&map).unwrap());
+    let r = mdlx(&["extract", &s(&map), &s(&out), "-q"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let link = std::fs::symlink_metadata(out.join("war3map.j")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link stays a link");
+    assert_eq!(
+        std::fs::read(&elsewhere).unwrap(),
+        script,
+        "written through it"
+    );
+    let again = dir.join("again");
+    mdlx(&["extract", &s(&map), &s(&again), "-q"]);
+    assert_eq!(
+        std::fs::read(out.join("war3map.w3e")).unwrap(),
+        std::fs::read(again.join("war3map.w3e")).unwrap()
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "no temporary file left: {leftovers:?}"
+    );
+}
