@@ -83,7 +83,7 @@ impl Archive {
     /// is open).
     ///
     /// With [`Edits::imports`], in a map or campaign: a file put that is not one of the
-    /// map's own ([`is_own_file`](crate::is_own_file)) is listed in its import list, a
+    /// map's own ([`is_own_file`]) is listed in its import list, a
     /// removed one is dropped from it, a renamed one's entry follows it; the list is written
     /// anew only when it changed (an edit of listed files leaves it byte for byte), and
     /// made when the map has none and a file is listed. An import list put by the caller
