@@ -420,6 +420,33 @@ fn m3v_imports(dir: &Path, imp: &[u8]) -> Option<Vec<String>> {
     Some(serde_json::from_slice(&out.stdout).unwrap())
 }
 
+/// The put model opens in the three peers (each reads it and writes it back). Outside CI without
+/// the peers, skipped.
+fn peers_read(dir: &Path, model: &[u8]) {
+    let Some(bin) = std::env::var_os("MDLX_PEERS_BIN").map(PathBuf::from) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "MDLX_PEERS_BIN is not set under CI"
+        );
+        return;
+    };
+    let path = dir.join("put.mdx");
+    std::fs::write(&path, model).unwrap();
+    for peer in ["m3v", "w3m", "wc3rs"] {
+        let out = dir.join(format!("put-{peer}.mdx"));
+        let r = Command::new(bin.join(peer))
+            .arg("convert")
+            .arg(&path)
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            r.status.success() && out.is_file(),
+            "{peer} reads the put model: {r:?}"
+        );
+    }
+}
+
 #[test]
 fn a_model_with_its_textures_into_every_shared_map() {
     let Some(smpq) = smpq() else { return };
@@ -472,6 +499,18 @@ fn a_model_with_its_textures_into_every_shared_map() {
             .collect();
         let want: BTreeSet<String> = fx.textures.keys().map(|n| n.to_string()).collect();
         assert_eq!(paths, want, "{label}: the model's texture paths");
+        // Our check finds no error in it (its source has none), its textures in the map.
+        let member = format!("{}:{MODEL_NAME}", s(&out));
+        let r = mdlx(&["check", &member]);
+        assert!(r.status.success(), "{label}: {}", stderr(&r));
+        assert!(
+            text(&r.stdout).contains("0 errors"),
+            "{label}: {}",
+            text(&r.stdout)
+        );
+        if k == 0 {
+            peers_read(&dir, model);
+        }
 
         // The import list names all four (a map; the plain MPQ archive has none).
         let a = Archive::open(&out).unwrap();
@@ -527,7 +566,7 @@ fn a_model_with_its_textures_into_every_shared_map() {
         maps += 1;
     }
     println!(
-        "put-model: a model and 3 textures put into {maps} archives, each read back by StormLib; war3map.imp read by mdx-m3-viewer in {peer_read} maps; {same_files} other files byte for byte"
+        "put-model: a model and 3 textures put into {maps} archives, each read back by StormLib, checked without error, the model read by mdx-m3-viewer, war3-model and wc3; war3map.imp read by mdx-m3-viewer in {peer_read} maps; {same_files} other files byte for byte"
     );
 }
 
