@@ -120,6 +120,9 @@ impl Archive {
             named += usize::from(self.add_name(name));
         }
         let mut scanned = std::collections::HashSet::new();
+        // Each candidate is looked up once, however many files name it (a map's strings
+        // repeat its paths many times over).
+        let mut tried = std::collections::HashSet::new();
         // What reading may decode in all: a hostile archive can point a thousand blocks at
         // the same few compressed bytes, each claiming megabytes.
         let mut budget = self.file_len().saturating_mul(16).saturating_add(64 << 20);
@@ -160,8 +163,10 @@ impl Archive {
                 strings(&bytes, &mut candidates);
             }
             let before = self.unnamed();
-            for c in &candidates {
-                self.try_name_variants(c);
+            for c in candidates {
+                if tried.insert(c.replace('/', "\\").to_ascii_lowercase()) {
+                    self.try_name_variants(&c);
+                }
             }
             let gained = before - self.unnamed();
             named += gained;
