@@ -80,6 +80,7 @@ pub mod alpha;
 pub mod anim;
 pub mod check;
 pub mod convert;
+pub mod edit;
 pub mod formats;
 #[cfg(feature = "gltf")]
 pub mod gltf;

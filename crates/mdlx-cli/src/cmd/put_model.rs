@@ -11,7 +11,8 @@
 //! goes in as a BLP. A texture not found is left as the model names it and listed (the
 //! game's own textures are found by the game).
 //!
-//! The model keeps its bytes when nothing in it changes and its format is the one `NAME`
+//! The paths are rewritten by [`mdlx::edit::texture_paths`] (a rename by mapping). The
+//! model keeps its bytes when nothing in it changes and its format is the one `NAME`
 //! says; otherwise it is written anew (MDX or MDL, by `NAME`'s extension).
 
 use crate::files;
@@ -70,9 +71,9 @@ pub(crate) fn place(
     // Each path once, however many textures name it: its new name.
     let mut done: HashMap<String, Option<String>> = HashMap::new();
     let mut taken: HashMap<String, PathBuf> = HashMap::new();
-    for i in 0..model.textures.len() {
-        let path = model.textures[i].path.text().into_owned();
-        if path.is_empty() || model.textures[i].replaceable_id != 0 {
+    for t in &model.textures {
+        let path = t.path.text().into_owned();
+        if path.is_empty() || t.replaceable_id != 0 {
             continue;
         }
         let key = path.replace('/', "\\").to_ascii_lowercase();
@@ -82,13 +83,21 @@ pub(crate) fn place(
         }
         // The model names it with `\`, as the game's models do.
         if let Some(new) = done[&key].as_ref().map(|n| n.replace('/', "\\")) {
-            if !new.eq_ignore_ascii_case(&path.replace('/', "\\")) {
-                placed.rewritten.push((path.clone(), new.clone()));
-                model.textures[i].path = new.as_str().into();
+            let pair = (path.clone(), new);
+            if !pair.1.eq_ignore_ascii_case(&path.replace('/', "\\"))
+                && !placed.rewritten.contains(&pair)
+            {
+                placed.rewritten.push(pair);
             }
         }
     }
-    placed.rewritten.dedup();
+    let renamed = mdlx::edit::texture_paths(
+        &mut model,
+        &mdlx::edit::PathEdit::Rename(placed.rewritten.clone()),
+    );
+    if let Some(why) = renamed.refused.first() {
+        bail!("--put-model {name}: {why}");
+    }
     let same_format = mdlx::Format::detect(&bytes) == target;
     let model_bytes = if placed.rewritten.is_empty() && same_format {
         bytes

@@ -1,0 +1,30 @@
+//! Edits modders make to a model, as library functions: each changes the model in place
+//! and returns a [`Report`] of what it changed and what it could not do, so a build script
+//! (or the command line) can say exactly what happened to each file.
+
+mod textures;
+
+pub use textures::{texture_paths, PathEdit};
+
+/// What an edit did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// What was changed, one line each, for people
+    /// (`textures[2]: Textures\A.blp -> war3mapImported\A.blp`).
+    pub changed: Vec<String>,
+    /// What could not be done, one line each, with why.
+    pub refused: Vec<String>,
+}
+
+impl Report {
+    /// True when the edit changed nothing and refused nothing.
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.refused.is_empty()
+    }
+
+    /// Adds another edit's report after this one's.
+    pub fn extend(&mut self, other: Report) {
+        self.changed.extend(other.changed);
+        self.refused.extend(other.refused);
+    }
+}
