@@ -13,7 +13,7 @@ mod text;
 #[cfg(feature = "view")]
 mod view;
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 use std::fmt;
 use std::io::ErrorKind;
 use std::process::ExitCode;
@@ -57,10 +57,21 @@ pub fn usage(message: impl Into<String>) -> anyhow::Error {
 /// Parses the command line; a usage error clap finds is printed in our one form
 /// (`mdlx: error: ...`, then clap's usage and hint) with exit status 2. Help and version
 /// requests print as clap prints them.
+/// The parsed arguments, kept for the verbs that need the order their flags were given in
+/// (`edit`).
+static MATCHES: std::sync::OnceLock<clap::ArgMatches> = std::sync::OnceLock::new();
+
 fn parse_args() -> Result<cli::Cli, ExitCode> {
     use clap::error::ErrorKind as K;
-    match cli::Cli::try_parse() {
-        Ok(args) => Ok(args),
+    use clap::FromArgMatches;
+    let parsed = cli::Cli::command()
+        .try_get_matches()
+        .and_then(|m| cli::Cli::from_arg_matches(&m).map(|c| (c, m)));
+    match parsed {
+        Ok((args, m)) => {
+            let _ = MATCHES.set(m);
+            Ok(args)
+        }
         Err(e) => match e.kind() {
             K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand => {
                 e.exit()
@@ -108,6 +119,12 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
             json,
         } => cmd::archive::ls(&archive, &patterns, long, json),
         cli::Command::Update(a) => cmd::archive::update(&a),
+        cli::Command::Edit(a) => MATCHES
+            .get()
+            .and_then(|m| m.subcommand_matches("edit"))
+            .ok_or_else(|| anyhow::anyhow!("the edit verb's arguments are missing"))
+            .and_then(cli::edit_operations)
+            .and_then(|ops| cmd::edit::run(&ctx, &a, &ops)),
         cli::Command::Extract {
             archive,
             dir,

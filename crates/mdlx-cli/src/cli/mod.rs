@@ -2,7 +2,10 @@
 //! wrong on their own (`--fps 0`, `--time NaN`, `--frames bogus`) are refused while parsing,
 //! so every usage error exits with status 2.
 
+mod edit;
 mod parse;
+
+pub(crate) use edit::{operations as edit_operations, EditArgs};
 
 use clap::{Args, Parser, Subcommand};
 pub(crate) use parse::{format_names, Resize};
@@ -55,7 +58,8 @@ impl Command {
             | Command::Bench { .. }
             | Command::Ls { .. }
             | Command::Extract { .. }
-            | Command::Update(_) => None,
+            | Command::Update(_)
+            | Command::Edit(_) => None,
         }
     }
 }
@@ -92,6 +96,15 @@ pub(crate) enum Command {
     /// cannot survive a change: it is dropped, and said so. OUT is written whole or not at
     /// all, and never over the input.
     Update(UpdateArgs),
+    /// Edit models as modders do, several operations in one run, applied in the order given;
+    /// each says what it changed on stderr, and one that cannot be done is an error naming
+    /// it, with nothing written.
+    ///
+    /// INPUT may be a model, a folder of models, a map or one model inside a map; OUTPUT is
+    /// the edited file, folder or map (the map's other files carried over byte for byte).
+    /// Operations so far: texture paths (`--texture-prefix 'war3mapImported\'`,
+    /// `--texture-strip-folders`, `--texture-rename OLD=NEW`, `--texture-ext blp`).
+    Edit(EditArgs),
     /// Extract the files of an archive into a folder, backslashes in names as folders.
     ///
     /// Each file is written whole or not at all; a file that cannot be read (a sector that

@@ -8,6 +8,7 @@ pub(crate) mod classic;
 pub(crate) mod convert;
 pub(crate) mod convert_dir;
 pub(crate) mod convert_file;
+pub(crate) mod edit;
 pub(crate) mod gltf_in;
 pub(crate) mod info;
 pub(crate) mod optimize;

@@ -1,0 +1,188 @@
+//! `mdlx edit`: operations applied in the order given, over a file, a folder, a map and a
+//! model inside a map; what changed said on stderr; bad operations refused with nothing
+//! written. (The operations themselves are tested over the corpus in the library's
+//! `edit_textures.rs`.)
+
+mod common;
+use common::*;
+use std::path::Path;
+
+fn paths(model: &Path) -> Vec<String> {
+    let data = std::fs::read(model).unwrap();
+    let m = mdlx::read(&data, &mdlx::ReadOptions::default())
+        .unwrap()
+        .model;
+    m.textures
+        .iter()
+        .map(|t| t.path.text().into_owned())
+        .collect()
+}
+
+const E15: &str = "mdx/AMISD666__War3ModelView__test_model__E15__120_.mdx";
+
+#[test]
+fn operations_run_in_the_order_given() {
+    let dir = temp_dir("edit-order");
+    let input = corpus().join(E15);
+    // Strip, then prefix: every texture under the new folder.
+    let a = dir.join("a.mdx");
+    let r = mdlx(&[
+        "edit",
+        &s(&input),
+        &s(&a),
+        "--texture-strip-folders",
+        "--texture-prefix",
+        "war3mapImported\\E15",
+        "--texture-ext",
+        "dds",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(
+        paths(&a),
+        [
+            "war3mapImported\\E15\\AZ_Knife_light12.dds",
+            "war3mapImported\\E15\\RibbonNE1_blue.dds",
+            "war3mapImported\\E15\\Flare.dds"
+        ]
+    );
+    assert!(
+        stderr(&r).contains("textures[1]: Textures\\RibbonNE1_blue.blp -> RibbonNE1_blue.blp"),
+        "{}",
+        stderr(&r)
+    );
+    // Prefix, then strip: the prefix is stripped again.
+    let b = dir.join("b.mdl");
+    let r = mdlx(&[
+        "edit",
+        &s(&input),
+        &s(&b),
+        "--texture-prefix",
+        "war3mapImported\\E15",
+        "--texture-strip-folders",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(
+        paths(&b),
+        ["AZ_Knife_light12.blp", "RibbonNE1_blue.blp", "Flare.blp"]
+    );
+    assert!(
+        text(&std::fs::read(&b).unwrap()).contains("Image \"Flare.blp\""),
+        "MDL by extension"
+    );
+}
+
+#[test]
+fn bad_operations_write_nothing() {
+    let dir = temp_dir("edit-bad");
+    let input = corpus().join(E15);
+    let out = dir.join("out.mdx");
+    let r = mdlx(&[
+        "edit",
+        &s(&input),
+        &s(&out),
+        "--texture-rename",
+        "Textures\\Nope.blp=x.blp",
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        stderr(&r).contains("--texture-rename Textures\\Nope.blp: no texture"),
+        "{}",
+        stderr(&r)
+    );
+    assert!(!out.exists());
+    let r = mdlx(&["edit", &s(&input), &s(&out)]);
+    assert_eq!(r.status.code(), Some(2), "no operation is a usage error");
+    let r = mdlx(&[
+        "edit",
+        &s(&input),
+        &s(&out),
+        "--texture-rename",
+        "no-equals",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    let long = "x".repeat(255);
+    let r = mdlx(&["edit", &s(&input), &s(&out), "--texture-prefix", &long]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        stderr(&r).contains("more than a texture path holds"),
+        "{}",
+        stderr(&r)
+    );
+    assert!(!out.exists());
+    // Nothing changed: the input's bytes.
+    let r = mdlx(&[
+        "edit",
+        &s(&input),
+        &s(&out),
+        "--texture-prefix",
+        "war3mapImported\\",
+    ]);
+    assert!(r.status.success());
+    let r2 = mdlx(&[
+        "edit",
+        &s(&out),
+        &s(dir.join("same.mdx")),
+        "--texture-prefix",
+        "WAR3MAPIMPORTED/",
+    ]);
+    assert!(r2.status.success(), "{}", stderr(&r2));
+    assert_eq!(
+        std::fs::read(dir.join("same.mdx")).unwrap(),
+        std::fs::read(&out).unwrap()
+    );
+}
+
+#[test]
+fn folders_and_maps() {
+    let dir = temp_dir("edit-places");
+    // A folder: every model, mirrored.
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("sub")).unwrap();
+    std::fs::copy(corpus().join(E15), src.join("sub/E15.mdx")).unwrap();
+    std::fs::copy(cube(), src.join("cube.mdx")).unwrap();
+    let out = dir.join("out");
+    let r = mdlx(&["edit", &s(&src), &s(&out), "--texture-ext", "tga"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert!(paths(&out.join("sub/E15.mdx"))
+        .iter()
+        .all(|p| p.ends_with(".tga")));
+    assert!(out.join("cube.mdx").is_file());
+    // A map: its models edited, the map written anew; a dry run writes nothing.
+    let map = shared().join("archives/inwc3+wc3libs__in.w3x");
+    let new = dir.join("new.w3x");
+    let r = mdlx(&[
+        "edit",
+        &s(&map),
+        &s(&new),
+        "--texture-ext",
+        "dds",
+        "--dry-run",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert!(!new.exists());
+    assert!(stderr(&r).contains("46 model(s)"), "{}", stderr(&r));
+    let r = mdlx(&["edit", &s(&map), &s(&new), "--texture-ext", "dds"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let member = format!("{}:XTex.mdx", s(&new));
+    let one = dir.join("xtex.mdx");
+    let r = mdlx(&[
+        "edit",
+        &member,
+        &s(&one),
+        "--texture-prefix",
+        "war3mapImported",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(paths(&one), ["war3mapImported\\Textures\\XTex.dds"]);
+    let a = mdlx::mpq::Archive::open(&new).unwrap();
+    let before = mdlx::mpq::Archive::open(&map).unwrap();
+    // Every file that is no model, byte for byte.
+    for e in before.entries() {
+        let Some(n) = e.known_name else { continue };
+        let lower = n.to_ascii_lowercase();
+        if lower.ends_with(".mdx") || lower.ends_with(".mdl") || lower.starts_with('(') {
+            continue;
+        }
+        assert_eq!(a.read(&n).ok(), before.read(&n).ok(), "{n}");
+    }
+}
