@@ -229,6 +229,9 @@ try {
   const revSeen = await page.evaluate(() => Number(document.body.dataset.revision));
   const broken = edited.replace("FilterMode None,", "FilterMode Nonsense,");
   check("the break applies to the file", broken !== edited, {});
+  // The frame count before the break: the page asks for a frame when the error arrives,
+  // and that frame may come before the banner is read (counting after it raced).
+  f = await shown();
   await fs.writeFile(mdl, broken);
   await page.waitForFunction((r) => Number(document.body.dataset.revision) > r && !document.getElementById("error").hidden,
     { timeout: WAIT, polling: 50 }, revSeen);
@@ -238,7 +241,6 @@ try {
   }));
   const base = path.basename(mdl);
   check("the error banner names file:line:col", banner.at.includes(base) && /:\d+:\d+/.test(banner.at), banner);
-  f = await shown();
   await frameWith({ seq: 1, t: 250 }, f.frames);
   const d = await shown();
   await snap("broken");
