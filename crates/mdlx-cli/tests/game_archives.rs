@@ -5,19 +5,8 @@
 
 mod common;
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn smpq() -> Option<PathBuf> {
-    match std::env::var_os("MDLX_SMPQ") {
-        Some(p) => Some(p.into()),
-        None if std::env::var_os("CI").is_some() => panic!("MDLX_SMPQ is not set under CI"),
-        None => {
-            eprintln!("MDLX_SMPQ not set: skipped (scripts/smpq-judge.sh prepares it)");
-            None
-        }
-    }
-}
 
 /// `ARCHIVE` made by StormLib with one file, `Textures\Cube.blp`, holding `texture`.
 fn game_archive(smpq: &Path, archive: &Path, texture: &Path) {

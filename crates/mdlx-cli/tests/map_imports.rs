@@ -15,17 +15,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn smpq() -> Option<PathBuf> {
-    match std::env::var_os("MDLX_SMPQ") {
-        Some(p) => Some(p.into()),
-        None if std::env::var_os("CI").is_some() => panic!("MDLX_SMPQ is not set under CI"),
-        None => {
-            eprintln!("MDLX_SMPQ not set: skipped (scripts/smpq-judge.sh prepares it)");
-            None
-        }
-    }
-}
-
 fn archives() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(shared().join("archives"))
         .unwrap()

@@ -4,7 +4,7 @@
 //! (the table keeps its size), so the game still finds them by the names it knows.
 
 use super::error::{MpqError, MpqErrorKind};
-use super::imports::{is_own_file, Imports};
+use super::imports::{is_own_file, name_key, Imports};
 use super::write::{ArchiveWriter, EntryName, NewFile, WriteReport};
 use super::{tables, Archive};
 
@@ -147,7 +147,7 @@ impl Archive {
                 continue;
             }
             if let Some(n) = &name {
-                if !seen.insert((n.replace('/', "\\").to_ascii_lowercase(), entry.locale)) {
+                if !seen.insert((name_key(n), entry.locale)) {
                     continue;
                 }
             }

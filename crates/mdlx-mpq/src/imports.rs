@@ -45,8 +45,14 @@ pub struct Import {
     pub path: Vec<u8>,
 }
 
+/// An archive name folded for comparing: lower case, `\` for `/`. Two names with one key
+/// are one file to the game.
+pub fn name_key(name: &str) -> String {
+    name.replace('/', "\\").to_ascii_lowercase()
+}
+
 /// Whether two archive names are one name: any case, `/` and `\` alike.
-pub(crate) fn same_name(a: &str, b: &str) -> bool {
+pub fn same_name(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes().zip(b.bytes()).all(|(x, y)| {
             let fold = |c: u8| {
@@ -263,7 +269,7 @@ fn short(entry: u32, at: usize) -> MpqError {
 /// `war3campaign`, the script under `scripts\`, `conversation.json`, and the archive's
 /// own `(listfile)`, `(attributes)`, `(signature)`.
 pub fn is_own_file(name: &str) -> bool {
-    let lower = name.replace('/', "\\").to_ascii_lowercase();
+    let lower = name_key(name);
     let bare = !lower.contains('\\');
     (bare && (lower.starts_with("war3map") || lower.starts_with("war3campaign")))
         || lower.starts_with('(')

@@ -45,7 +45,9 @@ mod write;
 pub use edit::{Edits, ImportChanges, Rewritten};
 pub use error::{MpqError, MpqErrorKind};
 pub use header::Header;
-pub use imports::{is_own_file, Import, Imports, CUSTOM_CLASSIC, CUSTOM_REFORGED, IMPORTED};
+pub use imports::{
+    is_own_file, name_key, same_name, Import, Imports, CUSTOM_CLASSIC, CUSTOM_REFORGED, IMPORTED,
+};
 pub use write::{ArchiveWriter, Compression, EntryName, NewFile, WriteError, WriteReport};
 
 use source::Source;

@@ -164,7 +164,7 @@ impl Archive {
             }
             let before = self.unnamed();
             for c in candidates {
-                if tried.insert(c.replace('/', "\\").to_ascii_lowercase()) {
+                if tried.insert(crate::name_key(&c)) {
                     self.try_name_variants(&c);
                 }
             }

@@ -12,18 +12,10 @@ use std::process::ExitCode;
 /// Whether `name` matches the pattern: `*` any run, `?` one character, case-insensitive,
 /// `/` and `\` alike.
 pub(crate) fn matches(pattern: &str, name: &str) -> bool {
-    fn norm(s: &str) -> Vec<u8> {
-        s.bytes()
-            .map(|b| {
-                if b == b'/' {
-                    b'\\'
-                } else {
-                    b.to_ascii_lowercase()
-                }
-            })
-            .collect()
-    }
-    let (p, n) = (norm(pattern), norm(name));
+    let (p, n) = (
+        mdlx::mpq::name_key(pattern).into_bytes(),
+        mdlx::mpq::name_key(name).into_bytes(),
+    );
     // Iterative wildcard match, remembering the last `*` to back up to.
     let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
     while j < n.len() {
@@ -110,7 +102,7 @@ pub(crate) fn extract(
     let mut order: Vec<&Entry> = entries.iter().collect();
     order.sort_by_key(|e| (e.locale != 0, e.slot));
     for e in order {
-        if seen.insert(e.name().replace('/', "\\").to_ascii_lowercase()) {
+        if seen.insert(mdlx::mpq::name_key(&e.name())) {
             unique.push(e);
         }
     }
@@ -169,8 +161,7 @@ fn pair(s: &str, what: &str) -> Result<(String, String)> {
 /// Adds `file` to `put`, once: the same name twice is refused unless the bytes are the
 /// same (a texture two models share).
 fn put_once(put: &mut Vec<(String, Vec<u8>)>, file: (String, Vec<u8>)) -> Result<()> {
-    let norm = |s: &str| s.replace('/', "\\").to_ascii_lowercase();
-    match put.iter().find(|(n, _)| norm(n) == norm(&file.0)) {
+    match put.iter().find(|(n, _)| mdlx::mpq::same_name(n, &file.0)) {
         Some((_, data)) if *data == file.1 => Ok(()),
         Some((n, _)) => bail!("`{n}` is put twice, with different contents"),
         None => {

@@ -76,7 +76,7 @@ pub(crate) fn place(
         if path.is_empty() || t.replaceable_id != 0 {
             continue;
         }
-        let key = path.replace('/', "\\").to_ascii_lowercase();
+        let key = mdlx::mpq::name_key(&path);
         if !done.contains_key(&key) {
             let new = texture(&path, dir, &mut finder, &mut taken, archive, &mut placed)?;
             done.insert(key.clone(), new);
@@ -84,9 +84,7 @@ pub(crate) fn place(
         // The model names it with `\`, as the game's models do.
         if let Some(new) = done[&key].as_ref().map(|n| n.replace('/', "\\")) {
             let pair = (path.clone(), new);
-            if !pair.1.eq_ignore_ascii_case(&path.replace('/', "\\"))
-                && !placed.rewritten.contains(&pair)
-            {
+            if !mdlx::mpq::same_name(&pair.1, &path) && !placed.rewritten.contains(&pair) {
                 placed.rewritten.push(pair);
             }
         }
@@ -148,10 +146,9 @@ fn texture(
             .map_err(|e| anyhow::anyhow!("{}: {e}", found.display()))?;
         file_name = format!("{stem}.blp");
     }
-    let imported = path.get(..mdlx::mpq::IMPORTED.len()).is_some_and(|p| {
-        p.replace('/', "\\")
-            .eq_ignore_ascii_case(mdlx::mpq::IMPORTED)
-    });
+    let imported = path
+        .get(..mdlx::mpq::IMPORTED.len())
+        .is_some_and(|p| mdlx::mpq::same_name(p, mdlx::mpq::IMPORTED));
     let sep = if dir.contains('/') { "/" } else { "\\" };
     let mut new = if imported && file_name == named {
         path.replace(['\\', '/'], sep)
@@ -160,7 +157,7 @@ fn texture(
     };
     // Two different files of one name go in as `name`, `name_2`, ...
     let mut n = 1;
-    while let Some(other) = taken.get(&new.replace('/', "\\").to_ascii_lowercase()) {
+    while let Some(other) = taken.get(&mdlx::mpq::name_key(&new)) {
         if *other == found {
             break;
         }
@@ -168,7 +165,7 @@ fn texture(
         let (stem, ext) = file_name.rsplit_once('.').unwrap_or((&file_name, ""));
         new = format!("{dir}{stem}_{n}.{ext}");
     }
-    taken.insert(new.replace('/', "\\").to_ascii_lowercase(), found.clone());
+    taken.insert(mdlx::mpq::name_key(&new), found.clone());
     match archive.read(&new) {
         Ok(b) if b == data => placed.shared.push(new.clone()),
         Ok(_) => {

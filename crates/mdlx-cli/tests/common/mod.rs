@@ -112,3 +112,16 @@ impl AsRef<OsStr> for TempDir {
 pub(crate) fn temp_dir(name: &str) -> TempDir {
     TempDir::new(name)
 }
+
+/// StormLib's `smpq` (`MDLX_SMPQ`, set by `scripts/smpq-judge.sh`), or `None` (the test
+/// skips) outside CI; under CI a missing judge fails the test.
+pub(crate) fn smpq() -> Option<PathBuf> {
+    match std::env::var_os("MDLX_SMPQ") {
+        Some(p) => Some(p.into()),
+        None if std::env::var_os("CI").is_some() => panic!("MDLX_SMPQ is not set under CI"),
+        None => {
+            eprintln!("MDLX_SMPQ not set: skipped (scripts/smpq-judge.sh prepares it)");
+            None
+        }
+    }
+}
