@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{ArgMatches, Args};
-use mdlx::edit::PathEdit;
+use mdlx::edit::{Axis, Edit, PathEdit, SequenceEdit, Transform};
 use std::path::PathBuf;
 
 /// `mdlx edit`'s arguments (its help is the verb's, on [`super::Command::Edit`]).
@@ -28,43 +28,206 @@ pub(crate) struct EditArgs {
     /// Give every texture path this extension (`blp`, `dds`, `tga`).
     #[arg(long, value_name = "EXT")]
     pub(crate) texture_ext: Vec<String>,
+    /// Multiply every length by this factor (vertices, pivots, extents, collision shapes,
+    /// emitter speeds and areas, ribbon heights, light ranges, cameras, move speeds).
+    #[arg(long, value_name = "FACTOR")]
+    pub(crate) scale: Vec<String>,
+    /// Turn the model about an axis through the origin: `DEGREES` (about Z, up) or
+    /// `x:DEGREES`, `y:DEGREES`, `z:DEGREES`; counter-clockwise looking down the axis.
+    #[arg(long, value_name = "[AXIS:]DEGREES", allow_hyphen_values = true)]
+    pub(crate) rotate: Vec<String>,
+    /// Move the model by `X,Y,Z`.
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
+    pub(crate) translate: Vec<String>,
+    /// Move the model so the middle of its vertices is over the origin (X and Y).
+    #[arg(long)]
+    pub(crate) centre: bool,
+    /// Move the model up or down so its lowest vertex is at height 0.
+    #[arg(long)]
+    pub(crate) ground: bool,
+    /// Mirror the model across an axis: `x` (front to back), `y` (left to right: node
+    /// names' Left/Right and L/R are swapped too) or `z`.
+    #[arg(long, value_name = "AXIS")]
+    pub(crate) mirror: Vec<String>,
+    /// Rename a sequence: `OLD=NEW` (a sequence is named by its name, any case, or its index).
+    #[arg(long, value_name = "OLD=NEW")]
+    pub(crate) seq_rename: Vec<String>,
+    /// Delete a sequence and the keys only it plays.
+    #[arg(long, value_name = "SEQUENCE")]
+    pub(crate) seq_delete: Vec<String>,
+    /// Copy a sequence under a new name, after the last one: `SEQUENCE=NEW`.
+    #[arg(long, value_name = "SEQUENCE=NEW")]
+    pub(crate) seq_copy: Vec<String>,
+    /// Move a sequence to a place in the list: `SEQUENCE=INDEX` (0 first).
+    #[arg(long, value_name = "SEQUENCE=INDEX")]
+    pub(crate) seq_move: Vec<String>,
+    /// Play a sequence backwards.
+    #[arg(long, value_name = "SEQUENCE")]
+    pub(crate) seq_reverse: Vec<String>,
+    /// Make a sequence FACTOR times as long, its keys with it: `SEQUENCE=FACTOR`
+    /// (2: half as fast).
+    #[arg(long, value_name = "SEQUENCE=FACTOR")]
+    pub(crate) seq_stretch: Vec<String>,
+    /// Make a sequence loop.
+    #[arg(long, value_name = "SEQUENCE")]
+    pub(crate) seq_loop: Vec<String>,
+    /// Make a sequence play once and hold its last frame.
+    #[arg(long, value_name = "SEQUENCE")]
+    pub(crate) seq_once: Vec<String>,
+    /// Set how rarely the game picks a sequence among its variants: `SEQUENCE=RARITY`.
+    #[arg(long, value_name = "SEQUENCE=RARITY")]
+    pub(crate) seq_rarity: Vec<String>,
+    /// Set the speed (units a second) a sequence's movement was made for: `SEQUENCE=SPEED`.
+    #[arg(long, value_name = "SEQUENCE=SPEED")]
+    pub(crate) seq_move_speed: Vec<String>,
     /// Say what would change; write nothing.
     #[arg(long)]
     pub(crate) dry_run: bool,
 }
 
-/// The operations of `m` (the `edit` verb's matches) in the order they were given.
-pub(crate) fn operations(m: &ArgMatches) -> Result<Vec<PathEdit>> {
-    let mut ops: Vec<(usize, PathEdit)> = Vec::new();
-    let values = |id: &str| -> Vec<(usize, String)> {
-        match (m.indices_of(id), m.get_many::<String>(id)) {
-            (Some(i), Some(v)) => i.zip(v.cloned()).collect(),
-            _ => Vec::new(),
+fn usage(flag: &str, what: &str, v: &str) -> anyhow::Error {
+    crate::Usage(format!("--{flag} takes {what}, not `{v}`")).into()
+}
+
+/// `A=B`, both given.
+fn pair<'a>(flag: &str, what: &str, v: &'a str) -> Result<(&'a str, &'a str)> {
+    v.split_once('=')
+        .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+        .ok_or_else(|| usage(flag, what, v))
+}
+
+/// `A=NUMBER`.
+fn number<T: std::str::FromStr>(flag: &str, what: &str, v: &str) -> Result<(String, T)> {
+    let (a, b) = pair(flag, what, v)?;
+    let n = b.trim().parse().map_err(|_| usage(flag, what, v))?;
+    Ok((a.to_string(), n))
+}
+
+fn axis(flag: &str, v: &str) -> Result<Axis> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "x" => Ok(Axis::X),
+        "y" => Ok(Axis::Y),
+        "z" => Ok(Axis::Z),
+        _ => Err(usage(flag, "an axis: x, y or z", v)),
+    }
+}
+
+/// One operation from its flag's value.
+fn operation(id: &str, v: String) -> Result<Edit> {
+    let flag = id.replace('_', "-");
+    let f = flag.as_str();
+    let seq = |e: SequenceEdit| Ok(Edit::Sequence(e));
+    match id {
+        "texture_prefix" => Ok(Edit::Textures(PathEdit::Prefix(v))),
+        "texture_ext" => Ok(Edit::Textures(PathEdit::Extension(v))),
+        "texture_rename" => {
+            let (old, new) = pair(f, "OLD=NEW", &v)?;
+            let pairs = vec![(old.to_string(), new.to_string())];
+            Ok(Edit::Textures(PathEdit::Rename(pairs)))
         }
-    };
-    for (i, v) in values("texture_prefix") {
-        ops.push((i, PathEdit::Prefix(v)));
+        "scale" => {
+            let s: f32 = v.trim().parse().map_err(|_| usage(f, "a number", &v))?;
+            Ok(Edit::Transform(Transform::Scale(s)))
+        }
+        "rotate" => {
+            let (a, d) = v.split_once(':').unwrap_or(("z", &v));
+            let degrees: f32 = d
+                .trim()
+                .parse()
+                .map_err(|_| usage(f, "[AXIS:]DEGREES", &v))?;
+            let axis = axis(f, a)?;
+            Ok(Edit::Transform(Transform::Rotate { axis, degrees }))
+        }
+        "translate" => {
+            let n: Vec<f32> = (v.split(','))
+                .map(|x| x.trim().parse())
+                .collect::<Result<_, _>>()
+                .map_err(|_| usage(f, "X,Y,Z", &v))?;
+            let [x, y, z] = n[..] else {
+                return Err(usage(f, "X,Y,Z", &v));
+            };
+            Ok(Edit::Transform(Transform::Translate([x, y, z])))
+        }
+        "mirror" => Ok(Edit::Transform(Transform::Mirror(axis(f, &v)?))),
+        "seq_rename" => {
+            let (which, to) = pair(f, "OLD=NEW", &v)?;
+            let (which, to) = (which.to_string(), to.to_string());
+            seq(SequenceEdit::Rename { which, to })
+        }
+        "seq_delete" => seq(SequenceEdit::Delete(v)),
+        "seq_reverse" => seq(SequenceEdit::Reverse(v)),
+        "seq_loop" | "seq_once" => seq(SequenceEdit::Looping {
+            which: v,
+            looping: id == "seq_loop",
+        }),
+        "seq_copy" => {
+            let (which, name) = pair(f, "SEQUENCE=NEW", &v)?;
+            let (which, name) = (which.to_string(), name.to_string());
+            seq(SequenceEdit::Duplicate { which, name })
+        }
+        "seq_move" => {
+            let (which, to) = number(f, "SEQUENCE=INDEX", &v)?;
+            seq(SequenceEdit::Move { which, to })
+        }
+        "seq_stretch" => {
+            let (which, factor) = number(f, "SEQUENCE=FACTOR", &v)?;
+            seq(SequenceEdit::Stretch { which, factor })
+        }
+        "seq_rarity" => {
+            let (which, rarity) = number(f, "SEQUENCE=RARITY", &v)?;
+            seq(SequenceEdit::Rarity { which, rarity })
+        }
+        "seq_move_speed" => {
+            let (which, speed) = number(f, "SEQUENCE=SPEED", &v)?;
+            seq(SequenceEdit::MoveSpeed { which, speed })
+        }
+        _ => unreachable!("no operation {id}"),
     }
-    for (i, v) in values("texture_ext") {
-        ops.push((i, PathEdit::Extension(v)));
+}
+
+/// The flags that take a value, one operation each time they are given.
+const VALUED: &[&str] = &[
+    "texture_prefix",
+    "texture_ext",
+    "texture_rename",
+    "scale",
+    "rotate",
+    "translate",
+    "mirror",
+    "seq_rename",
+    "seq_delete",
+    "seq_copy",
+    "seq_move",
+    "seq_reverse",
+    "seq_stretch",
+    "seq_loop",
+    "seq_once",
+    "seq_rarity",
+    "seq_move_speed",
+];
+
+/// The operations of `m` (the `edit` verb's matches) in the order they were given.
+pub(crate) fn operations(m: &ArgMatches) -> Result<Vec<Edit>> {
+    let mut ops: Vec<(usize, Edit)> = Vec::new();
+    for id in VALUED {
+        if let (Some(i), Some(v)) = (m.indices_of(id), m.get_many::<String>(id)) {
+            for (i, v) in i.zip(v.cloned()) {
+                ops.push((i, operation(id, v)?));
+            }
+        }
     }
-    for (i, v) in values("texture_rename") {
-        let Some((old, new)) = v
-            .split_once('=')
-            .filter(|(a, b)| !a.is_empty() && !b.is_empty())
-        else {
-            return Err(crate::Usage(format!("--texture-rename takes OLD=NEW, not `{v}`")).into());
-        };
-        ops.push((
-            i,
-            PathEdit::Rename(vec![(old.to_string(), new.to_string())]),
-        ));
-    }
-    if m.get_flag("texture_strip_folders") {
-        ops.push((
-            m.index_of("texture_strip_folders").unwrap_or(0),
-            PathEdit::StripFolders,
-        ));
+    let flags = [
+        (
+            "texture_strip_folders",
+            Edit::Textures(PathEdit::StripFolders),
+        ),
+        ("centre", Edit::Transform(Transform::Centre)),
+        ("ground", Edit::Transform(Transform::Ground)),
+    ];
+    for (id, op) in flags {
+        if m.get_flag(id) {
+            ops.push((m.index_of(id).unwrap_or(0), op));
+        }
     }
     ops.sort_by_key(|(i, _)| *i);
     if ops.is_empty() {

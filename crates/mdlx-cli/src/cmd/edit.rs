@@ -9,7 +9,7 @@
 use crate::cli::EditArgs;
 use crate::{files, Ctx, Usage};
 use anyhow::{bail, Context, Result};
-use mdlx::edit::{texture_paths, PathEdit, Report};
+use mdlx::edit::{Edit, PathEdit, Report};
 use mdlx::Format;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -40,7 +40,7 @@ fn format_for(output: &Path, data: &[u8]) -> Result<Format> {
     }
 }
 
-fn edit_one(ctx: &Ctx, input: &Path, output: &Path, ops: &[PathEdit]) -> Result<Edited> {
+fn edit_one(ctx: &Ctx, input: &Path, output: &Path, ops: &[Edit]) -> Result<Edited> {
     let data = files::read(input)?;
     let format = format_for(output, &data)?;
     let loaded = mdlx::read(&data, &crate::input::read_options(ctx, input))
@@ -49,7 +49,7 @@ fn edit_one(ctx: &Ctx, input: &Path, output: &Path, ops: &[PathEdit]) -> Result<
     let mut report = Report::default();
     let mut hit = Vec::with_capacity(ops.len());
     for op in ops {
-        let r = texture_paths(&mut model, op);
+        let r = mdlx::edit::apply(&mut model, op);
         hit.push(!r.changed.is_empty());
         report.extend(r);
     }
@@ -67,9 +67,9 @@ fn edit_one(ctx: &Ctx, input: &Path, output: &Path, ops: &[PathEdit]) -> Result<
 }
 
 /// A rename no model matched: the user named a path that is not there.
-fn check_renames(ops: &[PathEdit], hit: &[bool], what: &str) -> Result<()> {
+fn check_renames(ops: &[Edit], hit: &[bool], what: &str) -> Result<()> {
     for (op, hit) in ops.iter().zip(hit) {
-        if let (PathEdit::Rename(pairs), false) = (op, hit) {
+        if let (Edit::Textures(PathEdit::Rename(pairs)), false) = (op, hit) {
             let old = pairs.first().map_or("", |p| p.0.as_str());
             bail!("--texture-rename {old}: no texture of {what} has that path (nothing written)");
         }
@@ -84,7 +84,7 @@ fn say(shown: &str, report: &Report) {
 }
 
 /// `mdlx edit`.
-pub(crate) fn run(ctx: &Ctx, args: &EditArgs, ops: &[PathEdit]) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &EditArgs, ops: &[Edit]) -> Result<ExitCode> {
     let input = args.input.as_path();
     if crate::archive::split(input).is_none() && crate::archive::is_archive(input) {
         return map(ctx, args, ops);
@@ -140,7 +140,7 @@ pub(crate) fn run(ctx: &Ctx, args: &EditArgs, ops: &[PathEdit]) -> Result<ExitCo
 }
 
 /// Every model of a map edited and put back into a new map.
-fn map(ctx: &Ctx, args: &EditArgs, ops: &[PathEdit]) -> Result<ExitCode> {
+fn map(ctx: &Ctx, args: &EditArgs, ops: &[Edit]) -> Result<ExitCode> {
     let input = args.input.as_path();
     let archive = crate::archive::open(input)?;
     let members = crate::archive::members(input, &["mdx", "mdl"])?;

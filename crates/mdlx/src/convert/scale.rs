@@ -49,6 +49,10 @@ fn v3(v: &mut [f32; 3], s: f32) {
 }
 
 fn extent(e: &mut Extent, s: f32) {
+    // An empty box (exporters write min +3.4e38, max -3.4e38) stays empty, not infinite.
+    if (0..3).any(|i| e.min[i] > e.max[i]) {
+        return;
+    }
     v3(&mut e.min, s);
     v3(&mut e.max, s);
     e.radius *= s;

@@ -2,9 +2,35 @@
 //! and returns a [`Report`] of what it changed and what it could not do, so a build script
 //! (or the command line) can say exactly what happened to each file.
 
+mod names;
+mod sequences;
 mod textures;
+mod timeline;
+mod transform;
 
+pub use sequences::{sequences, SequenceEdit};
 pub use textures::{texture_paths, PathEdit};
+pub use transform::{transform, Axis, Transform};
+
+/// Any one edit, for a list of them applied in order ([`apply`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// See [`texture_paths`].
+    Textures(PathEdit),
+    /// See [`sequences`].
+    Sequence(SequenceEdit),
+    /// See [`transform`].
+    Transform(Transform),
+}
+
+/// Applies one edit.
+pub fn apply(model: &mut crate::model::Model, edit: &Edit) -> Report {
+    match edit {
+        Edit::Textures(e) => texture_paths(model, e),
+        Edit::Sequence(e) => sequences(model, e),
+        Edit::Transform(e) => transform(model, e),
+    }
+}
 
 /// What an edit did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
