@@ -186,3 +186,134 @@ fn folders_and_maps() {
         assert_eq!(a.read(&n).ok(), before.read(&n).ok(), "{n}");
     }
 }
+
+fn model(path: &Path) -> mdlx::Model {
+    mdlx::read(&std::fs::read(path).unwrap(), &mdlx::ReadOptions::default())
+        .unwrap()
+        .model
+}
+
+#[test]
+fn transforms_and_sequences_in_the_order_given() {
+    let dir = temp_dir("edit-moves");
+    let cube = cube();
+    let source = model(Path::new(&cube));
+    let v0 = source.geosets[0].vertices[0];
+    // Scale then move, and move then scale: the order shows in where a vertex lands.
+    let a = dir.join("a.mdx");
+    let r = mdlx(&[
+        "edit",
+        &cube,
+        &s(&a),
+        "--scale",
+        "2",
+        "--translate",
+        "1,0,-3",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(
+        model(&a).geosets[0].vertices[0],
+        [v0[0] * 2.0 + 1.0, v0[1] * 2.0, v0[2] * 2.0 - 3.0]
+    );
+    let b = dir.join("b.mdx");
+    let r = mdlx(&[
+        "edit",
+        &cube,
+        &s(&b),
+        "--translate",
+        "1,0,-3",
+        "--scale",
+        "2",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(
+        model(&b).geosets[0].vertices[0],
+        [(v0[0] + 1.0) * 2.0, v0[1] * 2.0, (v0[2] - 3.0) * 2.0]
+    );
+    // A quarter turn about Z, then sequences: renamed, reversed, copied, stretched.
+    let c = dir.join("c.mdl");
+    let r = mdlx(&[
+        "edit",
+        &cube,
+        &s(&c),
+        "--rotate",
+        "90",
+        "--seq-rename",
+        "stand=Stand Ready",
+        "--seq-reverse",
+        "Spin",
+        "--seq-copy",
+        "Spin=Spin Slow",
+        "--seq-stretch",
+        "Spin Slow=2",
+        "--seq-once",
+        "Spin Slow",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let m = model(&c);
+    assert_eq!(m.geosets[0].vertices[0], [-v0[1], v0[0], v0[2]]);
+    let names: Vec<String> = m.sequences.iter().map(|q| q.name.text().into()).collect();
+    assert_eq!(names, ["Stand Ready", "Spin", "Spin Slow"]);
+    assert_eq!(m.sequences[2].length(), 2 * source.sequences[1].length());
+    assert!(!m.sequences[2].is_looping());
+    let said = stderr(&r);
+    for line in [
+        "turned 90 degrees about Z",
+        "sequence \"Stand\" renamed \"Stand Ready\"",
+        "sequence \"Spin\" reversed",
+        "sequence \"Spin Slow\" plays once",
+    ] {
+        assert!(said.contains(line), "{line}: {said}");
+    }
+    // The result checks as cleanly as its source.
+    let before = mdlx(&["check", "-q", &cube]);
+    let after = mdlx(&["check", "-q", &s(&c)]);
+    assert_eq!(
+        after.status.code(),
+        before.status.code(),
+        "{}",
+        text(&after.stdout)
+    );
+}
+
+#[test]
+fn what_is_not_there_is_named_and_nothing_written() {
+    let dir = temp_dir("edit-missing");
+    let cube = cube();
+    let out = dir.join("out.mdx");
+    let r = mdlx(&[
+        "edit",
+        &cube,
+        &s(&out),
+        "--scale",
+        "2",
+        "--seq-reverse",
+        "Walk",
+    ]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("no sequence \"Walk\"; the model has 0: Stand, 1: Spin"),
+        "{}",
+        stderr(&r)
+    );
+    assert!(!out.exists());
+    let r = mdlx(&["edit", &cube, &s(&out), "--scale", "0"]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("a scale must be above 0"),
+        "{}",
+        stderr(&r)
+    );
+    for bad in [
+        ["--mirror", "w"],
+        ["--rotate", "x:ninety"],
+        ["--translate", "1,2"],
+        ["--seq-stretch", "Spin"],
+        ["--seq-move", "Spin=first"],
+    ] {
+        let r = mdlx(&["edit", &cube, &s(&out), bad[0], bad[1]]);
+        assert_eq!(r.status.code(), Some(2), "{bad:?}: {}", stderr(&r));
+        assert!(stderr(&r).contains(bad[0]), "{bad:?}: {}", stderr(&r));
+    }
+    assert!(!out.exists());
+}

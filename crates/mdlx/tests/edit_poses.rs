@@ -86,6 +86,8 @@ struct Outcome {
     written: Vec<(PathBuf, usize)>,
     proofs: usize,
     refused: usize,
+    /// Poses off because a turn met uneven scaling (which the report says).
+    uneven: Vec<String>,
 }
 
 /// A motion: its name, the edit, and where it takes a point.
@@ -147,7 +149,7 @@ fn prove_motions(label: &str, src: &Model, size: f64, out: &mut Outcome) {
                 let scale = if name == "scale 2.5" { 2.5 } else { 1.0 };
                 match worst(&want, &got) {
                     Some(w) if w <= TOLERANCE * size * scale => out.proofs += 1,
-                    _ if uneven => {}
+                    _ if uneven => out.uneven.push(format!("{label}: {name}")),
                     w => out.failures.push(format!(
                         "{label}: {name}: sequence {s} at {t:.2}: worst {w:?} (size {size:.1})"
                     )),
@@ -267,6 +269,7 @@ fn one(label: &str, src: &Model, dir: &Path, index: usize) -> Outcome {
         written: Vec::new(),
         proofs: 0,
         refused: 0,
+        uneven: Vec::new(),
     };
     let size = common::judges::model_size(src);
     prove_motions(label, src, size, &mut out);
@@ -361,6 +364,12 @@ fn transforms_and_sequence_edits_pose_as_they_say() {
         failures.len(),
         new_errors.len(),
         written.len()
+    );
+    let mut uneven: Vec<&String> = results.iter().flat_map(|r| &r.uneven).collect();
+    uneven.dedup();
+    println!(
+        "edit_poses: {} model(s) off after a turn, each reported as uneven scaling: {uneven:?}",
+        uneven.len()
     );
     for f in failures.iter().take(30) {
         println!("  pose: {f}");

@@ -103,7 +103,11 @@ pub(crate) enum Command {
     /// INPUT may be a model, a folder of models, a map or one model inside a map; OUTPUT is
     /// the edited file, folder or map (the map's other files carried over byte for byte).
     /// Operations so far: texture paths (`--texture-prefix 'war3mapImported\'`,
-    /// `--texture-strip-folders`, `--texture-rename OLD=NEW`, `--texture-ext blp`).
+    /// `--texture-strip-folders`, `--texture-rename OLD=NEW`, `--texture-ext blp`); the
+    /// whole model moved (`--scale`, `--rotate`, `--translate`, `--centre`, `--ground`,
+    /// `--mirror`); sequences (`--seq-rename`, `--seq-delete`, `--seq-copy`, `--seq-move`,
+    /// `--seq-reverse`, `--seq-stretch`, `--seq-loop`, `--seq-once`, `--seq-rarity`,
+    /// `--seq-move-speed`), a sequence named by its name (any case) or its index.
     Edit(EditArgs),
     /// Extract the files of an archive into a folder, backslashes in names as folders.
     ///
