@@ -317,3 +317,60 @@ fn what_is_not_there_is_named_and_nothing_written() {
     }
     assert!(!out.exists());
 }
+
+#[test]
+fn animations_from_another_model() {
+    let dir = temp_dir("edit-transfer");
+    let target = corpus().join("mdx/Bergi-bear__KonosubaWC3__map.w3x__KazumaA01.mdx");
+    let source = corpus().join(
+        "mdx/dbz-tribute-reforged__dbz-tribute-reforged__maps__Tribute_Reforged.w3x__videl.mdx",
+    );
+    let before = model(&target);
+    let out = dir.join("out.mdx");
+    let r = mdlx(&[
+        "edit",
+        &s(&target),
+        &s(&out),
+        "--anim-from",
+        &s(&source),
+        "--anim-seq",
+        "walk",
+        "--anim-seq",
+        "Stand Ready",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let m = model(&out);
+    let names: Vec<String> = m.sequences.iter().map(|q| q.name.text().into()).collect();
+    assert_eq!(names.len(), before.sequences.len() + 2);
+    assert_eq!(names[names.len() - 2..], ["Walk", "Stand Ready"]);
+    let said = stderr(&r);
+    assert!(said.contains("33 of 41 target bones"), "{said}");
+    assert!(
+        said.contains("unpaired (they hold their Stand pose): bone_new20"),
+        "{said}"
+    );
+    // Names that match nothing: an error naming them, nothing written.
+    let bad = dir.join("bad.mdx");
+    for (args, says) in [
+        (
+            vec!["--anim-seq", "Nope"],
+            "the source: no sequence \"Nope\"",
+        ),
+        (
+            vec!["--bone", "Nope=bone_new0"],
+            "the target has no node \"Nope\"",
+        ),
+        (
+            vec!["--bone", "bone_new0=Nope"],
+            "the source has no node \"Nope\"",
+        ),
+    ] {
+        let (t, b, src) = (s(&target), s(&bad), s(&source));
+        let mut all = vec!["edit", &t, &b, "--anim-from", &src];
+        all.extend(args);
+        let r = mdlx(&all);
+        assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+        assert!(stderr(&r).contains(says), "{says}: {}", stderr(&r));
+        assert!(!bad.exists());
+    }
+}

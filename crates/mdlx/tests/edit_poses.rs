@@ -316,42 +316,16 @@ fn peer_failures(bin: &Path, peer: &str, dir: &Path) -> BTreeMap<String, String>
 
 #[test]
 fn transforms_and_sequence_edits_pose_as_they_say() {
-    let rows: Vec<(usize, common::ManifestRow)> = common::model_rows()
-        .into_iter()
-        .enumerate()
-        .filter(|(_, r)| !r.notes.contains("alpha"))
-        .collect();
     let dir = common::judges::out_dir("edit-poses");
     let srcdir = dir.join("sources");
     std::fs::create_dir_all(&srcdir).unwrap();
     let outdir = dir.join("edited");
     std::fs::create_dir_all(&outdir).unwrap();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Outcome> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((i, row)) = rows.get(k) else { break };
-                        let data = common::read_row(row);
-                        let Ok(loaded) = mdlx::read(&data, &mdlx::ReadOptions::default()) else {
-                            continue;
-                        };
-                        if row.format == "mdx" {
-                            std::fs::write(srcdir.join(format!("{i:04}.mdx")), &data).unwrap();
-                        }
-                        mine.push(one(&row.local_path, &loaded.model, &outdir, *i));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
+    let results: Vec<Outcome> = common::over_models(|i, row, data, model| {
+        if row.format == "mdx" {
+            std::fs::write(srcdir.join(format!("{i:04}.mdx")), data).unwrap();
+        }
+        Some(one(&row.local_path, &model, &outdir, i))
     });
     let failures: Vec<&String> = results.iter().flat_map(|r| &r.failures).collect();
     let new_errors: Vec<&String> = results.iter().flat_map(|r| &r.new_errors).collect();

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{ArgMatches, Args};
-use mdlx::edit::{Axis, Edit, PathEdit, SequenceEdit, Transform};
+use mdlx::edit::{Axis, Edit, PathEdit, SequenceEdit, Transfer, Transform};
 use std::path::PathBuf;
 
 /// `mdlx edit`'s arguments (its help is the verb's, on [`super::Command::Edit`]).
@@ -49,6 +49,28 @@ pub(crate) struct EditArgs {
     /// names' Left/Right and L/R are swapped too) or `z`.
     #[arg(long, value_name = "AXIS")]
     pub(crate) mirror: Vec<String>,
+    /// Recompute every extent (the model's, each geoset's and each sequence's, over the
+    /// poses each sequence reaches), as the game culls and selects by them: after a turn,
+    /// a move or sequence edits.
+    #[arg(long)]
+    pub(crate) extents: bool,
+    /// Copy sequences from another model (any format the tool reads), bone by bone: bones,
+    /// helpers and attachments pair by name (any case, `_`, `-`, `.` and spaces alike,
+    /// Left/Right as L/R); the new sequences go after this model's; whatever the source
+    /// does not drive holds this model's Stand pose. Unpaired bones are said.
+    #[arg(long, value_name = "MODEL")]
+    pub(crate) anim_from: Vec<PathBuf>,
+    /// With --anim-from: the sequence to take (name or index; several times for several);
+    /// without, every sequence.
+    #[arg(long, value_name = "SEQUENCE")]
+    pub(crate) anim_seq: Vec<String>,
+    /// With --anim-from: this model's sequences of the same names go first.
+    #[arg(long)]
+    pub(crate) anim_replace: bool,
+    /// With --anim-from: a bone of this model that pairs with a source bone of another
+    /// name: `TARGET=SOURCE`.
+    #[arg(long, value_name = "TARGET=SOURCE")]
+    pub(crate) bone: Vec<String>,
     /// Rename a sequence: `OLD=NEW` (a sequence is named by its name, any case, or its index).
     #[arg(long, value_name = "OLD=NEW")]
     pub(crate) seq_rename: Vec<String>,
@@ -185,6 +207,28 @@ fn operation(id: &str, v: String) -> Result<Edit> {
     }
 }
 
+/// `--anim-from PATH` with the options that go with it.
+fn transfer(m: &ArgMatches, path: &std::path::Path) -> Result<Edit> {
+    let data = crate::files::read(path)?;
+    let source = mdlx::read(&data, &mdlx::ReadOptions::default())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        .model;
+    let strings = |id: &str| -> Vec<String> {
+        m.get_many::<String>(id)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    let pairs = (strings("bone").iter())
+        .map(|v| pair("bone", "TARGET=SOURCE", v).map(|(a, b)| (a.to_string(), b.to_string())))
+        .collect::<Result<_>>()?;
+    Ok(Edit::Transfer(Box::new(Transfer {
+        source,
+        sequences: strings("anim_seq"),
+        replace: m.get_flag("anim_replace"),
+        pairs,
+    })))
+}
+
 /// The flags that take a value, one operation each time they are given.
 const VALUED: &[&str] = &[
     "texture_prefix",
@@ -223,10 +267,19 @@ pub(crate) fn operations(m: &ArgMatches) -> Result<Vec<Edit>> {
         ),
         ("centre", Edit::Transform(Transform::Centre)),
         ("ground", Edit::Transform(Transform::Ground)),
+        ("extents", Edit::Extents),
     ];
     for (id, op) in flags {
         if m.get_flag(id) {
             ops.push((m.index_of(id).unwrap_or(0), op));
+        }
+    }
+    if let (Some(i), Some(v)) = (
+        m.indices_of("anim_from"),
+        m.get_many::<PathBuf>("anim_from"),
+    ) {
+        for (i, path) in i.zip(v) {
+            ops.push((i, transfer(m, path)?));
         }
     }
     ops.sort_by_key(|(i, _)| *i);

@@ -46,12 +46,14 @@
 //!   axis to the viewer (locked Y or Z: turning only about that axis); without one, it
 //!   keeps its animated rotation and [`Pose::billboards_ignored`] counts it.
 
+pub mod extents;
 pub mod math;
 pub mod mesh;
 pub mod sample;
 mod sequence;
 pub mod skeleton;
 
+pub use extents::recompute_extents;
 pub use mesh::{geoset_alphas, posed_geosets, PosedGeoset};
 pub use sample::{AnimTime, Clock, TrackValue, Window};
 pub use sequence::NoSuchSequence;

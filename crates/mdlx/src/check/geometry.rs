@@ -63,6 +63,9 @@ pub(crate) fn geosets(m: &Model, f: &mut Findings) {
     for (i, g) in m.geosets.iter().enumerate() {
         geoset(m, f, i, g);
     }
+    for (at, msg) in stale_extents(m) {
+        f.add(&STALE_EXTENT, &at, msg);
+    }
     let nodes = m.node_count();
     if m.pivot_points.len() != nodes {
         let msg = format!(
@@ -215,4 +218,50 @@ fn faces(f: &mut Findings, at: &At, g: &Geoset) {
         let msg = format!("{dup} triangles (the first is triangle {t}) repeat an earlier one and flicker against it: remove them");
         f.add(&DUPLICATE_TRIANGLE, &at.sub("faces"), msg);
     }
+}
+
+/// The box of some points (the finite ones), or `None` without one.
+fn bounds<'a>(points: impl Iterator<Item = &'a [f32; 3]>) -> Option<([f32; 3], [f32; 3])> {
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    for p in points.filter(|p| finite(&p[..])) {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    (lo[0] <= hi[0]).then_some((lo, hi))
+}
+
+/// The extents that do not hold the rest-pose vertices they bound, within a thousandth of
+/// their size: each geoset's, and the model's (every geoset's). An extent that is not
+/// finite or runs backwards is another rule's.
+pub(crate) fn stale_extents(m: &Model) -> Vec<(At, String)> {
+    let holds = |e: &Extent, (lo, hi): ([f32; 3], [f32; 3])| {
+        let size: f32 = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f32>().sqrt();
+        let tol = 1e-3 * size.max(1.0);
+        let odd = !finite(&e.min) || !finite(&e.max) || (0..3).any(|k| e.max[k] < e.min[k]);
+        odd || (0..3).all(|k| e.min[k] <= lo[k] + tol && e.max[k] >= hi[k] - tol)
+    };
+    let say = |e: &Extent, (lo, hi): ([f32; 3], [f32; 3]), what: &str| {
+        format!(
+            "{:?} to {:?} does not hold {what}, {lo:?} to {hi:?}: recompute the extents (--fix)",
+            e.min, e.max
+        )
+    };
+    let mut out = Vec::new();
+    for (i, g) in m.geosets.iter().enumerate() {
+        if let Some(b) = bounds(g.vertices.iter()) {
+            if !holds(&g.extent, b) {
+                let at = At::record("geosets", i, None).sub("extent");
+                out.push((at, say(&g.extent, b, "its vertices")));
+            }
+        }
+    }
+    if let Some(b) = bounds(m.geosets.iter().flat_map(|g| &g.vertices)) {
+        if !holds(&m.info.extent, b) {
+            let msg = say(&m.info.extent, b, "every geoset's vertices");
+            out.push((At::model().sub("info.extent"), msg));
+        }
+    }
+    out
 }

@@ -112,6 +112,9 @@ rules! {
         "the model names an animation file; the game ignores it and it should be empty";
     NEGATIVE_EXTENT "negative-extent" Warning false "m3v testExtent"
         "an extent's minimum is above its maximum on some axis";
+    STALE_EXTENT "stale-extent" Warning true
+        "mdlx: the game culls and selects a model by its extents; neither tool looks"
+        "an extent does not hold the vertices it bounds (a geoset's at rest, or every geoset's for the model's): the model vanishes at the screen's edge or cannot be clicked";
     NOT_FINITE "not-finite" Error false
         "mdlx: NaN or infinite numbers make the game drop the mesh or the node; neither tool looks"
         "a number is NaN or infinite (vertices, normals, pivots, extents, keys)";

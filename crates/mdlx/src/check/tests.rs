@@ -161,6 +161,13 @@ fn cases() -> Vec<(&'static str, Edit, Option<Edit>)> {
     all.extend(geoset_cases());
     all.extend(face_and_track_cases());
     all.extend(node_cases());
+    // An extent that no longer holds its vertices; a thousandth of the size over is not.
+    let stale: (&'static str, Edit, Option<Edit>) = (
+        "stale-extent",
+        |m| g(m).vertices[1][0] = 2.0,
+        Some(|m| g(m).vertices[1][0] = 1.0005),
+    );
+    all.push(stale);
     all
 }
 

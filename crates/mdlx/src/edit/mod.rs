@@ -2,14 +2,17 @@
 //! and returns a [`Report`] of what it changed and what it could not do, so a build script
 //! (or the command line) can say exactly what happened to each file.
 
+mod lift;
 mod names;
 mod sequences;
 mod textures;
 mod timeline;
+mod transfer;
 mod transform;
 
 pub use sequences::{sequences, SequenceEdit};
 pub use textures::{texture_paths, PathEdit};
+pub use transfer::{transfer, Transfer};
 pub use transform::{transform, Axis, Transform};
 
 /// Any one edit, for a list of them applied in order ([`apply`]).
@@ -21,6 +24,10 @@ pub enum Edit {
     Sequence(SequenceEdit),
     /// See [`transform`].
     Transform(Transform),
+    /// Every extent recomputed from the poses: see [`crate::anim::extents`].
+    Extents,
+    /// See [`transfer`].
+    Transfer(Box<Transfer>),
 }
 
 /// Applies one edit.
@@ -29,6 +36,8 @@ pub fn apply(model: &mut crate::model::Model, edit: &Edit) -> Report {
         Edit::Textures(e) => texture_paths(model, e),
         Edit::Sequence(e) => sequences(model, e),
         Edit::Transform(e) => transform(model, e),
+        Edit::Extents => extents(model),
+        Edit::Transfer(t) => transfer(model, t),
     }
 }
 
@@ -53,4 +62,20 @@ impl Report {
         self.changed.extend(other.changed);
         self.refused.extend(other.refused);
     }
+}
+
+/// [`crate::anim::recompute_extents`], reported.
+fn extents(model: &mut crate::model::Model) -> Report {
+    let mut report = Report::default();
+    if crate::anim::recompute_extents(model) {
+        let e = model.info.extent;
+        report.changed.push(format!(
+            "extents recomputed ({} geosets, {} sequences): the model's now {:?} to {:?}",
+            model.geosets.len(),
+            model.sequences.len(),
+            e.min,
+            e.max
+        ));
+    }
+    report
 }

@@ -299,3 +299,40 @@ pub(crate) fn texture_links(files: &[PathBuf], tex: &Path, tag: &str) -> PathBuf
     }
     dir
 }
+
+/// `f` over every Warcraft III model of the corpus (MDX and MDL, no WoW alpha file) the
+/// library reads, on two threads: its manifest index, its row, its bytes and the model.
+/// What `f` returns, in no set order.
+pub(crate) fn over_models<T: Send>(
+    f: impl Fn(usize, &ManifestRow, &[u8], mdlx::Model) -> Option<T> + Sync,
+) -> Vec<T> {
+    let rows: Vec<(usize, ManifestRow)> = model_rows()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, r)| !r.notes.contains("alpha"))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((i, row)) = rows.get(k) else { break };
+                        let data = read_row(row);
+                        let Ok(loaded) = mdlx::read(&data, &mdlx::ReadOptions::default()) else {
+                            continue;
+                        };
+                        mine.extend(f(*i, row, &data, loaded.model));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    })
+}

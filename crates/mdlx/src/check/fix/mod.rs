@@ -7,6 +7,7 @@
 //! | `duplicate-key` | of several keys at one time, all but the last stored removed: the one the sampler uses ([`crate::anim::sample::sorted_keys`]) |
 //! | `redundant-key` | a key its neighbours reproduce removed (see below) |
 //! | `unused-material`, `unused-texture`, `unused-texture-animation`, `unused-global-sequence` | a record no index refers to removed, every reference to the others renumbered |
+//! | `stale-extent` | every extent recomputed from the model's poses ([`crate::anim::recompute_extents`]) |
 //! | `sequence-extent-count` | a version 800 geoset without one extent per sequence given one: the geoset's own extent for each (extents bound what the game culls and selects, so one that holds the whole geoset changes nothing it draws) |
 //!
 //! **Redundant keys.** A key goes when the track's value with and without it is the same,
@@ -143,6 +144,7 @@ pub fn fix(model: &Model, opts: &FixOptions) -> Result<Fixed, FixError> {
     let mut actions = keys.actions;
     let maps = remove_unused(&mut m, &mut actions);
     sequence_extents(&mut m, &mut actions);
+    stale_extents(&mut m, &mut actions);
     let poses_checked = if actions.is_empty() {
         0
     } else {
@@ -260,6 +262,28 @@ fn sequence_extents(m: &mut Model, actions: &mut Vec<FixAction>) {
             g.sequence_extents = vec![g.extent; n];
         }
     }
+}
+
+/// Extents that do not hold their vertices: every extent recomputed from the poses
+/// ([`crate::anim::recompute_extents`]); what the model draws does not change.
+fn stale_extents(m: &mut Model, actions: &mut Vec<FixAction>) {
+    let stale = super::geometry::stale_extents(m);
+    if stale.is_empty() {
+        return;
+    }
+    let first = stale[0].0.path.clone();
+    crate::anim::recompute_extents(m);
+    let e = m.info.extent;
+    actions.push(FixAction {
+        rule: "stale-extent",
+        path: first,
+        message: format!(
+            "{} extent(s) did not hold their vertices: every extent recomputed from the poses (the model's now {:?} to {:?})",
+            stale.len(),
+            e.min,
+            e.max
+        ),
+    });
 }
 
 /// Old index to new, per kind of record removed.

@@ -179,7 +179,22 @@ pub(super) fn compare(
     {
         return Err(FixError::Mismatch { what: path.clone() });
     }
-    if orig.sequences != fixed.sequences
+    // Sequences pair as they were, their extents aside (`stale-extent` recomputes them).
+    let timing = |m: &Model| -> Vec<_> {
+        (m.sequences.iter())
+            .map(|s| {
+                (
+                    s.name.clone(),
+                    s.interval,
+                    s.flags,
+                    s.move_speed,
+                    s.rarity,
+                    s.sync_point,
+                )
+            })
+            .collect()
+    };
+    if timing(orig) != timing(fixed)
         || orig.geosets.len() != fixed.geosets.len()
         || orig.node_count() != fixed.node_count()
     {
