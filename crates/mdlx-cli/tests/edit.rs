@@ -374,3 +374,28 @@ fn animations_from_another_model() {
         assert!(!bad.exists());
     }
 }
+
+#[test]
+fn team_colour_and_glow() {
+    let dir = temp_dir("edit-team");
+    let cube = cube();
+    let out = dir.join("glow.mdx");
+    let r = mdlx(&["edit", &cube, &s(&out), "--team-colour", "0", "--hero-glow"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let m = model(&out);
+    let ids: Vec<u32> = m.textures.iter().map(|t| t.replaceable_id).collect();
+    assert!(ids.contains(&1) && ids.contains(&2), "{ids:?}");
+    assert_eq!(m.bones.last().unwrap().node.name.text(), "Hero Glow");
+    // No warning the cube lacked: the bounds hold the glow.
+    let said = text(&mdlx(&["check", &s(&out)]).stdout);
+    assert!(!said.contains("stale-extent"), "{said}");
+    // Twice is refused, naming why; nothing written.
+    let again = dir.join("again.mdx");
+    let r = mdlx(&["edit", &s(&out), &s(&again), "--hero-glow"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(stderr(&r).contains("glows already"), "{}", stderr(&r));
+    let r = mdlx(&["edit", &cube, &s(&again), "--team-colour", "7"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(stderr(&r).contains("no material 7"), "{}", stderr(&r));
+    assert!(!again.exists());
+}

@@ -71,6 +71,15 @@ pub(crate) struct EditArgs {
     /// name: `TARGET=SOURCE`.
     #[arg(long, value_name = "TARGET=SOURCE")]
     pub(crate) bone: Vec<String>,
+    /// Put a team colour layer under a material's texture (by the material's index), as
+    /// the game's models have it: the colour shows where the texture's alpha is low.
+    /// Classic (800) models.
+    #[arg(long, value_name = "MATERIAL")]
+    pub(crate) team_colour: Vec<String>,
+    /// Add a hero glow: the game's glow texture on a square 300 across at the feet, on a
+    /// bone of its own that nothing moves. Classic (800) models.
+    #[arg(long)]
+    pub(crate) hero_glow: bool,
     /// Rename a sequence: `OLD=NEW` (a sequence is named by its name, any case, or its index).
     #[arg(long, value_name = "OLD=NEW")]
     pub(crate) seq_rename: Vec<String>,
@@ -171,6 +180,13 @@ fn operation(id: &str, v: String) -> Result<Edit> {
             Ok(Edit::Transform(Transform::Translate([x, y, z])))
         }
         "mirror" => Ok(Edit::Transform(Transform::Mirror(axis(f, &v)?))),
+        "team_colour" => {
+            let i = v
+                .trim()
+                .parse()
+                .map_err(|_| usage(f, "a material index", &v))?;
+            Ok(Edit::TeamColour(i))
+        }
         "seq_rename" => {
             let (which, to) = pair(f, "OLD=NEW", &v)?;
             let (which, to) = (which.to_string(), to.to_string());
@@ -238,6 +254,7 @@ const VALUED: &[&str] = &[
     "rotate",
     "translate",
     "mirror",
+    "team_colour",
     "seq_rename",
     "seq_delete",
     "seq_copy",
@@ -268,6 +285,7 @@ pub(crate) fn operations(m: &ArgMatches) -> Result<Vec<Edit>> {
         ("centre", Edit::Transform(Transform::Centre)),
         ("ground", Edit::Transform(Transform::Ground)),
         ("extents", Edit::Extents),
+        ("hero_glow", Edit::HeroGlow),
     ];
     for (id, op) in flags {
         if m.get_flag(id) {

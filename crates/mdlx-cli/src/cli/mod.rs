@@ -107,8 +107,10 @@ pub(crate) enum Command {
     /// whole model moved (`--scale`, `--rotate`, `--translate`, `--centre`, `--ground`,
     /// `--mirror`); sequences (`--seq-rename`, `--seq-delete`, `--seq-copy`, `--seq-move`,
     /// `--seq-reverse`, `--seq-stretch`, `--seq-loop`, `--seq-once`, `--seq-rarity`,
-    /// `--seq-move-speed`), a sequence named by its name (any case) or its index.
-    Edit(EditArgs),
+    /// `--seq-move-speed`), a sequence named by its name (any case) or its index;
+    /// sequences from another model (`--anim-from`, with `--anim-seq`, `--anim-replace`,
+    /// `--bone`); `--extents`; `--team-colour`, `--hero-glow`.
+    Edit(Box<EditArgs>),
     /// Extract the files of an archive into a folder, backslashes in names as folders.
     ///
     /// Each file is written whole or not at all; a file that cannot be read (a sector that

@@ -5,12 +5,14 @@
 mod lift;
 mod names;
 mod sequences;
+mod team;
 mod textures;
 mod timeline;
 mod transfer;
 mod transform;
 
 pub use sequences::{sequences, SequenceEdit};
+pub use team::{hero_glow, team_colour, GLOW_RADIUS};
 pub use textures::{texture_paths, PathEdit};
 pub use transfer::{transfer, Transfer};
 pub use transform::{transform, Axis, Transform};
@@ -28,6 +30,10 @@ pub enum Edit {
     Extents,
     /// See [`transfer`].
     Transfer(Box<Transfer>),
+    /// See [`team_colour`]: the material's index.
+    TeamColour(usize),
+    /// See [`hero_glow`].
+    HeroGlow,
 }
 
 /// Applies one edit.
@@ -38,6 +44,8 @@ pub fn apply(model: &mut crate::model::Model, edit: &Edit) -> Report {
         Edit::Transform(e) => transform(model, e),
         Edit::Extents => extents(model),
         Edit::Transfer(t) => transfer(model, t),
+        Edit::TeamColour(m) => team_colour(model, *m),
+        Edit::HeroGlow => hero_glow(model),
     }
 }
 

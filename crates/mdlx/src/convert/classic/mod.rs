@@ -77,6 +77,12 @@
 //! A model that would have no geoset left is refused with the reason.
 
 mod layout;
+
+/// Gives every node the object id of its place (bones first, then the other kinds), moving
+/// pivots, parents and matrix groups with it (for a classic model: it has no bind poses).
+pub(crate) fn renumber_nodes(m: &mut crate::model::Model) {
+    layout::renumber_nodes(m, &mut Vec::new());
+}
 mod material;
 mod skinning;
 pub mod textures;
