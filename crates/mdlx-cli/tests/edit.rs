@@ -399,3 +399,21 @@ fn team_colour_and_glow() {
     assert!(stderr(&r).contains("no material 7"), "{}", stderr(&r));
     assert!(!again.exists());
 }
+
+#[test]
+fn normals_from_the_faces() {
+    let dir = temp_dir("edit-normals");
+    let cube = cube();
+    let (soft, bad) = (dir.join("soft.mdx"), dir.join("bad.mdx"));
+    let r = mdlx(&["edit", &cube, &s(&soft), "--normals", "120"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let third = 1.0 / 3f32.sqrt();
+    assert!(model(&soft).geosets[0]
+        .normals
+        .iter()
+        .all(|n| n.iter().all(|x| (x.abs() - third).abs() < 1e-6)));
+    let r = mdlx(&["edit", &cube, &s(&bad), "--normals", "270"]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    assert!(stderr(&r).contains("0 to 180 degrees"), "{}", stderr(&r));
+    assert!(!bad.exists());
+}

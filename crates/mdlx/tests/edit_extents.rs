@@ -115,3 +115,57 @@ fn recomputed_extents_hold_every_drawn_vertex() {
         "extents that miss drawn vertices by over 1% of the size"
     );
 }
+
+/// Normals recomputed at 60 degrees over every corpus model: each of unit length, no new
+/// check error; how far they lie from the normals the models' exporters stored (a figure,
+/// not a bound: exporters smooth by their own groups).
+#[test]
+fn recomputed_normals_over_the_corpus() {
+    let results = common::over_models(|_, row, _, src| {
+        let mut m = src.clone();
+        let report = mdlx::edit::recompute_normals(&mut m, 60.0);
+        assert!(report.refused.is_empty());
+        let mut angles = Vec::new();
+        let mut bad = Vec::new();
+        for (g, (a, b)) in m.geosets.iter().zip(&src.geosets).enumerate() {
+            for (i, (n, o)) in a.normals.iter().zip(&b.normals).enumerate() {
+                let len = n.iter().map(|x| x * x).sum::<f32>().sqrt();
+                if (len - 1.0).abs() > 1e-4 {
+                    bad.push(format!(
+                        "{}: geosets[{g}].normals[{i}] {n:?}",
+                        row.local_path
+                    ));
+                }
+                let lo = o.iter().map(|x| x * x).sum::<f32>().sqrt();
+                if lo > 0.5 && lo.is_finite() {
+                    let c = (0..3).map(|k| n[k] * o[k]).sum::<f32>() / lo;
+                    angles.push(c.clamp(-1.0, 1.0).acos().to_degrees());
+                }
+            }
+        }
+        let before = errors(&src);
+        bad.extend(
+            errors(&m)
+                .difference(&before)
+                .map(|e| format!("{}: new {e}", row.local_path)),
+        );
+        Some((angles, bad))
+    });
+    let mut angles: Vec<f32> = results.iter().flat_map(|r| r.0.iter().copied()).collect();
+    angles.sort_by(f32::total_cmp);
+    let bad: Vec<&String> = results.iter().flat_map(|r| &r.1).collect();
+    let at = |q: f64| angles[((angles.len() - 1) as f64 * q) as usize];
+    println!(
+        "edit_normals: {} models, {} normals recomputed at 60 degrees; against the stored ones: median {:.2}, 90th percentile {:.2}, 99th {:.2} degrees; {} not unit or new errors",
+        results.len(),
+        angles.len(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        bad.len()
+    );
+    for b in bad.iter().take(10) {
+        println!("  {b}");
+    }
+    assert!(bad.is_empty());
+}

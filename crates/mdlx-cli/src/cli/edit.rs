@@ -71,6 +71,10 @@ pub(crate) struct EditArgs {
     /// name: `TARGET=SOURCE`.
     #[arg(long, value_name = "TARGET=SOURCE")]
     pub(crate) bone: Vec<String>,
+    /// Recompute the vertex normals from the faces, smooth across seams (vertices split at
+    /// one position) where the faces meet within DEGREES; 0 keeps every seam a hard edge.
+    #[arg(long, value_name = "DEGREES")]
+    pub(crate) normals: Vec<String>,
     /// Put a team colour layer under a material's texture (by the material's index), as
     /// the game's models have it: the colour shows where the texture's alpha is low.
     /// Classic (800) models.
@@ -180,6 +184,13 @@ fn operation(id: &str, v: String) -> Result<Edit> {
             Ok(Edit::Transform(Transform::Translate([x, y, z])))
         }
         "mirror" => Ok(Edit::Transform(Transform::Mirror(axis(f, &v)?))),
+        "normals" => {
+            let a = v
+                .trim()
+                .parse()
+                .map_err(|_| usage(f, "an angle in degrees", &v))?;
+            Ok(Edit::Normals(a))
+        }
         "team_colour" => {
             let i = v
                 .trim()
@@ -255,6 +266,7 @@ const VALUED: &[&str] = &[
     "translate",
     "mirror",
     "team_colour",
+    "normals",
     "seq_rename",
     "seq_delete",
     "seq_copy",

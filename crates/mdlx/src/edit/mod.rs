@@ -4,6 +4,7 @@
 
 mod lift;
 mod names;
+mod normals;
 mod sequences;
 mod team;
 mod textures;
@@ -11,6 +12,7 @@ mod timeline;
 mod transfer;
 mod transform;
 
+pub use normals::recompute_normals;
 pub use sequences::{sequences, SequenceEdit};
 pub use team::{hero_glow, team_colour, GLOW_RADIUS};
 pub use textures::{texture_paths, PathEdit};
@@ -34,6 +36,8 @@ pub enum Edit {
     TeamColour(usize),
     /// See [`hero_glow`].
     HeroGlow,
+    /// See [`recompute_normals`]: the angle in degrees.
+    Normals(f32),
 }
 
 /// Applies one edit.
@@ -46,6 +50,7 @@ pub fn apply(model: &mut crate::model::Model, edit: &Edit) -> Report {
         Edit::Transfer(t) => transfer(model, t),
         Edit::TeamColour(m) => team_colour(model, *m),
         Edit::HeroGlow => hero_glow(model),
+        Edit::Normals(a) => recompute_normals(model, *a),
     }
 }
 
