@@ -417,3 +417,31 @@ fn normals_from_the_faces() {
     assert!(stderr(&r).contains("0 to 180 degrees"), "{}", stderr(&r));
     assert!(!bad.exists());
 }
+
+#[test]
+fn death_and_birth_from_the_stand() {
+    let dir = temp_dir("edit-fade");
+    let cube = cube();
+    let out = dir.join("fading.mdx");
+    let r = mdlx(&["edit", &cube, &s(&out), "--death", "1500", "--birth", "500"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let m = model(&out);
+    let names: Vec<String> = m.sequences.iter().map(|q| q.name.text().into()).collect();
+    assert_eq!(names[2..], ["Death", "Birth"]);
+    assert_eq!(
+        (m.sequences[2].length(), m.sequences[3].length()),
+        (1500, 500)
+    );
+    assert!(!m.sequences[2].is_looping());
+    let again = dir.join("again.mdx");
+    let r = mdlx(&["edit", &s(&out), &s(&again), "--death", "1000"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        stderr(&r).contains("Death: the model has one already"),
+        "{}",
+        stderr(&r)
+    );
+    let r = mdlx(&["edit", &cube, &s(&again), "--decay", "soon"]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(!again.exists());
+}

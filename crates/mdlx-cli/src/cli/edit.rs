@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{ArgMatches, Args};
-use mdlx::edit::{Axis, Edit, PathEdit, SequenceEdit, Transfer, Transform};
+use mdlx::edit::{Axis, Edit, Fade, PathEdit, SequenceEdit, Transfer, Transform};
 use std::path::PathBuf;
 
 /// `mdlx edit`'s arguments (its help is the verb's, on [`super::Command::Edit`]).
@@ -84,6 +84,17 @@ pub(crate) struct EditArgs {
     /// bone of its own that nothing moves. Classic (800) models.
     #[arg(long)]
     pub(crate) hero_glow: bool,
+    /// Add a Birth sequence of MS milliseconds: the Stand's opening pose, every geoset
+    /// fading in.
+    #[arg(long, value_name = "MS")]
+    pub(crate) birth: Vec<String>,
+    /// Add a Death sequence of MS milliseconds: the Stand's opening pose, every geoset
+    /// fading out.
+    #[arg(long, value_name = "MS")]
+    pub(crate) death: Vec<String>,
+    /// Add a Decay sequence of MS milliseconds, fading out as --death does.
+    #[arg(long, value_name = "MS")]
+    pub(crate) decay: Vec<String>,
     /// Rename a sequence: `OLD=NEW` (a sequence is named by its name, any case, or its index).
     #[arg(long, value_name = "OLD=NEW")]
     pub(crate) seq_rename: Vec<String>,
@@ -191,6 +202,15 @@ fn operation(id: &str, v: String) -> Result<Edit> {
                 .map_err(|_| usage(f, "an angle in degrees", &v))?;
             Ok(Edit::Normals(a))
         }
+        "birth" | "death" | "decay" => {
+            let ms = v.trim().parse().map_err(|_| usage(f, "milliseconds", &v))?;
+            let kind = match id {
+                "birth" => Fade::Birth,
+                "death" => Fade::Death,
+                _ => Fade::Decay,
+            };
+            Ok(Edit::Fade(kind, ms))
+        }
         "team_colour" => {
             let i = v
                 .trim()
@@ -267,6 +287,9 @@ const VALUED: &[&str] = &[
     "mirror",
     "team_colour",
     "normals",
+    "birth",
+    "death",
+    "decay",
     "seq_rename",
     "seq_delete",
     "seq_copy",

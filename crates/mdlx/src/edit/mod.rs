@@ -2,6 +2,7 @@
 //! and returns a [`Report`] of what it changed and what it could not do, so a build script
 //! (or the command line) can say exactly what happened to each file.
 
+mod fade;
 mod lift;
 mod names;
 mod normals;
@@ -12,6 +13,7 @@ mod timeline;
 mod transfer;
 mod transform;
 
+pub use fade::{fade, Fade};
 pub use normals::recompute_normals;
 pub use sequences::{sequences, SequenceEdit};
 pub use team::{hero_glow, team_colour, GLOW_RADIUS};
@@ -38,6 +40,8 @@ pub enum Edit {
     HeroGlow,
     /// See [`recompute_normals`]: the angle in degrees.
     Normals(f32),
+    /// See [`fade`]: which, and its length in milliseconds.
+    Fade(Fade, u32),
 }
 
 /// Applies one edit.
@@ -51,6 +55,7 @@ pub fn apply(model: &mut crate::model::Model, edit: &Edit) -> Report {
         Edit::TeamColour(m) => team_colour(model, *m),
         Edit::HeroGlow => hero_glow(model),
         Edit::Normals(a) => recompute_normals(model, *a),
+        Edit::Fade(f, ms) => fade(model, *f, *ms),
     }
 }
 

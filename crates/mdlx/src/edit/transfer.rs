@@ -132,7 +132,7 @@ fn pair_nodes(
 }
 
 /// Where the new sequences start: after every sequence and every key of the target.
-fn free_time(m: &Model) -> i64 {
+pub(super) fn free_time(m: &Model) -> i64 {
     struct Last(i64);
     impl<'m> TrackVisitor<'m> for Last {
         fn tracks(&mut self, _: Owner, _: &dyn Fn() -> String, tracks: &'m Tracks) {
@@ -373,6 +373,17 @@ impl TrackVisitorMut for Hold<'_> {
     }
 }
 
+/// Every track that follows the sequences gets, at each of `starts` (after all its keys), a
+/// key holding its value at the start of the model's Stand (or first sequence).
+pub(super) fn hold(model: &mut Model, starts: &[i64]) {
+    let frozen = model.clone();
+    let mut hold = Hold {
+        clock: reference(&frozen).map(|r| Clock::unwrapped(&frozen, r, 0.0)),
+        starts: starts.to_vec(),
+    };
+    visit_tracks_mut(model, &mut hold);
+}
+
 /// The target's sequence whose start everything else holds: its Stand, else its first.
 fn reference(m: &Model) -> Option<usize> {
     (m.sequences.iter())
@@ -459,12 +470,7 @@ pub fn transfer(model: &mut Model, t: &Transfer) -> Report {
             Tracks::default()
         });
     }
-    let frozen = model.clone();
-    let mut hold = Hold {
-        clock: reference(&frozen).map(|r| Clock::unwrapped(&frozen, r, 0.0)),
-        starts: placed.iter().map(|p| p.start).collect(),
-    };
-    visit_tracks_mut(model, &mut hold);
+    hold(model, &placed.iter().map(|p| p.start).collect::<Vec<_>>());
     let mut globals = Globals {
         source: &t.source.global_sequences,
         target: std::mem::take(&mut model.global_sequences),

@@ -142,3 +142,50 @@ pub(crate) fn pillow_to_png<'a>(
 pub(crate) fn smpq() -> Option<PathBuf> {
     judge_env("MDLX_SMPQ", "the StormLib (smpq) comparison")
 }
+
+/// What each peer (`m3v`, `w3m`, `wc3rs` under `MDLX_PEERS_BIN`) fails to read of `outdir`
+/// that it reads of `srcdir`, where `written` pairs each output with the index its source
+/// is named by (`{index:04}.mdx`): asserts there is none, and prints what each judged.
+pub(crate) fn peers_read(srcdir: &Path, outdir: &Path, written: &[(PathBuf, usize)], test: &str) {
+    let Some(bin) = judge_env("MDLX_PEERS_BIN", "the peer reads") else {
+        return;
+    };
+    let fails = |peer: &str, dir: &Path| -> std::collections::BTreeMap<String, String> {
+        let out = peer_roundtrip_output(&bin, peer, dir);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("FAIL\t"))
+            .map(|l| {
+                let (n, w) = l.split_once('\t').unwrap_or((l, ""));
+                (n.to_string(), w.to_string())
+            })
+            .collect()
+    };
+    let mut bad = Vec::new();
+    for peer in ["m3v", "w3m", "wc3rs"] {
+        let (src_fail, out_fail) = (fails(peer, srcdir), fails(peer, outdir));
+        let mut judged = 0;
+        for (path, i) in written {
+            if src_fail.contains_key(&format!("{i:04}.mdx")) {
+                continue;
+            }
+            judged += 1;
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if let Some(why) = out_fail.get(&name) {
+                bad.push(format!("{peer}: {name}: {why}"));
+            }
+        }
+        println!(
+            "{test}: {peer} read {} of the {judged} results whose source it reads",
+            judged - bad.iter().filter(|b| b.starts_with(peer)).count()
+        );
+    }
+    for b in &bad {
+        println!("  peer: {b}");
+    }
+    assert!(
+        bad.is_empty(),
+        "{} results a peer could not read",
+        bad.len()
+    );
+}
