@@ -18,7 +18,7 @@ mod common;
 use mdlx::anim::{geoset_alphas, posed_geosets, AnimTime, Clock, Skeleton};
 use mdlx::edit::{apply, Axis, Edit, SequenceEdit, Transform};
 use mdlx::Model;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const TOLERANCE: f64 = 1e-4;
@@ -296,24 +296,6 @@ fn one(label: &str, src: &Model, dir: &Path, index: usize) -> Outcome {
     out
 }
 
-/// The files each peer fails to read in `dir`.
-fn peer_failures(bin: &Path, peer: &str, dir: &Path) -> BTreeMap<String, String> {
-    let out = common::judges::peer_roundtrip_output(bin, peer, dir);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.lines().any(|l| l.contains(" passed, ")),
-        "{peer} printed no summary:\n{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text.lines()
-        .filter_map(|l| l.strip_prefix("FAIL\t"))
-        .map(|l| {
-            let (name, why) = l.split_once('\t').unwrap_or((l, ""));
-            (name.to_string(), why.to_string())
-        })
-        .collect()
-}
-
 #[test]
 fn transforms_and_sequence_edits_pose_as_they_say() {
     let dir = common::judges::out_dir("edit-poses");
@@ -351,43 +333,8 @@ fn transforms_and_sequence_edits_pose_as_they_say() {
     for e in new_errors.iter().take(30) {
         println!("  new error: {e}");
     }
-    peers(&srcdir, &outdir, &written);
+    let written: Vec<(PathBuf, usize)> = written.into_iter().cloned().collect();
+    common::judges::peers_read(&srcdir, &outdir, &written, "edit_poses");
     assert!(results.len() > 600, "{}", results.len());
     assert!(failures.is_empty() && new_errors.is_empty());
-}
-
-/// Every output whose MDX source a peer reads, the peer must read too.
-fn peers(srcdir: &Path, outdir: &Path, written: &[&(PathBuf, usize)]) {
-    let Some(bin) = common::judges::judge_env("MDLX_PEERS_BIN", "the peer reads") else {
-        return;
-    };
-    let mut bad = Vec::new();
-    for peer in ["m3v", "w3m", "wc3rs"] {
-        let src_fail = peer_failures(&bin, peer, srcdir);
-        let out_fail = peer_failures(&bin, peer, outdir);
-        let mut judged = 0;
-        for (path, index) in written {
-            let source = format!("{index:04}.mdx");
-            if !srcdir.join(&source).exists() || src_fail.contains_key(&source) {
-                continue;
-            }
-            judged += 1;
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if let Some(why) = out_fail.get(&name) {
-                bad.push(format!("{peer}: {name}: {why}"));
-            }
-        }
-        println!(
-            "edit_poses: {peer} read {} of the {judged} outputs whose MDX source it reads",
-            judged - bad.iter().filter(|b| b.starts_with(peer)).count()
-        );
-    }
-    for b in &bad {
-        println!("  peer: {b}");
-    }
-    assert!(
-        bad.is_empty(),
-        "{} outputs a peer could not read",
-        bad.len()
-    );
 }

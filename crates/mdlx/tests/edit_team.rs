@@ -13,7 +13,7 @@ mod common;
 use mdlx::anim::{posed_geosets, AnimTime, Clock, Skeleton};
 use mdlx::edit::{apply, Edit};
 use mdlx::Model;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn errors(m: &Model) -> BTreeSet<String> {
@@ -145,47 +145,8 @@ fn team_colour_and_glow_on_every_classic_model() {
     }
     let written: Vec<&(PathBuf, usize)> =
         results.iter().filter_map(|r| r.written.as_ref()).collect();
-    peers(&srcdir, &outdir, &written);
+    let written: Vec<(PathBuf, usize)> = written.into_iter().cloned().collect();
+    common::judges::peers_read(&srcdir, &outdir, &written, "edit_team");
     assert!(glowed > 300, "{glowed}");
     assert!(failures.is_empty());
-}
-
-/// Every result whose source a peer reads, the peer must read too.
-fn peers(srcdir: &Path, outdir: &Path, written: &[&(PathBuf, usize)]) {
-    let Some(bin) = common::judges::judge_env("MDLX_PEERS_BIN", "the peer reads") else {
-        return;
-    };
-    let mut bad = Vec::new();
-    for peer in ["m3v", "w3m", "wc3rs"] {
-        let fails = |dir: &Path| -> BTreeMap<String, String> {
-            let out = common::judges::peer_roundtrip_output(&bin, peer, dir);
-            String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .filter_map(|l| l.strip_prefix("FAIL\t"))
-                .map(|l| {
-                    let (n, w) = l.split_once('\t').unwrap_or((l, ""));
-                    (n.to_string(), w.to_string())
-                })
-                .collect()
-        };
-        let (src_fail, out_fail) = (fails(srcdir), fails(outdir));
-        let judged = written
-            .iter()
-            .filter(|(_, i)| !src_fail.contains_key(&format!("{i:04}.mdx")))
-            .count();
-        for (name, why) in &out_fail {
-            if !src_fail.contains_key(name) {
-                bad.push(format!("{peer}: {name}: {why}"));
-            }
-        }
-        println!("edit_team: {peer} judged {judged} results");
-    }
-    for b in &bad {
-        println!("  peer: {b}");
-    }
-    assert!(
-        bad.is_empty(),
-        "{} results a peer could not read",
-        bad.len()
-    );
 }

@@ -16,7 +16,7 @@ use mdlx::anim::{AnimTime, Clock, Skeleton};
 use mdlx::edit::{transfer, Transfer};
 use mdlx::Model;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn errors(m: &Model) -> BTreeSet<String> {
     mdlx::check::check(m)
@@ -268,49 +268,7 @@ fn transferred_sequences_pose_the_bones_as_the_source() {
     for e in new_errors.iter().take(20) {
         println!("  new error: {e}");
     }
-    peers(&srcdir, &outdir, &written);
+    common::judges::peers_read(&srcdir, &outdir, &written, "edit_transfer");
     assert!(pairs.len() > 10, "{}", pairs.len());
     assert!(failures.is_empty() && new_errors.is_empty());
-}
-
-/// Every result whose target MDX a peer reads, the peer must read too.
-fn peers(srcdir: &Path, outdir: &Path, written: &[(PathBuf, usize)]) {
-    let Some(bin) = common::judges::judge_env("MDLX_PEERS_BIN", "the peer reads") else {
-        return;
-    };
-    let mut bad = Vec::new();
-    for peer in ["m3v", "w3m", "wc3rs"] {
-        let fails = |dir: &Path| -> BTreeMap<String, String> {
-            let out = common::judges::peer_roundtrip_output(&bin, peer, dir);
-            String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .filter_map(|l| l.strip_prefix("FAIL\t"))
-                .map(|l| {
-                    let (n, w) = l.split_once('\t').unwrap_or((l, ""));
-                    (n.to_string(), w.to_string())
-                })
-                .collect()
-        };
-        let (src_fail, out_fail) = (fails(srcdir), fails(outdir));
-        let mut judged = 0;
-        for (path, a) in written {
-            if src_fail.contains_key(&format!("{a:04}.mdx")) {
-                continue;
-            }
-            judged += 1;
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if let Some(why) = out_fail.get(&name) {
-                bad.push(format!("{peer}: {name}: {why}"));
-            }
-        }
-        println!("edit_transfer: {peer} judged {judged} results");
-    }
-    for b in &bad {
-        println!("  peer: {b}");
-    }
-    assert!(
-        bad.is_empty(),
-        "{} results a peer could not read",
-        bad.len()
-    );
 }

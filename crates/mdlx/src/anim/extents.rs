@@ -175,6 +175,20 @@ fn sequence_bounds(
     out
 }
 
+/// The model's extent, each sequence's, and each geoset's with its sequence extents.
+type Extents = (Extent, Vec<Extent>, Vec<(Extent, Vec<Extent>)>);
+
+/// Every extent of `model`, to tell whether any changed.
+fn every_extent(model: &Model) -> Extents {
+    (
+        model.info.extent,
+        model.sequences.iter().map(|s| s.extent).collect(),
+        (model.geosets.iter())
+            .map(|g| (g.extent, g.sequence_extents.clone()))
+            .collect(),
+    )
+}
+
 /// Recomputes every extent of `model` (see the module docs); whether any changed.
 pub fn recompute_extents(model: &mut Model) -> bool {
     let rest: Vec<Extent> = model
@@ -190,15 +204,7 @@ pub fn recompute_extents(model: &mut Model) -> bool {
             .map(|s| sequence_bounds(model, &skeleton, s, &keys.0))
             .collect()
     };
-    let before = (
-        model.info.extent,
-        model.sequences.iter().map(|s| s.extent).collect::<Vec<_>>(),
-        model
-            .geosets
-            .iter()
-            .map(|g| (g.extent, g.sequence_extents.clone()))
-            .collect::<Vec<_>>(),
-    );
+    let before = every_extent(model);
     let mut whole = Bounds::EMPTY;
     let mut seq_whole = vec![Bounds::EMPTY; model.sequences.len()];
     for (i, g) in model.geosets.iter_mut().enumerate() {
@@ -229,14 +235,6 @@ pub fn recompute_extents(model: &mut Model) -> bool {
         s.extent = b.extent();
     }
     model.info.extent = whole.extent();
-    let after = (
-        model.info.extent,
-        model.sequences.iter().map(|s| s.extent).collect::<Vec<_>>(),
-        model
-            .geosets
-            .iter()
-            .map(|g| (g.extent, g.sequence_extents.clone()))
-            .collect::<Vec<_>>(),
-    );
+    let after = every_extent(model);
     after != before
 }

@@ -145,7 +145,8 @@ pub(crate) fn smpq() -> Option<PathBuf> {
 
 /// What each peer (`m3v`, `w3m`, `wc3rs` under `MDLX_PEERS_BIN`) fails to read of `outdir`
 /// that it reads of `srcdir`, where `written` pairs each output with the index its source
-/// is named by (`{index:04}.mdx`): asserts there is none, and prints what each judged.
+/// is named by (`{index:04}.mdx`; an output whose source is not there, an MDL one, is not
+/// judged): asserts there is none, and prints what each judged.
 pub(crate) fn peers_read(srcdir: &Path, outdir: &Path, written: &[(PathBuf, usize)], test: &str) {
     let Some(bin) = judge_env("MDLX_PEERS_BIN", "the peer reads") else {
         return;
@@ -166,7 +167,8 @@ pub(crate) fn peers_read(srcdir: &Path, outdir: &Path, written: &[(PathBuf, usiz
         let (src_fail, out_fail) = (fails(peer, srcdir), fails(peer, outdir));
         let mut judged = 0;
         for (path, i) in written {
-            if src_fail.contains_key(&format!("{i:04}.mdx")) {
+            let source = format!("{i:04}.mdx");
+            if !srcdir.join(&source).exists() || src_fail.contains_key(&source) {
                 continue;
             }
             judged += 1;
