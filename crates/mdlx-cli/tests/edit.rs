@@ -445,3 +445,61 @@ fn death_and_birth_from_the_stand() {
     assert_eq!(r.status.code(), Some(2));
     assert!(!again.exists());
 }
+
+#[test]
+fn a_weapon_merged_into_a_hand() {
+    let dir = temp_dir("edit-merge");
+    let unit = corpus().join("mdx/Bergi-bear__KonosubaWC3__map.w3x__KazumaA01.mdx");
+    let sword = corpus()
+        .join("mdx/nazarpunk__wc3-map-edemium-legacy__map__war3mapImported__CrusaderSword.mdx");
+    let before = model(&unit);
+    let out = dir.join("armed.mdx");
+    let r = mdlx(&[
+        "edit",
+        &s(&unit),
+        &s(&out),
+        "--merge",
+        &s(&sword),
+        "--merge-under",
+        "hand right ref",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let said = stderr(&r);
+    assert!(
+        said.contains("merged 4 geosets, 1 nodes, 0 cameras under \"hand right ref\""),
+        "{said}"
+    );
+    let m = model(&out);
+    assert_eq!(m.geosets.len(), before.geosets.len() + 4);
+    assert_eq!(m.bones.len(), before.bones.len() + 1);
+    // The sword's bone hangs under the hand, at the hand's pivot.
+    let hand = (m.attachments.iter())
+        .find(|a| a.node.name.text().eq_ignore_ascii_case("hand right ref"))
+        .unwrap();
+    let bone = m.bones.last().unwrap();
+    assert_eq!(bone.node.parent_id, hand.node.object_id as i32);
+    assert_eq!(
+        m.pivot_points[bone.node.object_id as usize],
+        m.pivot_points[hand.node.object_id as usize]
+    );
+    // One part by name; names that match nothing: an error naming them, nothing written.
+    let bad = dir.join("bad.mdx");
+    for (args, says) in [
+        (
+            vec!["--merge-under", "Foot Left Ref"],
+            "this model has no node \"Foot Left Ref\" to attach under",
+        ),
+        (
+            vec!["--merge-part", "Scabbard"],
+            "the source has no node or camera \"Scabbard\"",
+        ),
+    ] {
+        let (u, b, w) = (s(&unit), s(&bad), s(&sword));
+        let mut all = vec!["edit", &u, &b, "--merge", &w];
+        all.extend(args);
+        let r = mdlx(&all);
+        assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+        assert!(stderr(&r).contains(says), "{says}: {}", stderr(&r));
+        assert!(!bad.exists());
+    }
+}

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{ArgMatches, Args};
-use mdlx::edit::{Axis, Edit, Fade, PathEdit, SequenceEdit, Transfer, Transform};
+use mdlx::edit::{Axis, Edit, Fade, Merge, PathEdit, SequenceEdit, Transfer, Transform};
 use std::path::PathBuf;
 
 /// `mdlx edit`'s arguments (its help is the verb's, on [`super::Command::Edit`]).
@@ -71,6 +71,23 @@ pub(crate) struct EditArgs {
     /// name: `TARGET=SOURCE`.
     #[arg(long, value_name = "TARGET=SOURCE")]
     pub(crate) bone: Vec<String>,
+    /// Merge parts of another model (any format the tool reads) into this one: geosets,
+    /// bones, helpers, attachments, lights, emitters, ribbons, event objects, collision
+    /// shapes, cameras; object ids given anew, materials and textures equal to this
+    /// model's shared. In each of this model's sequences the part plays its own sequence
+    /// of the same name, or holds its Stand pose.
+    #[arg(long, value_name = "MODEL")]
+    pub(crate) merge: Vec<PathBuf>,
+    /// With --merge: take only the node of this name, with every node under it and the
+    /// geosets they move (and its ancestors, for the pose), or the camera of this name;
+    /// several times for several. Without, everything.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) merge_part: Vec<String>,
+    /// With --merge: attach the part under this node of this model (`Hand Right Ref`), as
+    /// the game attaches a model there: its origin at the node, following it. A model
+    /// without the node is an error, and nothing is written.
+    #[arg(long, value_name = "NODE")]
+    pub(crate) merge_under: Option<String>,
     /// Recompute the vertex normals from the faces, smooth across seams (vertices split at
     /// one position) where the faces meet within DEGREES; 0 keeps every seam a hard edge.
     #[arg(long, value_name = "DEGREES")]
@@ -276,6 +293,22 @@ fn transfer(m: &ArgMatches, path: &std::path::Path) -> Result<Edit> {
     })))
 }
 
+/// `--merge PATH` with the options that go with it.
+fn merge(m: &ArgMatches, path: &std::path::Path) -> Result<Edit> {
+    let data = crate::files::read(path)?;
+    let source = mdlx::read(&data, &mdlx::ReadOptions::default())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        .model;
+    Ok(Edit::Merge(Box::new(Merge {
+        source,
+        parts: m
+            .get_many::<String>("merge_part")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        under: m.get_one::<String>("merge_under").cloned(),
+    })))
+}
+
 /// The flags that take a value, one operation each time they are given.
 const VALUED: &[&str] = &[
     "texture_prefix",
@@ -333,6 +366,11 @@ pub(crate) fn operations(m: &ArgMatches) -> Result<Vec<Edit>> {
     ) {
         for (i, path) in i.zip(v) {
             ops.push((i, transfer(m, path)?));
+        }
+    }
+    if let (Some(i), Some(v)) = (m.indices_of("merge"), m.get_many::<PathBuf>("merge")) {
+        for (i, path) in i.zip(v) {
+            ops.push((i, merge(m, path)?));
         }
     }
     ops.sort_by_key(|(i, _)| *i);

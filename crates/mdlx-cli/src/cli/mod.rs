@@ -109,7 +109,8 @@ pub(crate) enum Command {
     /// `--seq-reverse`, `--seq-stretch`, `--seq-loop`, `--seq-once`, `--seq-rarity`,
     /// `--seq-move-speed`), a sequence named by its name (any case) or its index;
     /// sequences from another model (`--anim-from`, with `--anim-seq`, `--anim-replace`,
-    /// `--bone`); `--extents`, `--normals`; `--birth`, `--death`, `--decay`;
+    /// `--bone`); parts of another model (`--merge`, with `--merge-part`,
+    /// `--merge-under`); `--extents`, `--normals`; `--birth`, `--death`, `--decay`;
     /// `--team-colour`, `--hero-glow`.
     Edit(Box<EditArgs>),
     /// Extract the files of an archive into a folder, backslashes in names as folders.

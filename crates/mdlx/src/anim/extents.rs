@@ -15,7 +15,8 @@
 //!   136.47 from the middle); for the posed and merged boxes, half the box's diagonal,
 //!   which holds every point of the box.
 
-use super::{posed_geosets, Clock, Skeleton};
+use super::mesh::posed_geoset;
+use super::{Clock, Skeleton};
 use crate::model::visit::{visit_tracks, Owner, TrackVisitor};
 use crate::model::{Extent, Model, Track, Tracks};
 use std::collections::BTreeSet;
@@ -155,20 +156,25 @@ fn moments(model: &Model, s: usize, keys: &BTreeSet<i64>) -> Vec<f64> {
     out
 }
 
-/// Each geoset's box over the poses of sequence `s` (empty where it never shows).
+/// The box of each geoset of `which` over the poses of sequence `s` (empty where it never
+/// shows), by index into `which`.
 fn sequence_bounds(
     model: &Model,
     skeleton: &Skeleton,
     s: usize,
     keys: &BTreeSet<i64>,
+    which: &std::ops::Range<usize>,
 ) -> Vec<Bounds> {
-    let mut out = vec![Bounds::EMPTY; model.geosets.len()];
+    let mut out = vec![Bounds::EMPTY; which.len()];
     for t in moments(model, s, keys) {
         let clock = Clock::unwrapped(model, s, t);
         let pose = skeleton.pose_at(&clock, None);
-        for g in posed_geosets(model, skeleton, &pose, &clock) {
+        for i in which.clone() {
+            let g = posed_geoset(model, skeleton, &pose, &clock, i);
             if g.visible {
-                g.positions.iter().for_each(|p| out[g.index].add(*p));
+                g.positions
+                    .iter()
+                    .for_each(|p| out[i - which.start].add(*p));
             }
         }
     }
@@ -191,9 +197,24 @@ fn every_extent(model: &Model) -> Extents {
 
 /// Recomputes every extent of `model` (see the module docs); whether any changed.
 pub fn recompute_extents(model: &mut Model) -> bool {
-    let rest: Vec<Extent> = model
-        .geosets
-        .iter()
+    let before = every_extent(model);
+    let all = 0..model.geosets.len();
+    recompute(model, all, false);
+    every_extent(model) != before
+}
+
+/// Recomputes the extents of the geosets from `first` on (as [`recompute_extents`] does)
+/// and grows the model's and each sequence's to hold them, leaving the other geosets' as
+/// they are: for geosets just added (see [`crate::edit::merge`]).
+pub(crate) fn grow_extents(model: &mut Model, first: usize) {
+    let which = first.min(model.geosets.len())..model.geosets.len();
+    recompute(model, which, true);
+}
+
+/// Recomputes the extents of the geosets `which`; the model's and the sequences' are
+/// made anew from every geoset's, or (`grow`) grown to hold those of `which`.
+fn recompute(model: &mut Model, which: std::ops::Range<usize>, grow: bool) {
+    let rest: Vec<Extent> = (model.geosets[which.clone()].iter())
         .map(|g| rest_extent(&g.vertices))
         .collect();
     let mut keys = KeyTimes(BTreeSet::new());
@@ -201,40 +222,53 @@ pub fn recompute_extents(model: &mut Model) -> bool {
     let per_sequence: Vec<Vec<Bounds>> = {
         let skeleton = Skeleton::new(model);
         (0..model.sequences.len())
-            .map(|s| sequence_bounds(model, &skeleton, s, &keys.0))
+            .map(|s| sequence_bounds(model, &skeleton, s, &keys.0, &which))
             .collect()
     };
-    let before = every_extent(model);
-    let mut whole = Bounds::EMPTY;
-    let mut seq_whole = vec![Bounds::EMPTY; model.sequences.len()];
-    for (i, g) in model.geosets.iter_mut().enumerate() {
-        let mut all = Bounds::of(&rest[i]);
+    let start = which.start;
+    for (k, g) in model.geosets[which].iter_mut().enumerate() {
+        let mut all = Bounds::of(&rest[k]);
         g.sequence_extents = per_sequence
             .iter()
             .map(|b| {
-                let b = if b[i].is_empty() {
-                    Bounds::of(&rest[i])
+                let b = if b[k].is_empty() {
+                    Bounds::of(&rest[k])
                 } else {
-                    b[i]
+                    b[k]
                 };
                 all.merge(&b);
                 b.extent()
             })
             .collect();
-        for (s, e) in g.sequence_extents.iter().enumerate() {
-            seq_whole[s].merge(&Bounds::of(e));
-        }
         g.extent = if all.is_empty() || per_sequence.is_empty() {
-            rest[i]
+            rest[k]
         } else {
             all.extent()
         };
+    }
+    let from = if grow { start } else { 0 };
+    let mut whole = if grow {
+        Bounds::of(&model.info.extent)
+    } else {
+        Bounds::EMPTY
+    };
+    let mut seq_whole: Vec<Bounds> = (model.sequences.iter())
+        .map(|s| {
+            if grow {
+                Bounds::of(&s.extent)
+            } else {
+                Bounds::EMPTY
+            }
+        })
+        .collect();
+    for g in &model.geosets[from..] {
+        for (s, e) in g.sequence_extents.iter().enumerate().take(seq_whole.len()) {
+            seq_whole[s].merge(&Bounds::of(e));
+        }
         whole.merge(&Bounds::of(&g.extent));
     }
     for (s, b) in model.sequences.iter_mut().zip(&seq_whole) {
         s.extent = b.extent();
     }
     model.info.extent = whole.extent();
-    let after = every_extent(model);
-    after != before
 }

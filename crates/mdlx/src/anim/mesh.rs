@@ -60,6 +60,17 @@ pub fn posed_geosets(
         .collect()
 }
 
+/// Geoset `index` of `model` posed by `pose`, as [`posed_geosets`] poses each.
+pub(crate) fn posed_geoset(
+    model: &Model,
+    skeleton: &Skeleton,
+    pose: &Pose,
+    clock: &Clock,
+    index: usize,
+) -> PosedGeoset {
+    pose_geoset(model, skeleton, pose, clock, index, &model.geosets[index])
+}
+
 /// The world matrix of the node with this object id, if there is one.
 fn node_matrix(skeleton: &Skeleton, pose: &Pose, object_id: u32) -> Option<Mat4> {
     skeleton

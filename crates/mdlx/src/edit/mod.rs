@@ -4,8 +4,10 @@
 
 mod fade;
 mod lift;
+mod merge;
 mod names;
 mod normals;
+mod retime;
 mod sequences;
 mod team;
 mod textures;
@@ -14,6 +16,7 @@ mod transfer;
 mod transform;
 
 pub use fade::{fade, Fade};
+pub use merge::{merge, Merge};
 pub use normals::recompute_normals;
 pub use sequences::{sequences, SequenceEdit};
 pub use team::{hero_glow, team_colour, GLOW_RADIUS};
@@ -42,6 +45,8 @@ pub enum Edit {
     Normals(f32),
     /// See [`fade`]: which, and its length in milliseconds.
     Fade(Fade, u32),
+    /// See [`merge`].
+    Merge(Box<Merge>),
 }
 
 /// Applies one edit.
@@ -56,6 +61,7 @@ pub fn apply(model: &mut crate::model::Model, edit: &Edit) -> Report {
         Edit::HeroGlow => hero_glow(model),
         Edit::Normals(a) => recompute_normals(model, *a),
         Edit::Fade(f, ms) => fade(model, *f, *ms),
+        Edit::Merge(m) => merge(model, m),
     }
 }
 
@@ -79,6 +85,45 @@ impl Report {
     pub fn extend(&mut self, other: Report) {
         self.changed.extend(other.changed);
         self.refused.extend(other.refused);
+    }
+}
+
+/// Something done to each track of a model (through [`EachTrack`]).
+pub(super) trait OnTrack {
+    /// A track of any value (texture slots' included).
+    fn on<T: crate::anim::TrackValue + PartialEq>(&mut self, t: &mut crate::model::Track<T>);
+    /// An event object's times.
+    fn event(&mut self, _: &mut crate::model::EventTrack) {}
+}
+
+/// Shows every track of a model to an [`OnTrack`].
+pub(super) struct EachTrack<F>(pub F);
+
+impl<F: OnTrack> crate::model::visit::TrackVisitorMut for EachTrack<F> {
+    fn tracks(
+        &mut self,
+        _: crate::model::visit::Owner,
+        _: &dyn Fn() -> String,
+        tracks: &mut crate::model::Tracks,
+    ) {
+        use crate::model::AnyTrack as A;
+        tracks.0.iter_mut().for_each(|a| match &mut a.track {
+            A::Float(t) => self.0.on(t),
+            A::Vector3(t) => self.0.on(t),
+            A::Quaternion(t) => self.0.on(t),
+            A::Integer(t) => self.0.on(t),
+        });
+    }
+    fn slot(
+        &mut self,
+        _: crate::model::visit::Owner,
+        _: &dyn Fn() -> String,
+        t: &mut crate::model::Track<u32>,
+    ) {
+        self.0.on(t);
+    }
+    fn event(&mut self, _: &dyn Fn() -> String, t: &mut crate::model::EventTrack) {
+        self.0.event(t);
     }
 }
 

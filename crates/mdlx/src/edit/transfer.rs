@@ -23,9 +23,9 @@
 
 use super::lift::{common, lift, Lift};
 use super::timeline::{relayout, Piece};
-use super::Report;
+use super::{EachTrack, OnTrack, Report};
 use crate::anim::sample::{sample_keys, sorted_keys, Clock, TrackValue};
-use crate::model::visit::{visit_tracks, visit_tracks_mut, Owner, TrackVisitor, TrackVisitorMut};
+use crate::model::visit::{visit_tracks, visit_tracks_mut, Owner, TrackVisitor};
 use crate::model::{AnyTrack, Interpolation, Model, Node, Track, Tracks};
 use std::collections::HashMap;
 
@@ -85,9 +85,14 @@ fn pair_nodes(
     report: &mut Report,
 ) -> Vec<Option<usize>> {
     let targets: Vec<String> = target.nodes().map(|n| n.name.text().into_owned()).collect();
+    // Only the source's bones, helpers and attachments drive bones (not a light or an
+    // emitter that happens to share a name).
+    let source_skeletal = skeletal(&t.source);
     let mut by_key: HashMap<String, usize> = HashMap::new();
     for (i, n) in source.iter().enumerate().rev() {
-        by_key.insert(name_key(&n.name.text()), i);
+        if source_skeletal[i] {
+            by_key.insert(name_key(&n.name.text()), i);
+        }
     }
     let exact =
         |names: &[String], want: &str| names.iter().position(|n| n.eq_ignore_ascii_case(want));
@@ -339,8 +344,8 @@ struct Hold<'a> {
     starts: Vec<i64>,
 }
 
-impl Hold<'_> {
-    fn track<T: TrackValue>(&self, t: &mut Track<T>) {
+impl OnTrack for Hold<'_> {
+    fn on<T: TrackValue + PartialEq>(&mut self, t: &mut Track<T>) {
         let Some(clock) = &self.clock else { return };
         if t.global_sequence_id >= 0 {
             return;
@@ -357,31 +362,15 @@ impl Hold<'_> {
     }
 }
 
-impl TrackVisitorMut for Hold<'_> {
-    fn tracks(&mut self, _: Owner, _: &dyn Fn() -> String, tracks: &mut Tracks) {
-        for a in &mut tracks.0 {
-            match &mut a.track {
-                AnyTrack::Float(t) => self.track(t),
-                AnyTrack::Vector3(t) => self.track(t),
-                AnyTrack::Quaternion(t) => self.track(t),
-                AnyTrack::Integer(t) => self.track(t),
-            }
-        }
-    }
-    fn slot(&mut self, _: Owner, _: &dyn Fn() -> String, t: &mut Track<u32>) {
-        self.track(t);
-    }
-}
-
 /// Every track that follows the sequences gets, at each of `starts` (after all its keys), a
 /// key holding its value at the start of the model's Stand (or first sequence).
 pub(super) fn hold(model: &mut Model, starts: &[i64]) {
     let frozen = model.clone();
-    let mut hold = Hold {
+    let hold = Hold {
         clock: reference(&frozen).map(|r| Clock::unwrapped(&frozen, r, 0.0)),
         starts: starts.to_vec(),
     };
-    visit_tracks_mut(model, &mut hold);
+    visit_tracks_mut(model, &mut EachTrack(hold));
 }
 
 /// The target's sequence whose start everything else holds: its Stand, else its first.

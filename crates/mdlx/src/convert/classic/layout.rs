@@ -10,14 +10,16 @@ use std::collections::HashMap;
 
 /// Gives every node the object id of its place (bones, lights, helpers, attachments,
 /// emitters, event objects, collision shapes in turn), as the classic files do, moving
-/// pivots, parents and matrix groups with it. Nodes that went (popcorn emitters) leave
+/// pivots, parents, matrix groups and bind poses with it. Nodes that went (popcorn emitters) leave
 /// their places to the next; a parent that went becomes none.
 pub(super) fn renumber_nodes(m: &mut Model, losses: &mut Vec<Loss>) {
     let old_pivots = m.pivot_points.clone();
     let mut map: HashMap<u32, u32> = HashMap::new();
     let mut pivots = Vec::new();
     let mut changed = false;
+    let mut old_ids = Vec::new();
     for (i, n) in super::skinning::nodes_mut(m).into_iter().enumerate() {
+        old_ids.push(n.object_id as usize);
         map.entry(n.object_id).or_insert(i as u32);
         changed |= n.object_id != i as u32;
         pivots.push(
@@ -51,6 +53,15 @@ pub(super) fn renumber_nodes(m: &mut Model, losses: &mut Vec<Loss>) {
         }
     }
     m.pivot_points = pivots;
+    // Bind poses (Reforged) are one per node by object id, then one per camera.
+    if !m.bind_poses.is_empty() && m.bind_poses.len() >= old_pivots.len() {
+        let old = std::mem::take(&mut m.bind_poses);
+        let still = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+        m.bind_poses = (old_ids.iter())
+            .map(|&o| if o < old_pivots.len() { old[o] } else { still })
+            .collect();
+        m.bind_poses.extend_from_slice(&old[old_pivots.len()..]);
+    }
     if orphans > 0 {
         losses.push(Loss::new(
             "",

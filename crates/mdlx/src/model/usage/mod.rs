@@ -229,7 +229,6 @@ pub(crate) fn remove(
     Ok(map)
 }
 
-#[cfg(feature = "optimize")]
 /// Points every reference of `kind` that names record `i` at record `to[i]` instead (where
 /// `to[i]` is `Some`), removing nothing: how duplicates are merged before the copies, then
 /// unused, are removed with [`remove`]. References out of range are left as they are.
