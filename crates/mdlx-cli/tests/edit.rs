@@ -482,6 +482,45 @@ fn a_weapon_merged_into_a_hand() {
         m.pivot_points[bone.node.object_id as usize],
         m.pivot_points[hand.node.object_id as usize]
     );
+    // Two merges, each with the options after it: a weapon in each hand.
+    let axe = corpus().join("mdx/Bergi-bear__roguelike__map.w3x__Axes.mdx");
+    let both = dir.join("both.mdx");
+    let (u, o, w, a) = (s(&unit), s(&both), s(&sword), s(&axe));
+    let r = mdlx(&[
+        "edit",
+        &u,
+        &o,
+        "--merge",
+        &w,
+        "--merge-under",
+        "hand right ref",
+        "--merge",
+        &a,
+        "--merge-under",
+        "hand left ref",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let m = model(&both);
+    let parent = |bone: &mdlx::model::Bone| {
+        let p = bone.node.parent_id as u32;
+        let n = m.nodes().find(|n| n.object_id == p).unwrap();
+        n.name.text().into_owned()
+    };
+    let n = m.bones.len();
+    assert_eq!(parent(&m.bones[n - 2]), "hand right ref");
+    assert_eq!(parent(&m.bones[n - 1]), "hand left ref");
+    let r = mdlx(&[
+        "edit",
+        &u,
+        &o,
+        "--merge",
+        &w,
+        "--merge-under",
+        "hand right ref",
+        "--merge-under",
+        "hand left ref",
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
     // One part by name; names that match nothing: an error naming them, nothing written.
     let bad = dir.join("bad.mdx");
     for (args, says) in [

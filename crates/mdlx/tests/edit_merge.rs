@@ -11,7 +11,10 @@
 //!   every vertex of the part is at `H(t) (p + v'(t'))`, `v'` where its own model puts it:
 //!   within 1e-4 of the size. A sequence where the part's is longer (and is cut), or that
 //!   overlaps another (both read the same keys), is not judged; the count is printed;
-//! - no `check` error neither input had, and no stale extent;
+//! - the spear's ribbon alone (`parts: ["RibbonRoot"]`) comes with the helper above it
+//!   and nothing else, and poses as above;
+//! - no `check` error neither input had, and no stale extent, pivot or bind pose count
+//!   warning;
 //! - the peers (mdx-m3-viewer, war3-model, the `wc3` crate) read every result whose
 //!   source they read.
 
@@ -24,22 +27,34 @@ use mdlx::Model;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-const SOURCES: [&str; 2] = [
-    "nazarpunk__wc3-map-edemium-legacy__map__war3mapImported__CrusaderSword.mdx",
-    "Bergi-bear__OrcWinter__map.w3x__BurningSpear.mdx",
+const SWORD: &str = "nazarpunk__wc3-map-edemium-legacy__map__war3mapImported__CrusaderSword.mdx";
+const SPEAR: &str = "Bergi-bear__OrcWinter__map.w3x__BurningSpear.mdx";
+
+/// The merges made: the source, the parts taken (none: all), and the nodes and geosets
+/// each adds (the spear's ribbon comes with the helper above it, and no geoset).
+const MERGES: [(&str, &[&str], Option<(usize, usize)>); 3] = [
+    (SWORD, &[], None),
+    (SPEAR, &[], None),
+    (SPEAR, &["RibbonRoot"], Some((2, 0))),
 ];
 
 fn problems(m: &Model) -> BTreeSet<String> {
     mdlx::check::check(m)
         .into_iter()
-        .filter(|f| f.severity == mdlx::check::Severity::Error || f.rule.id == "stale-extent")
+        .filter(|f| {
+            f.severity == mdlx::check::Severity::Error
+                || ["stale-extent", "bind-pose-count", "pivot-count"].contains(&f.rule.id)
+        })
         .map(|f| f.rule.id.to_string())
         .collect()
 }
 
-/// The object ids of each kind's nodes, kind by kind as the model lists them.
-fn by_kind(m: &Model) -> Vec<Vec<u32>> {
-    let ids = |v: &mut dyn Iterator<Item = &mdlx::model::Node>| v.map(|n| n.object_id).collect();
+/// The object ids and names of each kind's nodes, kind by kind as the model lists them.
+fn by_kind(m: &Model) -> Vec<Vec<(u32, String)>> {
+    let ids = |v: &mut dyn Iterator<Item = &mdlx::model::Node>| {
+        v.map(|n| (n.object_id, n.name.text().into_owned()))
+            .collect()
+    };
     vec![
         ids(&mut m.bones.iter().map(|x| &x.node)),
         ids(&mut m.lights.iter().map(|x| &x.node)),
@@ -92,6 +107,7 @@ fn hand(m: &Model) -> Option<(String, u32)> {
 
 #[derive(Default)]
 struct Outcome {
+    reforged: bool,
     merged: usize,
     node_proofs: usize,
     vertex_proofs: usize,
@@ -137,10 +153,18 @@ fn judge(unit: &Model, src: &Model, m: &Model, hand_id: u32, label: &str, out: &
         trs_about(pivot, [0.0, 0.0, 0.0, 1.0], [1.0; 3], [0.0; 3]),
         trs_about(pivot.map(|x| -x), [0.0, 0.0, 0.0, 1.0], [1.0; 3], [0.0; 3]),
     );
-    // The part's nodes follow the unit's in each kind.
+    // The part's nodes follow the unit's in each kind: each is its source's node of that
+    // kind and name (the sources name each node once).
     let pairs: Vec<(u32, u32)> = (by_kind(unit).iter().zip(by_kind(m)).zip(by_kind(src)))
-        .flat_map(|((u, r), s)| r[u.len()..].iter().copied().zip(s).collect::<Vec<_>>())
+        .flat_map(|((u, r), s)| {
+            r[u.len()..]
+                .iter()
+                .map(|(id, name)| (*id, s.iter().find(|n| &n.1 == name).unwrap().0))
+                .collect::<Vec<_>>()
+        })
         .collect();
+    // The geosets are judged when all of them came.
+    let whole = m.geosets.len() - unit.geosets.len() == src.geosets.len();
     let g0 = unit.geosets.len();
     let mut chosen: Vec<usize> = (0..unit.sequences.len())
         .filter(|&s| unit.sequences[s].interval[1] > unit.sequences[s].interval[0])
@@ -175,7 +199,7 @@ fn judge(unit: &Model, src: &Model, m: &Model, hand_id: u32, label: &str, out: &
                     out.node_proofs += 1;
                 }
             }
-            for (k, vs) in p.geosets.iter().enumerate() {
+            for (k, vs) in p.geosets.iter().enumerate().filter(|_| whole) {
                 let got = &r.geosets[g0 + k];
                 let off = vs.iter().zip(got).any(|(v, g)| {
                     let w = transform_point(&hp, *v);
@@ -193,26 +217,37 @@ fn judge(unit: &Model, src: &Model, m: &Model, hand_id: u32, label: &str, out: &
 }
 
 fn one(i: usize, label: &str, unit: &Model, sources: &[Model], dirs: &[PathBuf]) -> Outcome {
-    let mut out = Outcome::default();
+    let mut out = Outcome {
+        reforged: unit.version > 800,
+        ..Outcome::default()
+    };
     let Some((name, _)) = hand(unit) else {
         return out;
     };
-    for (k, src) in sources.iter().enumerate() {
+    for (k, (src, (file, parts, adds))) in sources.iter().zip(MERGES).enumerate() {
         let mut m = unit.clone();
         let report = merge(
             &mut m,
             &Merge {
                 source: src.clone(),
-                parts: Vec::new(),
+                parts: parts.iter().map(|p| p.to_string()).collect(),
                 under: Some(name.clone()),
             },
         );
-        let label = format!("{label} + {}", SOURCES[k]);
+        let label = format!("{label} + {file} {parts:?}");
         if !report.refused.is_empty() {
             out.failures.push(format!("{label}: {:?}", report.refused));
             continue;
         }
         out.merged += 1;
+        let added = (
+            m.nodes().count() - unit.nodes().count(),
+            m.geosets.len() - unit.geosets.len(),
+        );
+        if adds.is_some_and(|a| a != added) {
+            out.failures
+                .push(format!("{label}: added {added:?}, not {adds:?}"));
+        }
         let hand_id = hand(&m).map(|h| h.1).unwrap();
         judge(unit, src, &m, hand_id, &label, &mut out);
         let before: BTreeSet<String> = problems(unit).union(&problems(src)).cloned().collect();
@@ -242,13 +277,13 @@ fn source(name: &str) -> Model {
 fn weapons_merged_into_every_hand() {
     let dir = common::judges::out_dir("edit-merge");
     let srcdir = dir.join("sources");
-    let dirs: Vec<PathBuf> = (0..SOURCES.len())
+    let dirs: Vec<PathBuf> = (0..MERGES.len())
         .map(|k| dir.join(format!("out{k}")))
         .collect();
     for d in dirs.iter().chain([&srcdir]) {
         std::fs::create_dir_all(d).unwrap();
     }
-    let sources: Vec<Model> = SOURCES.iter().map(|s| source(s)).collect();
+    let sources: Vec<Model> = MERGES.iter().map(|m| source(m.0)).collect();
     let results = common::over_models(|i, row, data, m| {
         let o = one(i, &row.local_path, &m, &sources, &dirs);
         if o.merged > 0 && row.format == "mdx" {
@@ -260,7 +295,8 @@ fn weapons_merged_into_every_hand() {
     let sum = |f: fn(&Outcome) -> usize| results.iter().map(|(_, o)| f(o)).sum::<usize>();
     let failures: Vec<&String> = results.iter().flat_map(|(_, o)| &o.failures).collect();
     println!(
-        "edit_merge: {units} corpus models with a hand attachment, {} merges: {} node poses and {} geoset poses as in the weapon's own model moved under the hand, {} failures ({} sequences not judged: the weapon's is longer and cut, or two overlap)",
+        "edit_merge: {units} corpus models with a hand attachment ({} Reforged), {} merges: {} node poses and {} geoset poses as in the weapon's own model moved under the hand, {} failures ({} sequences not judged: the weapon's is longer and cut, or two overlap)",
+        sum(|o| usize::from(o.reforged)),
         sum(|o| o.merged),
         sum(|o| o.node_proofs),
         sum(|o| o.vertex_proofs),
@@ -279,7 +315,12 @@ fn weapons_merged_into_every_hand() {
                     .map(|w| (w.0.clone(), *i))
             })
             .collect();
-        common::judges::peers_read(&srcdir, d, &written, &format!("edit_merge {}", SOURCES[k]));
+        common::judges::peers_read(
+            &srcdir,
+            d,
+            &written,
+            &format!("edit_merge {} {:?}", MERGES[k].0, MERGES[k].1),
+        );
     }
     assert!(units > 100, "{units}");
     assert!(failures.is_empty());

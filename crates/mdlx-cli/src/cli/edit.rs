@@ -78,16 +78,16 @@ pub(crate) struct EditArgs {
     /// of the same name, or holds its Stand pose.
     #[arg(long, value_name = "MODEL")]
     pub(crate) merge: Vec<PathBuf>,
-    /// With --merge: take only the node of this name, with every node under it and the
+    /// With --merge (the one it follows, or the first): take only the node of this name, with every node under it and the
     /// geosets they move (and its ancestors, for the pose), or the camera of this name;
     /// several times for several. Without, everything.
     #[arg(long, value_name = "NAME")]
     pub(crate) merge_part: Vec<String>,
-    /// With --merge: attach the part under this node of this model (`Hand Right Ref`), as
+    /// With --merge (the one it follows, or the first): attach the part under this node of this model (`Hand Right Ref`), as
     /// the game attaches a model there: its origin at the node, following it. A model
     /// without the node is an error, and nothing is written.
     #[arg(long, value_name = "NODE")]
-    pub(crate) merge_under: Option<String>,
+    pub(crate) merge_under: Vec<String>,
     /// Recompute the vertex normals from the faces, smooth across seams (vertices split at
     /// one position) where the faces meet within DEGREES; 0 keeps every seam a hard edge.
     #[arg(long, value_name = "DEGREES")]
@@ -293,20 +293,48 @@ fn transfer(m: &ArgMatches, path: &std::path::Path) -> Result<Edit> {
     })))
 }
 
-/// `--merge PATH` with the options that go with it.
-fn merge(m: &ArgMatches, path: &std::path::Path) -> Result<Edit> {
-    let data = crate::files::read(path)?;
-    let source = mdlx::read(&data, &mdlx::ReadOptions::default())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-        .model;
-    Ok(Edit::Merge(Box::new(Merge {
-        source,
-        parts: m
-            .get_many::<String>("merge_part")
-            .map(|v| v.cloned().collect())
-            .unwrap_or_default(),
-        under: m.get_one::<String>("merge_under").cloned(),
-    })))
+/// `--merge PATH` with the options that go with it: those given after it and before the
+/// next `--merge` (those before the first go with the first).
+fn merges(m: &ArgMatches) -> Result<Vec<(usize, Edit)>> {
+    let (Some(at), Some(paths)) = (m.indices_of("merge"), m.get_many::<PathBuf>("merge")) else {
+        return Ok(Vec::new());
+    };
+    let at: Vec<usize> = at.collect();
+    let owner = |i: usize| at.iter().rposition(|&a| a < i).unwrap_or(0);
+    let mut parts: Vec<Vec<String>> = vec![Vec::new(); at.len()];
+    let mut under: Vec<Option<String>> = vec![None; at.len()];
+    if let (Some(i), Some(v)) = (
+        m.indices_of("merge_part"),
+        m.get_many::<String>("merge_part"),
+    ) {
+        for (i, v) in i.zip(v) {
+            parts[owner(i)].push(v.clone());
+        }
+    }
+    if let (Some(i), Some(v)) = (
+        m.indices_of("merge_under"),
+        m.get_many::<String>("merge_under"),
+    ) {
+        for (i, v) in i.zip(v) {
+            if under[owner(i)].replace(v.clone()).is_some() {
+                return Err(usage("merge-under", "one node for each --merge", v));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (k, path) in paths.enumerate() {
+        let data = crate::files::read(path)?;
+        let source = mdlx::read(&data, &mdlx::ReadOptions::default())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            .model;
+        let merge = Merge {
+            source,
+            parts: std::mem::take(&mut parts[k]),
+            under: under[k].take(),
+        };
+        out.push((at[k], Edit::Merge(Box::new(merge))));
+    }
+    Ok(out)
 }
 
 /// The flags that take a value, one operation each time they are given.
@@ -368,11 +396,7 @@ pub(crate) fn operations(m: &ArgMatches) -> Result<Vec<Edit>> {
             ops.push((i, transfer(m, path)?));
         }
     }
-    if let (Some(i), Some(v)) = (m.indices_of("merge"), m.get_many::<PathBuf>("merge")) {
-        for (i, path) in i.zip(v) {
-            ops.push((i, merge(m, path)?));
-        }
-    }
+    ops.extend(merges(m)?);
     ops.sort_by_key(|(i, _)| *i);
     if ops.is_empty() {
         return Err(crate::Usage("mdlx edit: no operation given".into()).into());
