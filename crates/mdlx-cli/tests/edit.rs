@@ -542,3 +542,32 @@ fn a_weapon_merged_into_a_hand() {
         assert!(!bad.exists());
     }
 }
+
+#[test]
+fn emitters_stop_at_the_end_of_birth() {
+    let dir = temp_dir("edit-emitters");
+    let spear = corpus().join("mdx/Bergi-bear__OrcWinter__map.w3x__BurningSpear.mdx");
+    let out = dir.join("out.mdx");
+    let r = mdlx(&["edit", &s(&spear), &s(&out), "--seq-stop-emitters", "birth"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("sequence \"Birth\": 3 emitter(s) stopped on its last frame (500)"),
+        "{}",
+        stderr(&r)
+    );
+    let m = model(&out);
+    let clock = mdlx::anim::Clock::unwrapped(&m, 0, 500.0);
+    for e in &m.particle_emitters2 {
+        let v = clock.sample(e.tracks.float(mdlx::spec::track::KP2V), 1.0);
+        assert!(v <= 0.0, "{}: {v}", e.node.name);
+    }
+    let bad = dir.join("bad.mdx");
+    let r = mdlx(&["edit", &s(&spear), &s(&bad), "--seq-stop-emitters", "Decay"]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("no sequence \"Decay\""),
+        "{}",
+        stderr(&r)
+    );
+    assert!(!bad.exists());
+}

@@ -32,7 +32,13 @@ const SPEAR: &str = "Bergi-bear__OrcWinter__map.w3x__BurningSpear.mdx";
 
 /// The merges made: the source, the parts taken (none: all), and the nodes and geosets
 /// each adds (the spear's ribbon comes with the helper above it, and no geoset).
-const MERGES: [(&str, &[&str], Option<(usize, usize)>); 3] = [
+type MergeCase = (
+    &'static str,
+    &'static [&'static str],
+    Option<(usize, usize)>,
+);
+
+const MERGES: [MergeCase; 3] = [
     (SWORD, &[], None),
     (SPEAR, &[], None),
     (SPEAR, &["RibbonRoot"], Some((2, 0))),

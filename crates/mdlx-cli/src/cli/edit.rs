@@ -137,6 +137,11 @@ pub(crate) struct EditArgs {
     /// Make a sequence play once and hold its last frame.
     #[arg(long, value_name = "SEQUENCE")]
     pub(crate) seq_once: Vec<String>,
+    /// Make every emitter (particles, ribbons) invisible on a sequence's last frame, which a
+    /// sequence played once holds: no corpse that bleeds forever. Moments before it stay as
+    /// they were.
+    #[arg(long, value_name = "SEQUENCE")]
+    pub(crate) seq_stop_emitters: Vec<String>,
     /// Set how rarely the game picks a sequence among its variants: `SEQUENCE=RARITY`.
     #[arg(long, value_name = "SEQUENCE=RARITY")]
     pub(crate) seq_rarity: Vec<String>,
@@ -241,6 +246,7 @@ fn operation(id: &str, v: String) -> Result<Edit> {
             seq(SequenceEdit::Rename { which, to })
         }
         "seq_delete" => seq(SequenceEdit::Delete(v)),
+        "seq_stop_emitters" => seq(SequenceEdit::StopEmitters(v)),
         "seq_reverse" => seq(SequenceEdit::Reverse(v)),
         "seq_loop" | "seq_once" => seq(SequenceEdit::Looping {
             which: v,
@@ -361,6 +367,7 @@ const VALUED: &[&str] = &[
     "seq_once",
     "seq_rarity",
     "seq_move_speed",
+    "seq_stop_emitters",
 ];
 
 /// The operations of `m` (the `edit` verb's matches) in the order they were given.

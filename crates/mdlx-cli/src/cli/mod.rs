@@ -107,7 +107,8 @@ pub(crate) enum Command {
     /// whole model moved (`--scale`, `--rotate`, `--translate`, `--centre`, `--ground`,
     /// `--mirror`); sequences (`--seq-rename`, `--seq-delete`, `--seq-copy`, `--seq-move`,
     /// `--seq-reverse`, `--seq-stretch`, `--seq-loop`, `--seq-once`, `--seq-rarity`,
-    /// `--seq-move-speed`), a sequence named by its name (any case) or its index;
+    /// `--seq-move-speed`, `--seq-stop-emitters`), a sequence named by its name (any case)
+    /// or its index;
     /// sequences from another model (`--anim-from`, with `--anim-seq`, `--anim-replace`,
     /// `--bone`); parts of another model (`--merge`, with `--merge-part`,
     /// `--merge-under`); `--extents`, `--normals`; `--birth`, `--death`, `--decay`;

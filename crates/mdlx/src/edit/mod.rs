@@ -2,6 +2,7 @@
 //! and returns a [`Report`] of what it changed and what it could not do, so a build script
 //! (or the command line) can say exactly what happened to each file.
 
+mod emitters;
 mod fade;
 mod lift;
 mod merge;

@@ -58,6 +58,9 @@ pub enum SequenceEdit {
         /// The rarity.
         rarity: f32,
     },
+    /// Make every emitter invisible on the sequence's last frame, which a sequence that
+    /// plays once holds (see [`super::emitters`]).
+    StopEmitters(String),
     /// The speed, in units per second, at which the animation looks right moving.
     MoveSpeed {
         /// The sequence.
@@ -70,7 +73,7 @@ pub enum SequenceEdit {
 impl SequenceEdit {
     fn which(&self) -> &str {
         match self {
-            SequenceEdit::Delete(w) | SequenceEdit::Reverse(w) => w,
+            SequenceEdit::Delete(w) | SequenceEdit::Reverse(w) | SequenceEdit::StopEmitters(w) => w,
             SequenceEdit::Rename { which, .. }
             | SequenceEdit::Duplicate { which, .. }
             | SequenceEdit::Move { which, .. }
@@ -233,6 +236,7 @@ pub fn sequences(model: &mut Model, edit: &SequenceEdit) -> Report {
                     .push(format!("sequence {old:?} move speed {speed}"));
             }
         }
+        SequenceEdit::StopEmitters(_) => super::emitters::stop_emitters(model, i, &mut report),
     }
     report
 }
