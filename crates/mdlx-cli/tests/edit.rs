@@ -349,6 +349,25 @@ fn animations_from_another_model() {
         said.contains("unpaired (they hold their Stand pose): bone_new20"),
         "{said}"
     );
+    // Geoset visibility from the source.
+    let shown = dir.join("shown.mdx");
+    let (t, o, src) = (s(&target), s(&shown), s(&source));
+    let r = mdlx(&[
+        "edit",
+        &t,
+        &o,
+        "--anim-from",
+        &src,
+        "--anim-seq",
+        "walk",
+        "--anim-visibility",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("geosets showing as the source's (target<-source): "),
+        "{}",
+        stderr(&r)
+    );
     // Names that match nothing: an error naming them, nothing written.
     let bad = dir.join("bad.mdx");
     for (args, says) in [

@@ -6,13 +6,16 @@
 //!   case) and whose inheritance flags agree, is turned and scaled as the source's: the
 //!   linear parts of their world matrices agree within 1e-4 (a point one model-size from
 //!   the pivot lands within 1e-4 of the size);
+//! - geoset visibility taken from the source (`visibility: true`): each pair of geosets
+//!   the report names shares a bone name, and the target geoset's alpha is the source
+//!   geoset's at the same moments (source alphas on a global sequence aside);
 //! - no `check` error both inputs lacked;
 //! - the peers (mdx-m3-viewer, war3-model, the `wc3` crate) read one result for each
 //!   target whose MDX they read.
 
 mod common;
 
-use mdlx::anim::{AnimTime, Clock, Skeleton};
+use mdlx::anim::{geoset_alphas, AnimTime, Clock, Skeleton};
 use mdlx::edit::{transfer, Transfer};
 use mdlx::Model;
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,6 +111,7 @@ fn lacks_both(rule: &str, a: &Model, b: &Model) -> bool {
 
 struct PairOutcome {
     proofs: usize,
+    alphas: usize,
     failures: Vec<String>,
     new_errors: Vec<String>,
 }
@@ -119,6 +123,7 @@ fn one_pair(target: &Model, source: &Model, label: &str) -> (Model, PairOutcome)
         sequences: Vec::new(),
         replace: false,
         pairs: Vec::new(),
+        visibility: true,
     };
     let report = transfer(&mut m, &t);
     assert!(report.refused.is_empty(), "{label}: {:?}", report.refused);
@@ -140,6 +145,7 @@ fn one_pair(target: &Model, source: &Model, label: &str) -> (Model, PairOutcome)
     let (t_skel, s_skel) = (skeletal(&m), skeletal(source));
     let mut out = PairOutcome {
         proofs: 0,
+        alphas: 0,
         failures: Vec::new(),
         // An error either input has is not new; nor a Stand or Death missing from both.
         new_errors: (errors(&m).difference(&errors(target)))
@@ -174,12 +180,59 @@ fn one_pair(target: &Model, source: &Model, label: &str) -> (Model, PairOutcome)
     let taken: Vec<usize> = (0..source.sequences.len())
         .filter(|&i| source.sequences[i].interval[1] >= source.sequences[i].interval[0])
         .collect();
+    // Geoset visibility from the source: the pairs the report names (target<-source),
+    // each judged to share a bone name, then to show as its source geoset shows.
+    let held = report
+        .changed
+        .iter()
+        .any(|l| l.contains("geoset alphas step"));
+    let shown: Vec<(usize, usize)> = (report.changed.iter())
+        .filter_map(|l| l.strip_prefix("geosets showing as the source's (target<-source): "))
+        .flat_map(|l| l.split(", "))
+        .filter_map(|p| p.split_once("<-"))
+        .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
+        .filter(|_| !held)
+        .filter(|&(_, j)| {
+            // A source alpha on a global sequence is not the sequence's: not copied.
+            !(source.geoset_animations.iter())
+                .filter(|a| a.geoset_id == j as i32)
+                .filter_map(|a| a.tracks.float(mdlx::spec::track::KGAO))
+                .any(|t| t.global_sequence_id >= 0)
+        })
+        .collect();
+    let bone_names = |m: &Model, g: usize| -> BTreeSet<String> {
+        (m.geosets[g].matrix_indices.iter())
+            .filter_map(|id| m.nodes().find(|n| n.object_id == *id))
+            .map(|n| n.name.text().to_ascii_lowercase())
+            .collect()
+    };
+    for &(g, j) in &shown {
+        if bone_names(&m, g).is_disjoint(&bone_names(source, j)) {
+            out.failures.push(format!(
+                "{label}: geoset {g} paired with {j}, no bone name shared"
+            ));
+        }
+    }
     for (k, &s) in taken.iter().enumerate().take(3) {
         let len = f64::from(source.sequences[s].length());
         for f in [0.3, 0.7] {
             let t = (f * len).floor() + 0.37;
             if t >= len {
                 continue;
+            }
+            let (ca, cb) = (
+                Clock::unwrapped(&m, first_new + k, t),
+                Clock::unwrapped(source, s, t),
+            );
+            for &(g, j) in &shown {
+                let (x, y) = (geoset_alphas(&m, &ca, g).0, geoset_alphas(source, &cb, j).0);
+                if (x - y).abs() <= 1e-4 {
+                    out.alphas += 1;
+                } else {
+                    out.failures.push(format!(
+                        "{label}: sequence {s} at {t}: geoset {g} alpha {x}, source's {j} {y}"
+                    ));
+                }
             }
             let (a, b) = (linear(&m, first_new + k, t), linear(source, s, t));
             for &(ti, si) in &same {
@@ -229,6 +282,7 @@ fn transferred_sequences_pose_the_bones_as_the_source() {
     std::fs::create_dir_all(&srcdir).unwrap();
     std::fs::create_dir_all(&outdir).unwrap();
     let (mut proofs, mut failures, mut new_errors) = (0, Vec::new(), Vec::new());
+    let mut alphas = 0;
     let mut written: Vec<(PathBuf, usize)> = Vec::new();
     let mut cache: BTreeMap<usize, Model> = BTreeMap::new();
     for &(a, b) in &pairs {
@@ -238,6 +292,7 @@ fn transferred_sequences_pose_the_bones_as_the_source() {
         let label = format!("{} <- {}", rows[a].local_path, rows[b].local_path);
         let (m, o) = one_pair(&cache[&a], &cache[&b], &label);
         proofs += o.proofs;
+        alphas += o.alphas;
         failures.extend(o.failures);
         new_errors.extend(o.new_errors);
         if rows[a].format == "mdx" && !srcdir.join(format!("{a:04}.mdx")).exists() {
@@ -256,7 +311,7 @@ fn transferred_sequences_pose_the_bones_as_the_source() {
         cache.retain(|&k, _| k >= a);
     }
     println!(
-        "edit_transfer: {} models with 10+ bones, {} ordered pairs sharing 10+ bone names; {proofs} bone poses proved, {} failed, {} new check errors",
+        "edit_transfer: {} models with 10+ bones, {} ordered pairs sharing 10+ bone names; {proofs} bone poses proved, {alphas} geoset alphas as the source's, {} failed, {} new check errors",
         names.len(),
         pairs.len(),
         failures.len(),

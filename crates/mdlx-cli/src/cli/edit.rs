@@ -67,6 +67,10 @@ pub(crate) struct EditArgs {
     /// With --anim-from: this model's sequences of the same names go first.
     #[arg(long)]
     pub(crate) anim_replace: bool,
+    /// With --anim-from: this model's geosets show, in the new sequences, as the source's
+    /// geosets that follow the same bones (without: as in this model's Stand).
+    #[arg(long)]
+    pub(crate) anim_visibility: bool,
     /// With --anim-from: a bone of this model that pairs with a source bone of another
     /// name: `TARGET=SOURCE`.
     #[arg(long, value_name = "TARGET=SOURCE")]
@@ -296,6 +300,7 @@ fn transfer(m: &ArgMatches, path: &std::path::Path) -> Result<Edit> {
         sequences: strings("anim_seq"),
         replace: m.get_flag("anim_replace"),
         pairs,
+        visibility: m.get_flag("anim_visibility"),
     })))
 }
 

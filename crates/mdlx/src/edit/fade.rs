@@ -46,6 +46,21 @@ fn fade_keys(from: f32, to: f32, start: i64, len: i64, stepped: bool) -> Vec<Key
     (0..=steps).map(|k| at(start + len * k / steps)).collect()
 }
 
+/// Geoset `g`'s animation; a new one (alpha 1, white, no track) where it has none.
+pub(super) fn geoset_animation(model: &mut Model, g: usize) -> &mut GeosetAnimation {
+    let at = (model.geoset_animations.iter()).position(|a| a.geoset_id == g as i32);
+    let i = at.unwrap_or_else(|| {
+        model.geoset_animations.push(GeosetAnimation {
+            alpha: 1.0,
+            color: [1.0; 3],
+            geoset_id: g as i32,
+            ..Default::default()
+        });
+        model.geoset_animations.len() - 1
+    });
+    &mut model.geoset_animations[i]
+}
+
 /// Adds the sequence `kind`, `length_ms` long (see the module docs).
 pub fn fade(model: &mut Model, kind: Fade, length_ms: u32) -> Report {
     let mut report = Report::default();
@@ -75,19 +90,7 @@ pub fn fade(model: &mut Model, kind: Fade, length_ms: u32) -> Report {
     let fade_in = kind == Fade::Birth;
     let mut faded = 0;
     for g in 0..model.geosets.len() {
-        let at = (model.geoset_animations.iter()).position(|a| a.geoset_id == g as i32);
-        let ga = match at {
-            Some(i) => &mut model.geoset_animations[i],
-            None => {
-                model.geoset_animations.push(GeosetAnimation {
-                    alpha: 1.0,
-                    color: [1.0; 3],
-                    geoset_id: g as i32,
-                    ..Default::default()
-                });
-                model.geoset_animations.last_mut().expect("just added")
-            }
-        };
+        let ga = geoset_animation(model, g);
         let static_alpha = ga.alpha;
         let track = ga.tracks.0.iter_mut().find(|a| a.tag == KGAO);
         match track.map(|a| &mut a.track) {

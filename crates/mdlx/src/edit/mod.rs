@@ -15,6 +15,7 @@ mod textures;
 mod timeline;
 mod transfer;
 mod transform;
+mod visibility;
 
 pub use fade::{fade, Fade};
 pub use merge::{merge, Merge};

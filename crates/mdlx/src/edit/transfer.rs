@@ -18,6 +18,7 @@
 //!   and layer visibility, emitters, lights) holds, in each new sequence, the value it has
 //!   at the start of the target's Stand (or first sequence): the target's own geosets show
 //!   as they stand, and nothing the source does not drive moves.
+//! - **Geoset visibility** from the source instead, when asked: see [`super::visibility`].
 //! - **Append or replace.** The new sequences are added after the target's; replacing, the
 //!   target's sequences of the same names (any case) go first.
 
@@ -40,6 +41,9 @@ pub struct Transfer {
     pub replace: bool,
     /// Bones that pair although their names differ: `(target, source)`.
     pub pairs: Vec<(String, String)>,
+    /// The target's geosets show as the source's that follow the same bones (see
+    /// [`super::visibility`]); otherwise they hold their Stand visibility.
+    pub visibility: bool,
 }
 
 /// A bone name as names are compared: lower case, no separators, sides as `l`/`r`.
@@ -179,7 +183,7 @@ struct Placed {
 
 /// Adds `keys` (already in their new places) to `t`, in an interpolation both share.
 /// Returns whether stepped keys had to be held by extra keys (see [`super::lift`]).
-fn append<T: Lift + PartialEq>(
+pub(super) fn append<T: Lift + PartialEq>(
     t: &mut Track<T>,
     mut keys: Track<T>,
     rotation: bool,
@@ -472,6 +476,10 @@ pub fn transfer(model: &mut Model, t: &Transfer) -> Report {
         }
     }
     model.global_sequences = globals.target;
+    if t.visibility {
+        let at: Vec<([i64; 2], i64)> = placed.iter().map(|p| (p.from, p.start)).collect();
+        super::visibility::take_visibility(model, &t.source, &pairs, &at, &mut report);
+    }
     let old = model.sequences.len();
     for (&i, p) in taken.iter().zip(&placed) {
         let mut s = t.source.sequences[i].clone();
