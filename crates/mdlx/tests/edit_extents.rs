@@ -169,3 +169,91 @@ fn recomputed_normals_over_the_corpus() {
     }
     assert!(bad.is_empty());
 }
+
+/// Corners judged, geosets left, failures, vertices before and after.
+type FlatOutcome = (usize, usize, Vec<String>, usize, usize);
+
+/// Flat shading (`mdlx::edit::split_normals` at 0 degrees) over every corpus model: the
+/// triangles draw what they drew (each corner at its old position, with its old bone
+/// binding, skin weights and texture coordinates), each corner's normal is its face's
+/// (faces without area aside), and no `check` error or stale extent is new. A geoset the
+/// report says it left is as it was.
+#[test]
+fn flat_shading_over_the_corpus() {
+    let results = common::over_models(|_, row, _, src| {
+        let mut m = src.clone();
+        let report = mdlx::edit::split_normals(&mut m, 0.0);
+        assert!(report.refused.is_empty());
+        let mut bad = Vec::new();
+        let (mut corners, mut left) = (0usize, 0usize);
+        // The geosets the report says it left must be as they were.
+        let said: Vec<usize> = (report.changed.iter())
+            .filter(|l| l.contains(": left as it is ("))
+            .filter_map(|l| l.strip_prefix("geoset ")?.split(':').next()?.parse().ok())
+            .collect();
+        for (g, (a, b)) in m.geosets.iter().zip(&src.geosets).enumerate() {
+            if said.contains(&g) {
+                left += 1;
+                if a != b {
+                    bad.push(format!(
+                        "{}: geosets[{g}] said left, changed",
+                        row.local_path
+                    ));
+                }
+                continue;
+            }
+            let (ta, tb) = (a.triangles().0, b.triangles().0);
+            for (x, y) in ta.iter().zip(&tb) {
+                let (x, y) = (x.map(usize::from), y.map(usize::from));
+                let p = y.map(|v| b.vertices[v]);
+                let f = mdlx::anim::math::cross(
+                    mdlx::anim::math::sub(p[1], p[0]),
+                    mdlx::anim::math::sub(p[2], p[0]),
+                );
+                let area = mdlx::anim::math::dot(f, f).sqrt();
+                for k in 0..3 {
+                    let same = a.vertices[x[k]] == b.vertices[y[k]]
+                        && a.vertex_groups.get(x[k]) == b.vertex_groups.get(y[k])
+                        && (a.uv_sets.iter().zip(&b.uv_sets)).all(|(u, v)| u[x[k]] == v[y[k]])
+                        && (a.skin.as_ref().zip(b.skin.as_ref()))
+                            .is_none_or(|(s, t)| s[x[k] * 8..][..8] == t[y[k] * 8..][..8]);
+                    let n = a.normals[x[k]];
+                    let flat = !(area > 1e-6 && area.is_finite())
+                        || mdlx::anim::math::dot(n, f) / area >= 1.0 - 1e-5;
+                    if same && flat {
+                        corners += 1;
+                    } else {
+                        bad.push(format!(
+                            "{}: geosets[{g}] corner {k} of {y:?}: same {same}, flat {flat} ({} area {area})",
+                            row.local_path,
+                            mdlx::anim::math::dot(n, f) / area
+                        ));
+                    }
+                }
+            }
+        }
+        let before = errors(&src);
+        bad.extend(
+            errors(&m)
+                .difference(&before)
+                .map(|e| format!("{}: new {e}", row.local_path)),
+        );
+        let vertices = |m: &Model| m.geosets.iter().map(|g| g.vertices.len()).sum::<usize>();
+        Some((corners, left, bad, vertices(&src), vertices(&m)))
+    });
+    let bad: Vec<&String> = results.iter().flat_map(|r| &r.2).collect();
+    let sum = |f: fn(&FlatOutcome) -> usize| results.iter().map(f).sum::<usize>();
+    println!(
+        "edit_hard_edges: {} models made flat: {} triangle corners where they were with their face's normal, {} geosets left as they were (point or line groups, faces naming missing vertices, or past the vertices an SD geoset holds); vertices {} -> {}; {} failures",
+        results.len(),
+        sum(|r| r.0),
+        sum(|r| r.1),
+        sum(|r| r.3),
+        sum(|r| r.4),
+        bad.len()
+    );
+    for b in bad.iter().take(10) {
+        println!("  {b}");
+    }
+    assert!(bad.is_empty());
+}

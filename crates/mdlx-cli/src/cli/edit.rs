@@ -96,6 +96,10 @@ pub(crate) struct EditArgs {
     /// one position) where the faces meet within DEGREES; 0 keeps every seam a hard edge.
     #[arg(long, value_name = "DEGREES")]
     pub(crate) normals: Vec<String>,
+    /// Make edges hard where faces meet at more than DEGREES (0: flat shading): vertices
+    /// there are split, each copy with the normal of its side's faces.
+    #[arg(long, value_name = "DEGREES")]
+    pub(crate) hard_edges: Vec<String>,
     /// Put a team colour layer under a material's texture (by the material's index), as
     /// the game's models have it: the colour shows where the texture's alpha is low.
     /// Classic (800) models.
@@ -228,6 +232,13 @@ fn operation(id: &str, v: String) -> Result<Edit> {
                 .map_err(|_| usage(f, "an angle in degrees", &v))?;
             Ok(Edit::Normals(a))
         }
+        "hard_edges" => {
+            let a = v
+                .trim()
+                .parse()
+                .map_err(|_| usage(f, "an angle in degrees", &v))?;
+            Ok(Edit::HardEdges(a))
+        }
         "birth" | "death" | "decay" => {
             let ms = v.trim().parse().map_err(|_| usage(f, "milliseconds", &v))?;
             let kind = match id {
@@ -359,6 +370,7 @@ const VALUED: &[&str] = &[
     "mirror",
     "team_colour",
     "normals",
+    "hard_edges",
     "birth",
     "death",
     "decay",

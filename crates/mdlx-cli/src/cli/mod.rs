@@ -111,7 +111,7 @@ pub(crate) enum Command {
     /// or its index;
     /// sequences from another model (`--anim-from`, with `--anim-seq`, `--anim-replace`,
     /// `--bone`); parts of another model (`--merge`, with `--merge-part`,
-    /// `--merge-under`); `--extents`, `--normals`; `--birth`, `--death`, `--decay`;
+    /// `--merge-under`); `--extents`, `--normals`, `--hard-edges`; `--birth`, `--death`, `--decay`;
     /// `--team-colour`, `--hero-glow`.
     Edit(Box<EditArgs>),
     /// Extract the files of an archive into a folder, backslashes in names as folders.

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 /// The vertex count from which an SD geoset renders torn (mdx-m3-viewer's measurement:
 /// 7,433 vertices bugged, 7,394 good).
-const MAX_SD_VERTICES: usize = 7433;
+pub(crate) const MAX_SD_VERTICES: usize = 7433;
 
 /// Tuner's triangle cap per geoset.
 const MAX_TRIANGLES: usize = 20_000;

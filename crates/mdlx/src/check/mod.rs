@@ -52,7 +52,7 @@ mod anim;
 pub mod fix;
 pub mod kind;
 
-mod geometry;
+pub(crate) mod geometry;
 mod locate;
 mod objects;
 mod refs;

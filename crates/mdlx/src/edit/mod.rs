@@ -10,6 +10,7 @@ mod names;
 mod normals;
 mod retime;
 mod sequences;
+mod split;
 mod team;
 mod textures;
 mod timeline;
@@ -21,6 +22,7 @@ pub use fade::{fade, Fade};
 pub use merge::{merge, Merge};
 pub use normals::recompute_normals;
 pub use sequences::{sequences, SequenceEdit};
+pub use split::split_normals;
 pub use team::{hero_glow, team_colour, GLOW_RADIUS};
 pub use textures::{texture_paths, PathEdit};
 pub use transfer::{transfer, Transfer};
@@ -49,6 +51,8 @@ pub enum Edit {
     Fade(Fade, u32),
     /// See [`merge`].
     Merge(Box<Merge>),
+    /// See [`split_normals`]: the angle in degrees (0: flat).
+    HardEdges(f32),
 }
 
 /// Applies one edit.
@@ -64,6 +68,7 @@ pub fn apply(model: &mut crate::model::Model, edit: &Edit) -> Report {
         Edit::Normals(a) => recompute_normals(model, *a),
         Edit::Fade(f, ms) => fade(model, *f, *ms),
         Edit::Merge(m) => merge(model, m),
+        Edit::HardEdges(a) => split_normals(model, *a),
     }
 }
 

@@ -17,7 +17,7 @@ use crate::model::Model;
 use std::collections::HashMap;
 
 /// The angle of the triangle `a b c` at `a`, in radians.
-fn corner(a: Vec3, b: Vec3, c: Vec3) -> f32 {
+pub(super) fn corner(a: Vec3, b: Vec3, c: Vec3) -> f32 {
     let (u, v) = (normalize(sub(b, a)), normalize(sub(c, a)));
     dot(u, v).clamp(-1.0, 1.0).acos()
 }
