@@ -258,13 +258,16 @@ fn converted(source: &Model, version: u32, report: &mut Report) -> Option<Model>
     }
 }
 
-/// The object id of the node named `name`, or refuses.
-fn anchor(model: &Model, name: &str, report: &mut Report) -> Option<u32> {
+/// The place (in [`Model::nodes`] order) and pivot of the node named `name`, or refuses.
+fn anchor(model: &Model, name: &str, report: &mut Report) -> Option<(usize, [f32; 3])> {
     let nodes: Vec<&Node> = model.nodes().collect();
     let names: Vec<String> = nodes.iter().map(|n| n.name.text().into_owned()).collect();
     let found = named(&names, name);
     match found.first() {
-        Some(&i) => Some(nodes[i].object_id),
+        Some(&i) => {
+            let id = nodes[i].object_id as usize;
+            Some((i, model.pivot_points.get(id).copied().unwrap_or([0.0; 3])))
+        }
         None => {
             report.refused.push(format!(
                 "merge: this model has no node {name:?} to attach under"
@@ -274,14 +277,13 @@ fn anchor(model: &Model, name: &str, report: &mut Report) -> Option<u32> {
     }
 }
 
-/// Merges parts of `m.source` into `model` (see the module docs).
+/// Merges parts of `m.source` into `model` (see the module docs). When it refuses, the
+/// model is as it was.
 pub fn merge(model: &mut Model, m: &Merge) -> Report {
     let mut report = Report::default();
-    // This model's own nodes numbered in place first, so the part's can follow.
-    crate::convert::classic::renumber_nodes(model);
-    let under = match &m.under {
+    let anchor = match &m.under {
         Some(name) => match anchor(model, name, &mut report) {
-            Some(id) => Some(id),
+            Some(a) => Some(a),
             None => return report,
         },
         None => None,
@@ -300,14 +302,13 @@ pub fn merge(model: &mut Model, m: &Merge) -> Report {
             .push("merge: the parts chosen hold nothing to merge".into());
         return report;
     }
-    if let Some(id) = under {
-        let at = model
-            .pivot_points
-            .get(id as usize)
-            .copied()
-            .unwrap_or([0.0; 3]);
+    if let Some((_, at)) = anchor {
         transform(&mut part, &Transform::Translate(at));
     }
+    // This model's own nodes numbered in place first (their order stays), so the part's
+    // can follow.
+    crate::convert::classic::renumber_nodes(model);
+    let under = anchor.and_then(|(i, _)| model.nodes().nth(i).map(|n| n.object_id));
     let retimed = retime(&mut part, &model.sequences);
     let first = model.geosets.len();
     append(model, part, under.zip(m.under.as_deref()), &mut report);

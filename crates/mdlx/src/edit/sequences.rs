@@ -58,8 +58,11 @@ pub enum SequenceEdit {
         /// The rarity.
         rarity: f32,
     },
-    /// Make every emitter invisible on the sequence's last frame, which a sequence that
-    /// plays once holds (see [`super::emitters`]).
+    /// Make every emitter (particles, ribbons, popcorn) invisible on the sequence's last
+    /// frame, which a sequence that plays once holds, every earlier moment as it was: a
+    /// stepped visibility gets a 0 key there, an interpolated one also a key 1 ms before
+    /// holding its value, an emitter without a visibility track one keyed only in this
+    /// sequence. Refused where another sequence shares that frame.
     StopEmitters(String),
     /// The speed, in units per second, at which the animation looks right moving.
     MoveSpeed {

@@ -41,8 +41,9 @@ pub struct Transfer {
     pub replace: bool,
     /// Bones that pair although their names differ: `(target, source)`.
     pub pairs: Vec<(String, String)>,
-    /// The target's geosets show as the source's that follow the same bones (see
-    /// [`super::visibility`]); otherwise they hold their Stand visibility.
+    /// The target's geosets show as the source's: each pairs with the source geoset that
+    /// follows most of the same (paired) bones and takes its alpha keys of each sequence;
+    /// otherwise they hold their Stand visibility.
     pub visibility: bool,
 }
 
