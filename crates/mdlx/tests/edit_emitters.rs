@@ -17,15 +17,11 @@ use mdlx::edit::{sequences, SequenceEdit};
 use mdlx::model::{Interpolation, Tracks};
 use mdlx::spec::track::{KP2V, KPEV, KPPV, KRVS};
 use mdlx::Model;
-use std::collections::BTreeSet;
+
 use std::path::{Path, PathBuf};
 
-fn errors(m: &Model) -> BTreeSet<String> {
-    mdlx::check::check(m)
-        .into_iter()
-        .filter(|f| f.severity == mdlx::check::Severity::Error)
-        .map(|f| f.rule.id.to_string())
-        .collect()
+fn errors(m: &mdlx::Model) -> std::collections::BTreeSet<String> {
+    common::findings(m, &[])
 }
 
 /// Each emitter's visibility tracks and tag.
@@ -138,13 +134,7 @@ fn one(i: usize, label: &str, src: &Model, srcdir: &Path, outdir: &Path, data: &
         out.failures.push(format!("{label}: new check error {e}"));
     }
     if out.stopped > 0 {
-        std::fs::write(srcdir.join(format!("{i:04}.mdx")), data).unwrap();
-        let path = outdir.join(format!("{i:04}.mdx"));
-        let bytes = mdlx::write(&m, mdlx::Format::Mdx, &mdlx::WriteOptions::default())
-            .unwrap()
-            .bytes;
-        std::fs::write(&path, bytes).unwrap();
-        out.written = Some((path, i));
+        out.written = Some(common::judges::write_pair(srcdir, outdir, i, data, &m));
     }
     out
 }

@@ -12,12 +12,8 @@ mod common;
 use mdlx::anim::{posed_geosets, Clock, Skeleton};
 use mdlx::model::{Extent, Model};
 
-fn errors(m: &Model) -> std::collections::BTreeSet<String> {
-    mdlx::check::check(m)
-        .into_iter()
-        .filter(|f| f.severity == mdlx::check::Severity::Error || f.rule.id == "stale-extent")
-        .map(|f| f.rule.id.to_string())
-        .collect()
+fn errors(m: &mdlx::Model) -> std::collections::BTreeSet<String> {
+    common::findings(m, &["stale-extent"])
 }
 
 /// How far `p` lies outside `e` (0 inside).

@@ -45,14 +45,7 @@ const MERGES: [MergeCase; 3] = [
 ];
 
 fn problems(m: &Model) -> BTreeSet<String> {
-    mdlx::check::check(m)
-        .into_iter()
-        .filter(|f| {
-            f.severity == mdlx::check::Severity::Error
-                || ["stale-extent", "bind-pose-count", "pivot-count"].contains(&f.rule.id)
-        })
-        .map(|f| f.rule.id.to_string())
-        .collect()
+    common::findings(m, &["stale-extent", "bind-pose-count", "pivot-count"])
 }
 
 /// The object ids and names of each kind's nodes, kind by kind as the model lists them.
@@ -230,6 +223,8 @@ fn one(i: usize, label: &str, unit: &Model, sources: &[Model], dirs: &[PathBuf])
     let Some((name, _)) = hand(unit) else {
         return out;
     };
+    let unit_problems = problems(unit);
+    let source_problems: Vec<BTreeSet<String>> = sources.iter().map(problems).collect();
     for (k, (src, (file, parts, adds))) in sources.iter().zip(MERGES).enumerate() {
         let mut m = unit.clone();
         let report = merge(
@@ -256,8 +251,8 @@ fn one(i: usize, label: &str, unit: &Model, sources: &[Model], dirs: &[PathBuf])
         }
         let hand_id = hand(&m).map(|h| h.1).unwrap();
         judge(unit, src, &m, hand_id, &label, &mut out);
-        let before: BTreeSet<String> = problems(unit).union(&problems(src)).cloned().collect();
-        for e in problems(&m).difference(&before) {
+        let before: BTreeSet<&String> = unit_problems.union(&source_problems[k]).collect();
+        for e in problems(&m).iter().filter(|e| !before.contains(e)) {
             out.failures.push(format!("{label}: new check finding {e}"));
         }
         let path = dirs[k].join(format!("{i:04}.mdx"));

@@ -18,17 +18,13 @@ mod common;
 use mdlx::anim::{geoset_alphas, posed_geosets, AnimTime, Clock, Skeleton};
 use mdlx::edit::{apply, Axis, Edit, SequenceEdit, Transform};
 use mdlx::Model;
-use std::collections::BTreeSet;
+
 use std::path::{Path, PathBuf};
 
 const TOLERANCE: f64 = 1e-4;
 
-fn errors(m: &Model) -> BTreeSet<String> {
-    mdlx::check::check(m)
-        .into_iter()
-        .filter(|f| f.severity == mdlx::check::Severity::Error)
-        .map(|f| f.rule.id.to_string())
-        .collect()
+fn errors(m: &mdlx::Model) -> std::collections::BTreeSet<String> {
+    common::findings(m, &[])
 }
 
 /// Posed positions (every geoset, concatenated) and geoset alphas of sequence `seq` at

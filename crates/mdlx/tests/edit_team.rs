@@ -13,15 +13,11 @@ mod common;
 use mdlx::anim::{posed_geosets, AnimTime, Clock, Skeleton};
 use mdlx::edit::{apply, Edit};
 use mdlx::Model;
-use std::collections::BTreeSet;
+
 use std::path::{Path, PathBuf};
 
-fn errors(m: &Model) -> BTreeSet<String> {
-    mdlx::check::check(m)
-        .into_iter()
-        .filter(|f| f.severity == mdlx::check::Severity::Error || f.rule.id == "stale-extent")
-        .map(|f| f.rule.id.to_string())
-        .collect()
+fn errors(m: &mdlx::Model) -> std::collections::BTreeSet<String> {
+    common::findings(m, &["stale-extent"])
 }
 
 fn posed(m: &Model, s: usize, t: f64) -> Vec<Vec<[f32; 3]>> {
@@ -110,13 +106,7 @@ fn one(i: usize, label: &str, src: &Model, srcdir: &Path, outdir: &Path, data: &
         out.failures.push(format!("{label}: new check error {e}"));
     }
     if out.glowed || out.coloured {
-        std::fs::write(srcdir.join(format!("{i:04}.mdx")), data).unwrap();
-        let path = outdir.join(format!("{i:04}.mdx"));
-        let bytes = mdlx::write(&m, mdlx::Format::Mdx, &mdlx::WriteOptions::default())
-            .unwrap()
-            .bytes;
-        std::fs::write(&path, bytes).unwrap();
-        out.written = Some((path, i));
+        out.written = Some(common::judges::write_pair(srcdir, outdir, i, data, &m));
     }
     out
 }

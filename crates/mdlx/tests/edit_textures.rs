@@ -9,14 +9,9 @@ mod common;
 use mdlx::edit::{texture_paths, PathEdit};
 use mdlx::model::FixedString;
 use mdlx::{Format, WriteOptions};
-use std::collections::BTreeSet;
 
-fn errors(m: &mdlx::Model) -> BTreeSet<String> {
-    mdlx::check::check(m)
-        .into_iter()
-        .filter(|f| f.severity == mdlx::check::Severity::Error)
-        .map(|f| f.rule.id.to_string())
-        .collect()
+fn errors(m: &mdlx::Model) -> std::collections::BTreeSet<String> {
+    common::findings(m, &[])
 }
 
 fn mdx(m: &mdlx::Model) -> Vec<u8> {

@@ -21,12 +21,8 @@ use mdlx::Model;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-fn errors(m: &Model) -> BTreeSet<String> {
-    mdlx::check::check(m)
-        .into_iter()
-        .filter(|f| f.severity == mdlx::check::Severity::Error)
-        .map(|f| f.rule.id.to_string())
-        .collect()
+fn errors(m: &mdlx::Model) -> std::collections::BTreeSet<String> {
+    common::findings(m, &[])
 }
 
 fn read(row: &common::ManifestRow) -> Model {

@@ -22,6 +22,30 @@ pub(super) fn corner(a: Vec3, b: Vec3, c: Vec3) -> f32 {
     dot(u, v).clamp(-1.0, 1.0).acos()
 }
 
+/// The cosine of `angle` degrees (a hair under, so faces at exactly the angle count as
+/// within it), or refuses an angle outside 0 to 180 for `what`.
+pub(super) fn cos_limit(angle: f32, what: &str, report: &mut Report) -> Option<f32> {
+    if !(0.0..=180.0).contains(&angle) {
+        report.refused.push(format!(
+            "{what}: the angle is 0 to 180 degrees, not {angle}"
+        ));
+        return None;
+    }
+    Some(angle.to_radians().cos() - 1e-6)
+}
+
+/// Tangent `t` turned to lie at right angles to normal `n`, its handedness kept; as it was
+/// where that has no direction.
+pub(super) fn orthogonal(t: [f32; 4], n: Vec3) -> [f32; 4] {
+    let v = [t[0], t[1], t[2]];
+    let u = normalize(sub(v, n.map(|x| x * dot(n, v))));
+    if u.iter().all(|x| x.is_finite()) && dot(u, u) > 0.5 {
+        [u[0], u[1], u[2], t[3]]
+    } else {
+        t
+    }
+}
+
 /// One geoset's new normals.
 fn geoset_normals(g: &crate::model::Geoset, cos_limit: f32) -> Vec<Vec3> {
     let n = g.vertices.len();
@@ -87,13 +111,9 @@ fn geoset_normals(g: &crate::model::Geoset, cos_limit: f32) -> Vec<Vec3> {
 /// the module docs).
 pub fn recompute_normals(model: &mut Model, angle: f32) -> Report {
     let mut report = Report::default();
-    if !(0.0..=180.0).contains(&angle) {
-        report.refused.push(format!(
-            "normals: the angle is 0 to 180 degrees, not {angle}"
-        ));
+    let Some(cos_limit) = cos_limit(angle, "normals", &mut report) else {
         return report;
-    }
-    let cos_limit = angle.to_radians().cos() - 1e-6;
+    };
     let mut changed = 0;
     for g in &mut model.geosets {
         let new = geoset_normals(g, cos_limit);
@@ -102,11 +122,7 @@ pub fn recompute_normals(model: &mut Model, angle: f32) -> Report {
             g.normals = new;
             // Tangents (Reforged) stay at right angles to their normals, handedness kept.
             for (t, n) in g.tangents.iter_mut().flatten().zip(&g.normals) {
-                let v = [t[0], t[1], t[2]];
-                let u = normalize(sub(v, n.map(|x| x * dot(*n, v))));
-                if u.iter().all(|x| x.is_finite()) && dot(u, u) > 0.5 {
-                    *t = [u[0], u[1], u[2], t[3]];
-                }
+                *t = orthogonal(*t, *n);
             }
         }
     }

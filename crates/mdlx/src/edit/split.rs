@@ -12,7 +12,7 @@
 //! stay as they were. A geoset that would pass 65,535 vertices (an SD one 7,432, from where
 //! the game draws it torn), or has point or line groups, is left as it is and said.
 
-use super::normals::corner;
+use super::normals::{corner, cos_limit, orthogonal};
 use super::Report;
 use crate::anim::math::{cross, dot, normalize, sub, Vec3};
 use crate::model::{Geoset, Model};
@@ -25,6 +25,27 @@ fn root(parent: &mut [usize], mut i: usize) -> usize {
         i = parent[i];
     }
     i
+}
+
+/// Adds vertex `old` of `g` to `out`: with `normal`, that normal and its tangent turned
+/// to stay at right angles to it; without, as it was.
+fn copy_vertex(out: &mut Geoset, g: &Geoset, old: usize, normal: Option<Vec3>) {
+    let stored = g.normals.get(old).copied().unwrap_or([0.0, 0.0, 1.0]);
+    out.vertices.push(g.vertices[old]);
+    out.normals.push(normal.unwrap_or(stored));
+    if let Some(&vg) = g.vertex_groups.get(old) {
+        out.vertex_groups.push(vg);
+    }
+    for (o, s) in out.uv_sets.iter_mut().zip(&g.uv_sets) {
+        o.push(s.get(old).copied().unwrap_or_default());
+    }
+    if let (Some(o), Some(t)) = (&mut out.tangents, &g.tangents) {
+        let t = t.get(old).copied().unwrap_or([1.0, 0.0, 0.0, 1.0]);
+        o.push(normal.map_or(t, |n| orthogonal(t, n)));
+    }
+    if let (Some(o), Some(s)) = (&mut out.skin, &g.skin) {
+        o.extend_from_slice(s.get(old * 8..old * 8 + 8).unwrap_or(&[0; 8]));
+    }
 }
 
 /// One geoset split, or why not.
@@ -109,24 +130,7 @@ fn split(g: &Geoset, cos_limit: f32, limit: usize) -> Result<Option<Geoset>, Str
                 let normal = (unit_of(sums[&r]))
                     .or_else(|| unit_of(plain[&r]))
                     .unwrap_or_else(|| g.normals.get(old).copied().unwrap_or([0.0, 0.0, 1.0]));
-                out.vertices.push(g.vertices[old]);
-                out.normals.push(normal);
-                if let Some(&vg) = g.vertex_groups.get(old) {
-                    out.vertex_groups.push(vg);
-                }
-                for (o, s) in out.uv_sets.iter_mut().zip(&g.uv_sets) {
-                    o.push(s.get(old).copied().unwrap_or_default());
-                }
-                if let (Some(o), Some(t)) = (&mut out.tangents, &g.tangents) {
-                    let t = t.get(old).copied().unwrap_or([1.0, 0.0, 0.0, 1.0]);
-                    let tv = [t[0], t[1], t[2]];
-                    let u = normalize(sub(tv, normal.map(|x| x * dot(normal, tv))));
-                    let ok = u.iter().all(|x| x.is_finite()) && dot(u, u) > 0.5;
-                    o.push(if ok { [u[0], u[1], u[2], t[3]] } else { t });
-                }
-                if let (Some(o), Some(s)) = (&mut out.skin, &g.skin) {
-                    o.extend_from_slice(s.get(old * 8..old * 8 + 8).unwrap_or(&[0; 8]));
-                }
+                copy_vertex(&mut out, g, old, Some(normal));
                 new_index.insert((v, r), i);
                 i
             }
@@ -140,21 +144,7 @@ fn split(g: &Geoset, cos_limit: f32, limit: usize) -> Result<Option<Geoset>, Str
         .flatten()
         .for_each(|&v| used[usize::from(v)] = true);
     for old in (0..n).filter(|&v| !used[v]) {
-        out.vertices.push(g.vertices[old]);
-        out.normals
-            .push(g.normals.get(old).copied().unwrap_or([0.0, 0.0, 1.0]));
-        if let Some(&vg) = g.vertex_groups.get(old) {
-            out.vertex_groups.push(vg);
-        }
-        for (o, s) in out.uv_sets.iter_mut().zip(&g.uv_sets) {
-            o.push(s.get(old).copied().unwrap_or_default());
-        }
-        if let (Some(o), Some(t)) = (&mut out.tangents, &g.tangents) {
-            o.push(t.get(old).copied().unwrap_or([1.0, 0.0, 0.0, 1.0]));
-        }
-        if let (Some(o), Some(s)) = (&mut out.skin, &g.skin) {
-            o.extend_from_slice(s.get(old * 8..old * 8 + 8).unwrap_or(&[0; 8]));
-        }
+        copy_vertex(&mut out, g, old, None);
     }
     if out.vertices.len() >= limit {
         return Err(format!(
@@ -178,13 +168,9 @@ fn split(g: &Geoset, cos_limit: f32, limit: usize) -> Result<Option<Geoset>, Str
 /// module docs).
 pub fn split_normals(model: &mut Model, angle: f32) -> Report {
     let mut report = Report::default();
-    if !(0.0..=180.0).contains(&angle) {
-        report.refused.push(format!(
-            "hard edges: the angle is 0 to 180 degrees, not {angle}"
-        ));
+    let Some(cos_limit) = cos_limit(angle, "hard edges", &mut report) else {
         return report;
-    }
-    let cos_limit = angle.to_radians().cos() - 1e-6;
+    };
     let (mut changed, mut added) = (0, 0usize);
     let hd: Vec<bool> = (model.geosets.iter())
         .map(|g| crate::check::geometry::is_hd(model, g.material_id))

@@ -143,6 +143,24 @@ pub(crate) fn smpq() -> Option<PathBuf> {
     judge_env("MDLX_SMPQ", "the StormLib (smpq) comparison")
 }
 
+/// Writes a source (`srcdir/{i:04}.mdx`, its bytes `data`) and what an edit made of it
+/// (`outdir/{i:04}.mdx`) for [`peers_read`]; returns the output's path and `i`.
+pub(crate) fn write_pair(
+    srcdir: &Path,
+    outdir: &Path,
+    i: usize,
+    data: &[u8],
+    m: &mdlx::Model,
+) -> (PathBuf, usize) {
+    std::fs::write(srcdir.join(format!("{i:04}.mdx")), data).unwrap();
+    let path = outdir.join(format!("{i:04}.mdx"));
+    let bytes = mdlx::write(m, mdlx::Format::Mdx, &mdlx::WriteOptions::default())
+        .unwrap()
+        .bytes;
+    std::fs::write(&path, bytes).unwrap();
+    (path, i)
+}
+
 /// What each peer (`m3v`, `w3m`, `wc3rs` under `MDLX_PEERS_BIN`) fails to read of `outdir`
 /// that it reads of `srcdir`, where `written` pairs each output with the index its source
 /// is named by (`{index:04}.mdx`; an output whose source is not there, an MDL one, is not

@@ -336,3 +336,13 @@ pub(crate) fn over_models<T: Send>(
             .collect()
     })
 }
+
+/// The ids of the `check` findings of `m` that are errors, or one of the rules `also`:
+/// what an edit must not add.
+pub(crate) fn findings(m: &mdlx::Model, also: &[&str]) -> std::collections::BTreeSet<String> {
+    mdlx::check::check(m)
+        .into_iter()
+        .filter(|f| f.severity == mdlx::check::Severity::Error || also.contains(&f.rule.id))
+        .map(|f| f.rule.id.to_string())
+        .collect()
+}
