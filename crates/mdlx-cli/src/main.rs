@@ -162,6 +162,8 @@ fn run(command: cli::Command, ctx: Ctx) -> ExitCode {
                 .map_err(anyhow::Error::from)
         }
         cli::Command::Bench { dir, repeat } => cmd::bench::run(&dir, repeat),
+        cli::Command::Icon(a) => cmd::icon::run(&ctx, &a),
+        cli::Command::Portrait(a) => cmd::portrait::run(&ctx, &a),
     };
     if std::env::var_os("MDLX_REPORT_PEAK_RSS").is_some() {
         report_peak_rss();

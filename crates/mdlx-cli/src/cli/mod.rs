@@ -3,12 +3,14 @@
 //! so every usage error exits with status 2.
 
 mod edit;
+mod icon;
 mod parse;
 
 pub(crate) use edit::{operations as edit_operations, EditArgs};
+pub(crate) use icon::{IconArgs, IconFormat, IconFrame, PortraitArgs};
 
 use clap::{Args, Parser, Subcommand};
-pub(crate) use parse::{format_names, Resize};
+pub(crate) use parse::{format_names, parse_hex, Resize};
 use std::path::PathBuf;
 
 /// Read, write, convert and pose Warcraft III models (MDX, MDL), Milkshape 3D ASCII, WoW
@@ -52,7 +54,9 @@ impl Command {
             | Command::Render { common, .. }
             | Command::Optimize(OptimizeArgs { common, .. })
             | Command::Convert(ConvertArgs { common, .. })
-            | Command::Check(CheckArgs { common, .. }) => Some(*common),
+            | Command::Check(CheckArgs { common, .. })
+            | Command::Icon(IconArgs { common, .. })
+            | Command::Portrait(PortraitArgs { common, .. }) => Some(*common),
             Command::Roundtrip { .. }
             | Command::Completions { .. }
             | Command::Bench { .. }
@@ -245,6 +249,22 @@ pub(crate) enum Command {
         #[command(flatten)]
         args: RenderArgs,
     },
+    /// Make icons of a model (or a picture) as the game's command card shows them: BTN,
+    /// DISBTN, PASBTN, DISPASBTN, ATC, DISATC, each where the game looks for it.
+    ///
+    /// The model is drawn headless (as `render` draws it), framed on its head and
+    /// shoulders (its head bone; the top of the model without one; what only glows, as a
+    /// hero's team glow, is not framed), over a background, inside the frame of its kind:
+    /// a button's grey bevel, a passive's black frame, an autocast's gold one, drawn from
+    /// the measured geometry of the game's icons. A disabled icon is its enabled one as the
+    /// game's disabled icons are made: a black frame and every colour at about half.
+    /// INPUT may be a folder or a map: every model in it gets its icons (portrait models
+    /// left out), and --sheet shows them all on one page.
+    Icon(IconArgs),
+    /// Make a unit's portrait model: Portrait and Portrait Talk sequences (the unit's own,
+    /// or its Stand and Stand Talk), one camera on its head as the game's portraits frame
+    /// it; or, with --camera-only, just give a model that portrait camera.
+    Portrait(PortraitArgs),
     /// Show a model in the browser, moving, and follow its file as you edit it.
     ///
     /// Starts a small web server on 127.0.0.1 (nothing beyond this machine can reach it)
@@ -354,18 +374,9 @@ pub(crate) struct RenderArgs {
     /// Picture size: `N` (square) or `WxH`. Default 512 for one model, 192 for a library.
     #[arg(long, value_name = "N|WxH", value_parser = parse::parse_size)]
     pub size: Option<(u32, u32)>,
-    /// Camera: degrees about the vertical from the model's front (+X); 35 by default.
-    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
-    pub yaw: Option<f32>,
-    /// Camera: degrees above the horizon; 20 by default.
-    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
-    pub pitch: Option<f32>,
-    /// Camera: distance from the model's centre, in model units (default: framed to fit).
-    #[arg(long, value_name = "UNITS")]
-    pub distance: Option<f32>,
-    /// Camera: vertical field of view in degrees (45 by default).
-    #[arg(long, value_name = "DEG")]
-    pub fov: Option<f32>,
+    /// The camera.
+    #[command(flatten)]
+    pub camera: CameraArgs,
     /// Draw from the model's own camera (its first, the portrait camera), when it has one.
     #[arg(long, conflicts_with_all = ["yaw", "pitch", "distance"])]
     pub portrait: bool,
@@ -403,6 +414,29 @@ pub(crate) struct RenderArgs {
     /// Contact sheet: pictures per row (default: about square).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub columns: Option<u32>,
+}
+
+/// Where a camera looks from: the same flags for `render`, `icon` and `portrait`, whose
+/// defaults differ (each verb's help says them).
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub(crate) struct CameraArgs {
+    /// Camera: degrees about the vertical from the model's front (+X). Default: 35 for a
+    /// picture, 30 for an icon, -8 for a portrait (nearly from the front, as the game's).
+    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
+    pub yaw: Option<f32>,
+    /// Camera: degrees above the horizon. Default: 20 for a picture, 10 for an icon, -2 for
+    /// a portrait (a little below the eyes).
+    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
+    pub pitch: Option<f32>,
+    /// Camera: distance from what is framed (the model's centre, the head), in model
+    /// units. Default: framed to fit; for a portrait, 0.42 of the model's height, as the
+    /// game's.
+    #[arg(long, value_name = "UNITS")]
+    pub distance: Option<f32>,
+    /// Camera: vertical field of view in degrees. Default: 45; for a portrait 39.6, the
+    /// game's portraits'.
+    #[arg(long, value_name = "DEG")]
+    pub fov: Option<f32>,
 }
 
 /// A moment of a model's animation.

@@ -60,7 +60,7 @@ pub(crate) fn parse_size(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
-fn parse_hex(text: &str) -> Option<[u8; 3]> {
+pub(crate) fn parse_hex(text: &str) -> Option<[u8; 3]> {
     let h = text.strip_prefix('#')?;
     if h.len() != 6 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;

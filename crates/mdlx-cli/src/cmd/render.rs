@@ -99,7 +99,7 @@ fn sequence_of(model: &Model, args: &RenderArgs) -> Result<Option<usize>> {
 /// The moment of a picture: `--time`, or half-way into the sequence but at most a second
 /// in: far enough for particles and ribbons to have appeared (at 0 ms a spell effect is
 /// usually empty), early enough to show a unit at rest.
-fn moment(model: &Model, sequence: Option<usize>, time: Option<f64>) -> f64 {
+pub(crate) fn moment(model: &Model, sequence: Option<usize>, time: Option<f64>) -> f64 {
     time.unwrap_or_else(|| {
         let length = sequence
             .and_then(|s| model.sequences.get(s))
@@ -110,7 +110,7 @@ fn moment(model: &Model, sequence: Option<usize>, time: Option<f64>) -> f64 {
 
 /// The sequence a turntable plays: the first whose name starts with "Stand" (as the game's
 /// idle animations are named), else none.
-fn stand(model: &Model) -> Option<usize> {
+pub(crate) fn stand(model: &Model) -> Option<usize> {
     model.sequences.iter().position(|s| {
         s.name
             .text()
@@ -138,6 +138,7 @@ fn options(
 ) -> Result<RenderOptions> {
     let aspect = w as f32 / h as f32;
     let fov = args
+        .camera
         .fov
         .map_or(DEFAULT_FOV_Y, f32::to_radians)
         .clamp(0.01, 3.0);
@@ -145,14 +146,14 @@ fn options(
         true => Camera::from_model(scene.model(), 0)
             .ok_or_else(|| anyhow!("--portrait: the model has no usable camera"))?,
         false => {
-            let yaw = args.yaw.unwrap_or(mdlx::render::DEFAULT_YAW_DEG) + turn;
-            let pitch = args.pitch.unwrap_or(mdlx::render::DEFAULT_PITCH_DEG);
+            let yaw = args.camera.yaw.unwrap_or(mdlx::render::DEFAULT_YAW_DEG) + turn;
+            let pitch = args.camera.pitch.unwrap_or(mdlx::render::DEFAULT_PITCH_DEG);
             let extent = scene
                 .sequence_bounds(sequence, 8, args.lod)
                 .unwrap_or(scene.model().info.extent);
             let framed =
                 Camera::framing(&extent, yaw.to_radians(), pitch.to_radians(), fov, aspect);
-            match args.distance {
+            match args.camera.distance {
                 Some(d) => {
                     Camera::orbit(framed.target, d, yaw.to_radians(), pitch.to_radians(), fov)
                 }
@@ -247,7 +248,7 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
     // Thumbnails never read texels finer than their own supersampled pixels: keep no
     // texture level larger than twice that, so a library of large textures stays small.
     let max_side = 2 * w.max(h) as usize * args.supersample.unwrap_or(2) as usize;
-    let caches: Mutex<HashMap<Vec<PathBuf>, Arc<TextureCache>>> = Mutex::new(HashMap::new());
+    let caches = Caches::new(max_side);
     let progress = Progress::new(models.len());
     let started = Instant::now();
     let drawn: Vec<(PathBuf, Result<RgbaImage>)> = models
@@ -256,13 +257,7 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
             let r = (|| -> Result<RgbaImage> {
                 let data = files::read(file)?;
                 let d = super::decode(&data, file, &super::read_options(ctx, file))?;
-                let dirs = crate::archive::texture_places(file, &args.textures);
-                let cache = {
-                    let mut c = caches.lock().unwrap_or_else(|e| e.into_inner());
-                    c.entry(dirs.clone())
-                        .or_insert_with(|| Arc::new(TextureCache::with_max_side(dirs, max_side)))
-                        .clone()
-                };
+                let cache = caches.for_file(file, &args.textures);
                 let scene = Scene::new(&d.model, &cache);
                 let sequence = match &args.sequence {
                     Some(_) => sequence_of(&d.model, args).unwrap_or(None),
@@ -317,27 +312,62 @@ fn library(ctx: &Ctx, input: &Path, output: &Path, args: &RenderArgs) -> Result<
             }
         }
     }
+    Ok(finish(
+        ctx,
+        &format!("{ok} model(s) drawn"),
+        failed,
+        started,
+    ))
+}
+
+/// The last line of a verb over a library, `mdlx: WHAT[, N failed] in S s` (unless
+/// quiet), and its exit status: 1 when any failed.
+pub(crate) fn finish(ctx: &Ctx, what: &str, failed: usize, started: Instant) -> ExitCode {
     if !ctx.quiet {
-        eprintln!(
-            "mdlx: {ok} model(s) drawn{} in {:.1} s",
-            if failed > 0 {
-                format!(", {failed} failed")
-            } else {
-                String::new()
-            },
-            started.elapsed().as_secs_f64()
-        );
+        let failed_text = if failed > 0 {
+            format!(", {failed} failed")
+        } else {
+            String::new()
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!("mdlx: {what}{failed_text} in {seconds:.1} s");
     }
-    Ok(if failed > 0 {
+    if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
+    }
+}
+
+/// The texture caches of a library: one per list of places to look (a model's folder or
+/// map, and the --textures paths), shared by the models that look in the same places.
+pub(crate) struct Caches {
+    map: Mutex<HashMap<Vec<PathBuf>, Arc<TextureCache>>>,
+    max_side: usize,
+}
+
+impl Caches {
+    /// Caches keeping no texture level larger than `max_side`.
+    pub(crate) fn new(max_side: usize) -> Caches {
+        Caches {
+            map: Mutex::new(HashMap::new()),
+            max_side,
+        }
+    }
+
+    /// The cache for a model at `file`, also looking under `extra`.
+    pub(crate) fn for_file(&self, file: &Path, extra: &[PathBuf]) -> Arc<TextureCache> {
+        let dirs = crate::archive::texture_places(file, extra);
+        let mut c = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        c.entry(dirs.clone())
+            .or_insert_with(|| Arc::new(TextureCache::with_max_side(dirs, self.max_side)))
+            .clone()
+    }
 }
 
 /// How a model of a library is named on a contact sheet: its path under the library,
 /// without the extension (the cells are narrow).
-fn name_in(root: &Path, file: &Path) -> String {
+pub(crate) fn name_in(root: &Path, file: &Path) -> String {
     let name = match crate::archive::split(file) {
         Some((_, inner)) => inner,
         None => file

@@ -19,30 +19,91 @@ pub(crate) const MAX_SIDE: u32 = 8192;
 const MAX_SAMPLES: usize = 8192 * 8192;
 
 pub(super) fn bounds(scene: &Scene, at: AnimTime, lod: u32) -> Option<Extent> {
-    let clock = scene.skeleton.clock(at);
-    let pose = scene.skeleton.pose_at(&clock, None);
-    let posed = posed_geosets(scene.model, &scene.skeleton, &pose, &clock);
+    points_box(solid_points(scene, at, lod).into_iter())
+}
+
+/// The box around `points`, or `None` without any.
+pub(super) fn points_box(points: impl Iterator<Item = Vec3>) -> Option<Extent> {
     let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
     let mut any = false;
-    let lod = level_drawn(scene.model, lod);
-    for g in posed
-        .iter()
-        .filter(|g| g.visible && scene.model.geosets[g.index].shows_at_lod(lod))
-    {
-        for p in &g.positions {
-            if p.iter().all(|c| c.is_finite() && c.abs() < 1e7) {
-                any = true;
-                for k in 0..3 {
-                    min[k] = min[k].min(p[k]);
-                    max[k] = max[k].max(p[k]);
-                }
-            }
+    for p in points {
+        any = true;
+        for k in 0..3 {
+            min[k] = min[k].min(p[k]);
+            max[k] = max[k].max(p[k]);
         }
     }
     any.then(|| Extent {
         radius: dot(sub(max, min), sub(max, min)).sqrt() * 0.5,
         min,
         max,
+    })
+}
+
+/// The posed vertices (finite, within 1e7 of the origin) of the geosets that show at `at`
+/// at level of detail `lod` and draw a surface ([`solid`]); of every geoset that shows when
+/// none draws a surface (a model of glows alone is framed by them).
+pub(super) fn solid_points(scene: &Scene, at: AnimTime, lod: u32) -> Vec<Vec3> {
+    solid_geosets(scene, at, lod)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// [`solid_points`], geoset by geoset.
+pub(super) fn solid_geosets(scene: &Scene, at: AnimTime, lod: u32) -> Vec<Vec<Vec3>> {
+    let clock = scene.skeleton.clock(at);
+    let pose = scene.skeleton.pose_at(&clock, None);
+    let posed = posed_geosets(scene.model, &scene.skeleton, &pose, &clock);
+    let lod = level_drawn(scene.model, lod);
+    let shown: Vec<&PosedGeoset> = posed
+        .iter()
+        .filter(|g| g.visible && scene.model.geosets[g.index].shows_at_lod(lod))
+        .collect();
+    let solid: Vec<&PosedGeoset> = shown
+        .iter()
+        .copied()
+        .filter(|g| solid(scene.model, g.index, &clock))
+        .collect();
+    let framed = if solid.is_empty() { shown } else { solid };
+    framed
+        .iter()
+        .map(|g| {
+            (g.positions.iter())
+                .filter(|p| p.iter().all(|c| c.is_finite() && c.abs() < 1e7))
+                .copied()
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether geoset `index` draws a surface at the time of `clock`: a layer (still showing)
+/// that covers what is behind it (filter mode none, transparent or blend) with a texture
+/// other than the team glow. A hero's glow (an additive plane at its feet, or a blended
+/// one of the team glow), light beams and other additive planes are not surfaces: they
+/// would frame a unit as a fifth of its picture.
+pub(super) fn solid(model: &Model, index: usize, clock: &Clock) -> bool {
+    let Some(m) = model
+        .geosets
+        .get(index)
+        .and_then(|g| model.materials.get(g.material_id as usize))
+    else {
+        return true;
+    };
+    m.layers.iter().any(|l| {
+        let covers = matches!(
+            Blend::from_filter_mode(l.filter_mode),
+            Blend::Opaque | Blend::AlphaKey | Blend::Blend
+        );
+        let glow = usize::try_from(layer_texture(l, clock))
+            .ok()
+            .and_then(|t| model.textures.get(t))
+            .is_some_and(|t| {
+                let path = t.path.to_string();
+                (path.is_empty() && t.replaceable_id == 2)
+                    || super::team_file(&path).is_some_and(|(glow, _)| glow)
+            });
+        covers && !glow && clock.sample(l.tracks.float(KMTA), l.alpha) > 0.0
     })
 }
 

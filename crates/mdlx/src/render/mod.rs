@@ -44,6 +44,7 @@
 mod camera;
 mod draw;
 pub mod effects;
+pub mod icon;
 pub mod output;
 pub mod overlay;
 mod raster;
@@ -251,7 +252,12 @@ impl<'m> Scene<'m> {
     }
 
     /// The box around every vertex of the geosets that show at `at` at level of detail
-    /// `lod` (see [`RenderOptions::lod`]), or `None` when nothing shows.
+    /// `lod` (see [`RenderOptions::lod`]) and draw a surface, or `None` when nothing shows.
+    ///
+    /// A surface is a layer that covers what is behind it (filter mode none, transparent or
+    /// blend) with a texture other than the team glow. A hero's glow plane and other
+    /// additive layers are left out, so that a picture frames the unit, not its glow; a
+    /// model of glows alone is framed by them.
     pub fn bounds(&self, at: AnimTime, lod: u32) -> Option<Extent> {
         draw::bounds(self, at, lod)
     }
