@@ -242,9 +242,8 @@ pub struct PortraitView {
 pub const PORTRAIT_FOV: f32 = 0.6911;
 /// Eye to target, as a share of the unit's height (the median over those portraits).
 pub const PORTRAIT_DISTANCE: f32 = 0.42;
-/// The target above the head's pivot, as a share of the unit's height (the middle of the
-/// face rather than the neck joint), for a head whose own vertices cannot be told
-/// ([`head_centre`]).
+/// The target above a head bone's pivot, as a share of the unit's height (the middle of
+/// the face rather than the neck joint).
 pub const PORTRAIT_RISE: f32 = 0.04;
 
 impl Default for PortraitView {
@@ -274,10 +273,18 @@ pub fn portrait_camera(
     let height = (all.max[2] - all.min[2]).max(1e-3);
     let head = head_at(scene, at, &all);
     let (target, by) = match head {
-        Some((n, p)) => (
-            head_centre(scene, at, n).unwrap_or([p[0], p[1], p[2] + height * PORTRAIT_RISE]),
-            FramedBy::HeadNode(n),
-        ),
+        Some((n, p)) => {
+            // A head bone's pivot is its neck joint, which the game's portraits aim a little
+            // above; an attachment (`Head Ref`) or helper sits anywhere on the head, so the
+            // middle of the head's vertices is aimed at.
+            let bone = scene.skeleton.nodes[n].kind == NodeKind::Bone;
+            let above = [p[0], p[1], p[2] + height * PORTRAIT_RISE];
+            let target = match bone {
+                true => above,
+                false => head_centre(scene, at, n).unwrap_or(above),
+            };
+            (target, FramedBy::HeadNode(n))
+        }
         None => {
             let top = all.max[2] - height * 0.12;
             let near_top: Vec<Vec3> = points.iter().copied().filter(|p| p[2] >= top).collect();
