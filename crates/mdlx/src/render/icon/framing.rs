@@ -161,12 +161,13 @@ pub fn frame_points(scene: &Scene, at: AnimTime, lod: u32) -> Vec<Vec3> {
         .collect()
 }
 
-/// The box an icon or a portrait frames at `at`, and how it was found; `None` when the
-/// model draws nothing.
+/// The box an icon frames at `at`, and how it was found; `None` when the model draws
+/// nothing.
 ///
 /// - [`Framing::Head`] with a head node: what the model draws within a ball about the
-///   head (radius a third of the model's height; a quarter below the head's height is cut,
-///   so the shoulders show, not the legs), and the head itself.
+///   head (about the middle of its vertices, [`head_centre`], else its pivot; radius a
+///   quarter of the model's height; what lies more than three quarters of the radius below
+///   the head is cut, so the shoulders show, not the legs), and the head itself.
 /// - [`Framing::Upper`], or no head node: what lies in the top 45% of the model's height.
 /// - [`Framing::Whole`]: all of it.
 ///
