@@ -8,6 +8,7 @@ mod lift;
 mod merge;
 mod names;
 mod normals;
+#[cfg(feature = "render")]
 mod portrait;
 mod retime;
 mod sequences;
@@ -22,6 +23,7 @@ mod visibility;
 pub use fade::{fade, Fade};
 pub use merge::{merge, Merge};
 pub use normals::recompute_normals;
+#[cfg(feature = "render")]
 pub use portrait::portrait;
 pub use sequences::{sequences, SequenceEdit};
 pub use split::split_normals;

@@ -8,7 +8,7 @@
 //! | `redundant-key` | a key its neighbours reproduce removed (see below) |
 //! | `unused-material`, `unused-texture`, `unused-texture-animation`, `unused-global-sequence` | a record no index refers to removed, every reference to the others renumbered |
 //! | `stale-extent` | every extent recomputed from the model's poses ([`crate::anim::recompute_extents`]) |
-//! | `missing-portrait-camera` | a portrait camera added, on the head at the opening of `Portrait` ([`crate::render::icon::place_portrait_camera`]; a camera moves no node, so the pose check is unaffected) |
+//! | `missing-portrait-camera` | with the `render` feature: a portrait camera added, on the head at the opening of `Portrait` ([`crate::render::icon::place_portrait_camera`]; a camera moves no node, so the pose check is unaffected) |
 //! | `sequence-extent-count` | a version 800 geoset without one extent per sequence given one: the geoset's own extent for each (extents bound what the game culls and selects, so one that holds the whole geoset changes nothing it draws) |
 //!
 //! **Redundant keys.** A key goes when the track's value with and without it is the same,
@@ -146,6 +146,7 @@ pub fn fix(model: &Model, opts: &FixOptions) -> Result<Fixed, FixError> {
     let maps = remove_unused(&mut m, &mut actions);
     sequence_extents(&mut m, &mut actions);
     stale_extents(&mut m, &mut actions);
+    #[cfg(feature = "render")]
     portrait_camera(&mut m, &mut actions);
     let poses_checked = if actions.is_empty() {
         0
@@ -289,7 +290,8 @@ fn stale_extents(m: &mut Model, actions: &mut Vec<FixAction>) {
 }
 
 /// A portrait (a model with a sequence whose name's first word is Portrait) without a
-/// camera gets one on its head.
+/// camera gets one on its head (with the `render` feature, which frames it).
+#[cfg(feature = "render")]
 fn portrait_camera(m: &mut Model, actions: &mut Vec<FixAction>) {
     let portrait =
         (m.sequences.iter()).any(|s| super::anim::sequence_word(&s.name.text()) == "portrait");
